@@ -1,0 +1,18 @@
+// Command loupe is the headless build of Loupe's CLI: no Wails, no GTK, for servers and CI.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"loupe/backend/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Execute(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
