@@ -122,8 +122,8 @@ type EmbedInput struct {
 // Embedder turns texts (and, where supported, images) into vectors of a fixed dimension.
 type Embedder interface {
 	Embed(ctx context.Context, inputs []EmbedInput) ([][]float32, error)
-	ModelID() string  // provider/model, e.g. "builtin/glove-100d" or "ollama/nomic-embed-text"
-	Dim() int         // 0 until known (some adapters learn it from the first call)
+	ModelID() string // provider/model, e.g. "builtin/glove-100d" or "ollama/nomic-embed-text"
+	Dim() int        // 0 until known (some adapters learn it from the first call)
 	SupportsImages() bool
 }
 
