@@ -1,0 +1,280 @@
+package agent
+
+import (
+	"sync"
+	"time"
+)
+
+// Kind names an event. The string values are part of the stored-run and SSE contract: never rename them.
+type Kind string
+
+const (
+	KindRunStarted Kind = "run_started" // Run
+	KindThinking   Kind = "thinking"    // Text: a reasoning delta
+	KindContent    Kind = "content"     // Text: an output delta (tags and tool calls included, as streamed)
+	KindSearch     Kind = "search"      // Search
+	KindResults    Kind = "results"     // Results
+	KindCrop       Kind = "crop"        // Crop
+	KindMemorize   Kind = "memorize"    // Memorize
+	KindGraph      Kind = "graph"       // Graph
+	KindAnswer     Kind = "answer"      // Answer
+	KindError      Kind = "error"       // Error
+	KindDone       Kind = "done"        // Done: always the last event of a run
+)
+
+// Event is one step of a run, as the UI, the SSE stream, the CLI and the run store all see it. It is self-contained
+// (no pointers into agent state) and JSON-stable: field names are snake_case and only ever added to. Exactly one
+// payload field is set, the one named by Kind (Text for thinking and content). Images are never inlined: an ImageRef
+// names a blob the agent handed to its BlobStore.
+type Event struct {
+	Seq       int       `json:"seq"`        // 1-based, dense within a run
+	Time      time.Time `json:"time"`       // wall clock when emitted
+	ElapsedMS int64     `json:"elapsed_ms"` // since the run started
+	RunID     string    `json:"run_id"`
+	Kind      Kind      `json:"kind"`
+	Step      int       `json:"step"` // the model call (1-based) this event belongs to; 0 before the first call
+
+	Text     string        `json:"text,omitempty"`
+	Run      *RunInfo      `json:"run,omitempty"`
+	Search   *SearchInfo   `json:"search,omitempty"`
+	Results  *ResultsInfo  `json:"results,omitempty"`
+	Crop     *CropInfo     `json:"crop,omitempty"`
+	Memorize *MemorizeInfo `json:"memorize,omitempty"`
+	Graph    *GraphInfo    `json:"graph,omitempty"`
+	Answer   *AnswerInfo   `json:"answer,omitempty"`
+	Error    *ErrorInfo    `json:"error,omitempty"`
+	Done     *DoneInfo     `json:"done,omitempty"`
+}
+
+// ImageRef names an image stored as a blob (content-addressed: Blob is the lowercase hex SHA-256 of the bytes).
+type ImageRef struct {
+	Blob   string `json:"blob"`
+	MIME   string `json:"mime"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Bytes  int    `json:"bytes"`
+}
+
+// RunInfo opens a run.
+type RunInfo struct {
+	Mode       string `json:"mode"` // vrag | vimrag | vanilla | react
+	Question   string `json:"question"`
+	Provider   string `json:"provider,omitempty"`
+	Model      string `json:"model,omitempty"`
+	Collection string `json:"collection,omitempty"`
+	Think      bool   `json:"think"`
+	MaxSteps   int    `json:"max_steps"` // tool steps (vrag, react) or model calls (vimrag)
+	TopK       int    `json:"top_k"`
+}
+
+// SearchInfo is a query the agent sends to the knowledge base.
+type SearchInfo struct {
+	Query  string `json:"query"`
+	NodeID string `json:"node_id,omitempty"` // vimrag: the search node being created
+}
+
+// Hit is one retrieved unit.
+type Hit struct {
+	UnitID       string             `json:"unit_id"`
+	DocumentID   string             `json:"document_id"`
+	DocumentName string             `json:"document_name"`
+	Kind         string             `json:"kind"` // pdf | image | video
+	Page         int                `json:"page"` // 1-based ordinal of the unit in its document (page, image, clip)
+	Score        float64            `json:"score"`
+	Scores       map[string]float64 `json:"scores,omitempty"`  // per retriever, e.g. "bm25", "dense_text", "dense_image"
+	StartS       float64            `json:"start_s,omitempty"` // video clips
+	EndS         float64            `json:"end_s,omitempty"`
+	Thumbnail    string             `json:"thumbnail,omitempty"` // blob id of a thumbnail, when the store has one
+	Label        string             `json:"label,omitempty"`     // vimrag: "Picture 1", "Video 2", "Text 1"
+	Shown        bool               `json:"shown"`               // whether this hit was put in front of the model
+	Skipped      string             `json:"skipped,omitempty"`   // why not shown: "already_shown", "limit"
+}
+
+// SentImage is an image put into the model's context, with the size the model's encoder sees.
+type SentImage struct {
+	UnitID       string   `json:"unit_id"`
+	Image        ImageRef `json:"image"`
+	EncoderW     int      `json:"encoder_w"` // after the server's smart_resize
+	EncoderH     int      `json:"encoder_h"`
+	VisualTokens int      `json:"visual_tokens"`
+	TimestampS   *float64 `json:"timestamp_s,omitempty"` // video frames
+}
+
+// ResultsInfo is what a search returned and what of it the model got to see.
+type ResultsInfo struct {
+	Query  string      `json:"query"`
+	NodeID string      `json:"node_id,omitempty"`
+	Hits   []Hit       `json:"hits"`
+	Sent   []SentImage `json:"sent,omitempty"`
+}
+
+// CropInfo is a zoom: the box the model asked for, where it lies on the page, and the image sent back.
+type CropInfo struct {
+	UnitID       string     `json:"unit_id"`
+	DocumentID   string     `json:"document_id"`
+	DocumentName string     `json:"document_name"`
+	Page         int        `json:"page"`
+	BBoxSent     [4]float64 `json:"bbox_sent"` // as the model wrote it, in the pixels of the image it saw
+	FrameW       int        `json:"frame_w"`   // that image's size as the model's encoder saw it
+	FrameH       int        `json:"frame_h"`
+	// BBoxRaw is the padded region in raw page pixels (PageW×PageH): crop-of-crop is resolved, so it is always
+	// relative to the whole page.
+	BBoxRaw  [4]float64 `json:"bbox_raw"`
+	PageW    int        `json:"page_w"`
+	PageH    int        `json:"page_h"`
+	Region   [4]float64 `json:"region"` // BBoxRaw divided by the page size: 0..1, for drawing on any rendering
+	Image    SentImage  `json:"image"`
+	TrueZoom bool       `json:"true_zoom"` // re-rendered from the vector page rather than cut from pixels
+	OfCrop   bool       `json:"of_crop"`   // the box referred to a previous crop
+}
+
+// MemoryItem is one retrieved item the model judged in summarize_and_memorize.
+type MemoryItem struct {
+	InformationID string    `json:"information_id"` // "Picture 1", "Video 1", "Text 1"
+	UnitID        string    `json:"unit_id,omitempty"`
+	Page          int       `json:"page,omitempty"`
+	DocumentName  string    `json:"document_name,omitempty"`
+	Useful        bool      `json:"is_useful"`
+	Priority      int       `json:"priority_score"`
+	KeyTimestamps []float64 `json:"key_timestamp,omitempty"`
+	Frames        []float64 `json:"frames,omitempty"` // timestamps of the video frames kept (matched to those shown)
+	Kept          bool      `json:"kept"`             // stored as visual memory (useful image or video with frames)
+}
+
+// MemorizeInfo closes a vimrag search node.
+type MemorizeInfo struct {
+	NodeID  string       `json:"node_id"`
+	Summary string       `json:"summary"`
+	Items   []MemoryItem `json:"items"`
+}
+
+// GraphNode is one node of the vimrag memory graph.
+type GraphNode struct {
+	ID      string   `json:"id"`
+	Type    string   `json:"type"` // root | search | answer
+	Parents []string `json:"parents,omitempty"`
+	Query   string   `json:"query,omitempty"`
+	Summary string   `json:"summary,omitempty"`
+	Answer  string   `json:"answer,omitempty"`
+}
+
+// GraphEdge is a parent → child link.
+type GraphEdge struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Budget is one memory item's share of the visual-memory pixel budget.
+type Budget struct {
+	NodeID        string  `json:"node_id"`
+	InformationID string  `json:"information_id"`
+	UnitID        string  `json:"unit_id,omitempty"`
+	Energy        float64 `json:"energy"` // E
+	Omega         float64 `json:"omega"`  // Ω
+	Selected      bool    `json:"selected"`
+	Pixels        int     `json:"pixels"` // per image (per frame for a video); 0 if not selected
+	VisualTokens  int     `json:"visual_tokens"`
+}
+
+// GraphInfo is the whole graph after a change, with the current memory budgets.
+type GraphInfo struct {
+	Nodes       []GraphNode `json:"nodes"`
+	Edges       []GraphEdge `json:"edges"`
+	Budgets     []Budget    `json:"budgets,omitempty"`
+	TotalPixels int         `json:"total_pixels"`
+}
+
+// Citation points an answer at its evidence.
+type Citation struct {
+	UnitID       string      `json:"unit_id"`
+	DocumentID   string      `json:"document_id"`
+	DocumentName string      `json:"document_name"`
+	Page         int         `json:"page"`
+	Region       *[4]float64 `json:"region,omitempty"` // 0..1 of the page, when the evidence was a crop
+}
+
+// AnswerInfo is the final answer.
+type AnswerInfo struct {
+	Text      string     `json:"text"`
+	Citations []Citation `json:"citations"`
+	Forced    bool       `json:"forced,omitempty"` // the step limit ran out without an answer (text is the fallback)
+}
+
+// ErrorInfo is a problem. Recoverable errors (a malformed turn, a failed search) are followed by more steps;
+// a fatal one by done.
+type ErrorInfo struct {
+	Code        string `json:"code"` // invalid_action | parse | graph | search | render | model | cancelled | internal
+	Message     string `json:"message"`
+	Recoverable bool   `json:"recoverable"`
+}
+
+// Usage sums a run's cost.
+type Usage struct {
+	PromptTokens     int   `json:"prompt_tokens"`
+	CompletionTokens int   `json:"completion_tokens"`
+	Images           int   `json:"images"`        // images sent, counted once per model call that carried them
+	VisualTokens     int   `json:"visual_tokens"` // estimated from encoder sizes, summed like Images
+	Steps            int   `json:"steps"`         // model calls
+	ToolSteps        int   `json:"tool_steps"`    // searches, crops, memorize calls
+	WallMS           int64 `json:"wall_ms"`
+}
+
+// Status is how a run ended.
+type Status string
+
+const (
+	StatusAnswered  Status = "answered"
+	StatusNoAnswer  Status = "no_answer" // step limit reached; a fallback answer may have been given
+	StatusCancelled Status = "cancelled"
+	StatusFailed    Status = "failed"
+)
+
+// DoneInfo closes a run.
+type DoneInfo struct {
+	Status Status `json:"status"`
+	Usage  Usage  `json:"usage"`
+}
+
+// Sink receives events in order. It must not retain the Event's slices for mutation; events are not reused.
+type Sink func(Event)
+
+// emitter stamps events with sequence numbers and times and hands them to a sink. Safe for concurrent use.
+type emitter struct {
+	mu    sync.Mutex
+	runID string
+	start time.Time
+	seq   int
+	step  int
+	sink  Sink
+	now   func() time.Time
+}
+
+func newEmitter(runID string, sink Sink, now func() time.Time) *emitter {
+	if now == nil {
+		now = time.Now
+	}
+	if sink == nil {
+		sink = func(Event) {}
+	}
+	return &emitter{runID: runID, start: now(), sink: sink, now: now}
+}
+
+func (e *emitter) setStep(n int) {
+	e.mu.Lock()
+	e.step = n
+	e.mu.Unlock()
+}
+
+func (e *emitter) emit(ev Event) Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.seq++
+	t := e.now()
+	ev.Seq = e.seq
+	ev.Time = t
+	ev.ElapsedMS = t.Sub(e.start).Milliseconds()
+	ev.RunID = e.runID
+	ev.Step = e.step
+	e.sink(ev)
+	return ev
+}
