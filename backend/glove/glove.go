@@ -1,0 +1,171 @@
+// Package glove is Loupe's built-in offline text embedder: mean-pooled GloVe 6B 100-d word vectors.
+package glove
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"loupe/backend/glove/internal/tablefmt"
+)
+
+// Dim is the dimension of every vector this package returns.
+const Dim = 100
+
+// ModelID names the embedder in collections and vector rows; change it when the table or the pooling changes,
+// so stored vectors made by an older version are re-embedded instead of mixed.
+const ModelID = "builtin/glove-100d"
+
+// tableFile is the 65,536 most frequent tokenizable GloVe words as float16; see internal/gentable and NOTICE.
+//
+//go:embed data/glove-100d.bin
+var tableFile []byte
+
+// Table is a loaded word-vector table.
+type Table struct {
+	words  []string
+	index  map[string]int32
+	matrix []byte // float16 rows aliasing the embedded file
+	dim    int
+	half   *[1 << 16]float32 // float16 → float32 for every bit pattern, so a row decodes with table lookups
+}
+
+var (
+	defaultOnce  sync.Once
+	defaultTable *Table
+	defaultErr   error
+)
+
+// Default returns the embedded table, decoding it on first use (a few milliseconds; the matrix is not copied).
+func Default() (*Table, error) {
+	defaultOnce.Do(func() {
+		defaultTable, defaultErr = Load(tableFile)
+	})
+	return defaultTable, defaultErr
+}
+
+// Load decodes a table file held in memory; the matrix keeps referring to b.
+func Load(b []byte) (*Table, error) {
+	tf, err := tablefmt.Read(b)
+	if err != nil {
+		return nil, fmt.Errorf("glove: load table: %w", err)
+	}
+	t := &Table{words: tf.Words, matrix: tf.Matrix, dim: tf.Dim, index: make(map[string]int32, len(tf.Words))}
+	for i, w := range tf.Words {
+		t.index[w] = int32(i)
+	}
+	t.half = halfTable()
+	return t, nil
+}
+
+var (
+	halfOnce sync.Once
+	halfLUT  *[1 << 16]float32
+)
+
+func halfTable() *[1 << 16]float32 {
+	halfOnce.Do(func() {
+		halfLUT = new([1 << 16]float32)
+		for i := range halfLUT {
+			halfLUT[i] = tablefmt.FromHalf(uint16(i))
+		}
+	})
+	return halfLUT
+}
+
+// Dim returns the vector dimension.
+func (t *Table) Dim() int { return t.dim }
+
+// Len returns the number of words in the table.
+func (t *Table) Len() int { return len(t.words) }
+
+// Vector returns the raw GloVe vector of word (already lower-case) and whether the table holds it.
+func (t *Table) Vector(word string) ([]float32, bool) {
+	i, ok := t.index[word]
+	if !ok {
+		return nil, false
+	}
+	v := make([]float32, t.dim)
+	t.addRow(v, i)
+	return v, true
+}
+
+func (t *Table) addRow(dst []float32, i int32) {
+	row := t.matrix[int(i)*2*t.dim : (int(i)+1)*2*t.dim]
+	for j := range dst {
+		dst[j] += t.half[uint16(row[2*j])|uint16(row[2*j+1])<<8]
+	}
+}
+
+// Embed returns the L2-normalised mean of the vectors of text's known, non-stop word tokens. A text with no such
+// token (empty, only stop words, or words GloVe lacks, such as Chinese) gets the all-zero vector: it carries no
+// dense signal, and its cosine with anything is 0, so such units are found through BM25 instead.
+func (t *Table) Embed(text string) []float32 {
+	v := make([]float32, t.dim)
+	n := 0
+	Tokens(text, func(tok string) {
+		if IsStopWord(tok) {
+			return
+		}
+		if i, ok := t.index[tok]; ok {
+			t.addRow(v, i)
+			n++
+		}
+	})
+	if n == 0 {
+		return v
+	}
+	var ss float64
+	for j := range v {
+		v[j] /= float32(n)
+		ss += float64(v[j]) * float64(v[j])
+	}
+	if ss == 0 {
+		return v
+	}
+	inv := float32(1 / math.Sqrt(ss))
+	for j := range v {
+		v[j] *= inv
+	}
+	return v
+}
+
+// Tokens calls fn with each word token of text in order: a maximal run of Unicode letters and digits, lower-cased.
+// Everything else (spaces, punctuation, symbols, marks) separates tokens.
+func Tokens(text string, fn func(tok string)) {
+	var buf []byte
+	start := -1
+	lower := true // the run so far is already lower-case: pass a substring of text without copying
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		if lower {
+			fn(text[start:end])
+		} else {
+			fn(string(buf))
+		}
+		start, lower, buf = -1, true, buf[:0]
+	}
+	for i, r := range text {
+		if !tablefmt.IsWordRune(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		lr := unicode.ToLower(r)
+		if lower && lr != r {
+			lower = false
+			buf = append(buf[:0], text[start:i]...)
+		}
+		if !lower {
+			buf = utf8.AppendRune(buf, lr)
+		}
+	}
+	flush(len(text))
+}
