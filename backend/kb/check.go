@@ -1,0 +1,62 @@
+package kb
+
+import (
+	"context"
+	"fmt"
+)
+
+// Integrity runs SQLite's integrity and foreign-key checks and returns every problem found (empty = healthy).
+func (k *KB) Integrity(ctx context.Context) ([]string, error) {
+	var problems []string
+	rows, err := k.db.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return nil, fmt.Errorf("integrity_check: %w", err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if s != "ok" {
+			problems = append(problems, s)
+		}
+	}
+	rows.Close()
+	fk, err := k.db.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return nil, fmt.Errorf("foreign_key_check: %w", err)
+	}
+	defer fk.Close()
+	for fk.Next() {
+		var table, parent string
+		var rowid, idx any
+		if err := fk.Scan(&table, &rowid, &parent, &idx); err != nil {
+			return nil, err
+		}
+		problems = append(problems, fmt.Sprintf("row %v of %s refers to a missing %s row", rowid, table, parent))
+	}
+	for _, t := range []string{"units_fts", "units_fts_cjk"} {
+		if _, err := k.db.ExecContext(ctx, fmt.Sprintf(`INSERT INTO %[1]s(%[1]s, rank) VALUES ('integrity-check', 1)`, t)); err != nil {
+			problems = append(problems, fmt.Sprintf("full-text index %s does not match the units table: %v (repair: loupe doctor --fix rebuilds it)", t, err))
+		}
+	}
+	return problems, fk.Err()
+}
+
+// RebuildFTS rebuilds the full-text indexes from the units table.
+func (k *KB) RebuildFTS(ctx context.Context) error {
+	for _, t := range []string{"units_fts", "units_fts_cjk"} {
+		if _, err := k.db.ExecContext(ctx, fmt.Sprintf(`INSERT INTO %[1]s(%[1]s) VALUES ('rebuild')`, t)); err != nil {
+			return fmt.Errorf("rebuild %s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// SchemaVersionOf reports the database's schema version.
+func (k *KB) SchemaVersionOf(ctx context.Context) (int, error) {
+	var v int
+	err := k.db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v)
+	return v, err
+}

@@ -1,0 +1,162 @@
+package kb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Document statuses.
+const (
+	StatusQueued    = "queued"
+	StatusIngesting = "ingesting"
+	StatusReady     = "ready"
+	StatusFailed    = "failed"
+)
+
+// Document is one ingested file.
+type Document struct {
+	ID           int64     `json:"id"`
+	CollectionID int64     `json:"collection_id"`
+	SHA256       string    `json:"sha256"`
+	Name         string    `json:"name"`
+	SourcePath   string    `json:"source_path,omitempty"`
+	Kind         string    `json:"kind"` // pdf | image | video
+	MIME         string    `json:"mime,omitempty"`
+	SizeBytes    int64     `json:"size_bytes"`
+	Blob         string    `json:"blob,omitempty"` // the original, in the blob store
+	Status       string    `json:"status"`
+	Error        string    `json:"error,omitempty"`
+	Pages        int       `json:"pages"` // pages, 1 for an image, clips for a video
+	DurationMS   int64     `json:"duration_ms,omitempty"`
+	Meta         string    `json:"meta,omitempty"` // JSON object
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+const documentCols = `id, collection_id, sha256, name, source_path, kind, mime, size_bytes, blob, status, error, pages,
+	duration_ms, meta, created_at, updated_at`
+
+func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
+	var d Document
+	var c, u int64
+	err := row.Scan(&d.ID, &d.CollectionID, &d.SHA256, &d.Name, &d.SourcePath, &d.Kind, &d.MIME, &d.SizeBytes, &d.Blob,
+		&d.Status, &d.Error, &d.Pages, &d.DurationMS, &d.Meta, &c, &u)
+	d.CreatedAt, d.UpdatedAt = time.UnixMilli(c), time.UnixMilli(u)
+	return d, err
+}
+
+// AddDocument inserts a document, or returns the existing one with the same sha256 in the collection and
+// existed = true, so the same file is never ingested twice.
+func (k *KB) AddDocument(ctx context.Context, d Document) (out Document, existed bool, err error) {
+	if d.Status == "" {
+		d.Status = StatusQueued
+	}
+	if d.Meta == "" {
+		d.Meta = "{}"
+	}
+	err = k.tx(ctx, func(tx *sql.Tx) error {
+		prev, err := scanDocument(tx.QueryRowContext(ctx, `SELECT `+documentCols+` FROM documents WHERE collection_id = ? AND sha256 = ?`,
+			d.CollectionID, d.SHA256))
+		if err == nil {
+			out, existed = prev, true
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		ts := now()
+		res, err := tx.ExecContext(ctx, `INSERT INTO documents(collection_id, sha256, name, source_path, kind, mime, size_bytes, blob,
+			status, error, pages, duration_ms, meta, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			d.CollectionID, d.SHA256, d.Name, d.SourcePath, d.Kind, d.MIME, d.SizeBytes, d.Blob, d.Status, d.Error, d.Pages,
+			d.DurationMS, d.Meta, ts, ts)
+		if err != nil {
+			return err
+		}
+		d.ID, _ = res.LastInsertId()
+		d.CreatedAt, d.UpdatedAt = time.UnixMilli(ts), time.UnixMilli(ts)
+		out = d
+		return nil
+	})
+	if err != nil {
+		return Document{}, false, fmt.Errorf("add document %s: %w", d.Name, err)
+	}
+	return out, existed, nil
+}
+
+// Document finds a document by id.
+func (k *KB) Document(ctx context.Context, id int64) (Document, error) {
+	d, err := scanDocument(k.db.QueryRowContext(ctx, `SELECT `+documentCols+` FROM documents WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Document{}, fmt.Errorf("document %d: %w", id, ErrNotFound)
+	}
+	return d, err
+}
+
+// Documents lists the documents of a collection (all collections when collectionID is 0), newest first.
+func (k *KB) Documents(ctx context.Context, collectionID int64) ([]Document, error) {
+	q := `SELECT ` + documentCols + ` FROM documents`
+	var args []any
+	if collectionID != 0 {
+		q += ` WHERE collection_id = ?`
+		args = append(args, collectionID)
+	}
+	rows, err := k.db.QueryContext(ctx, q+` ORDER BY id DESC`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list documents: %w", err)
+	}
+	defer rows.Close()
+	var out []Document
+	for rows.Next() {
+		d, err := scanDocument(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// UpdateDocument writes the mutable fields of d (status, error, pages, duration, meta, kind, mime, blob).
+func (k *KB) UpdateDocument(ctx context.Context, d Document) error {
+	if d.Meta == "" {
+		d.Meta = "{}"
+	}
+	res, err := k.db.ExecContext(ctx, `UPDATE documents SET status=?, error=?, pages=?, duration_ms=?, meta=?, kind=?, mime=?,
+		blob=?, updated_at=? WHERE id=?`, d.Status, d.Error, d.Pages, d.DurationMS, d.Meta, d.Kind, d.MIME, d.Blob, now(), d.ID)
+	if err != nil {
+		return fmt.Errorf("update document %d: %w", d.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("document %d: %w", d.ID, ErrNotFound)
+	}
+	return nil
+}
+
+// SetStatus sets a document's status and error text.
+func (k *KB) SetStatus(ctx context.Context, id int64, status, errText string) error {
+	_, err := k.db.ExecContext(ctx, `UPDATE documents SET status=?, error=?, updated_at=? WHERE id=?`, status, errText, now(), id)
+	if err != nil {
+		return fmt.Errorf("set status of document %d: %w", id, err)
+	}
+	return nil
+}
+
+// DeleteDocument removes a document with its units, vectors and steps, then the blobs no other row uses.
+func (k *KB) DeleteDocument(ctx context.Context, id int64) error {
+	blobs, err := k.blobsOf(ctx, "d.id = ?", id)
+	if err != nil {
+		return err
+	}
+	res, err := k.db.ExecContext(ctx, `DELETE FROM documents WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("delete document %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("document %d: %w", id, ErrNotFound)
+	}
+	_, err = k.removeUnreferenced(ctx, blobs)
+	return err
+}

@@ -1,0 +1,140 @@
+// Package kb is Loupe's knowledge base: the SQLite store of collections, documents, units, vectors and runs, and the
+// content-addressed blob store beside it.
+package kb
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed schema.sql
+var schemaSQL string
+
+// SchemaVersion is the user_version of a database with every migration applied.
+var SchemaVersion = len(migrations)
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// KB is an open knowledge base.
+type KB struct {
+	db    *sql.DB
+	Blobs *BlobStore
+	path  string
+}
+
+// DSN returns the connection string that every connection to a Loupe database uses: WAL so readers never wait for
+// the writer, a busy timeout so concurrent writers queue instead of failing, foreign keys for cascades, and
+// BEGIN IMMEDIATE so a read-then-write transaction cannot deadlock on lock upgrade.
+func DSN(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(15000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) the knowledge base at dbPath with its blob store at blobDir, and brings the schema
+// up to date.
+func Open(ctx context.Context, dbPath, blobDir string) (*KB, error) {
+	if err := os.MkdirAll(filepath.Dir(dbPath), 0o700); err != nil {
+		return nil, fmt.Errorf("create %s: %w", filepath.Dir(dbPath), err)
+	}
+	db, err := sql.Open("sqlite", DSN(dbPath))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dbPath, err)
+	}
+	if err := migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("database %s: %w", dbPath, err)
+	}
+	blobs, err := NewBlobStore(blobDir)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &KB{db: db, Blobs: blobs, path: dbPath}, nil
+}
+
+// DB gives packages that query the store (search, ingest) the shared connection pool.
+func (k *KB) DB() *sql.DB { return k.db }
+
+// Path is the database file.
+func (k *KB) Path() string { return k.path }
+
+// Close closes the database.
+func (k *KB) Close() error { return k.db.Close() }
+
+// migrate applies schema.sql to an empty database, or the missing migrations to an older one, in one transaction.
+func migrate(ctx context.Context, db *sql.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var version int
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if version == SchemaVersion {
+		return nil
+	}
+	if version > SchemaVersion {
+		return fmt.Errorf("schema version %d is newer than this Loupe (%d): upgrade Loupe", version, SchemaVersion)
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// Re-read inside the write lock: another process may have migrated meanwhile.
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	var tables int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type='table'").Scan(&tables); err != nil {
+		return err
+	}
+	if version == 0 && tables == 0 {
+		if _, err := tx.ExecContext(ctx, schemaSQL); err != nil {
+			return fmt.Errorf("create schema: %w", err)
+		}
+	} else {
+		for i := version; i < SchemaVersion; i++ {
+			if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+				return fmt.Errorf("migration %d: %w", i+1, err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// now is the store's clock, in Unix milliseconds.
+func now() int64 { return time.Now().UnixMilli() }
+
+// tx runs fn in a write transaction.
+func (k *KB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := k.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,551 @@
+package kb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func openTest(t *testing.T) *KB {
+	t.Helper()
+	dir := t.TempDir()
+	k, err := Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { k.Close() })
+	return k
+}
+
+var spaces = regexp.MustCompile(`\s+`)
+
+// schemaOf returns the normalised schema of a database: every object's type, name and SQL, sorted.
+func schemaOf(t *testing.T, db *sql.DB) []string {
+	t.Helper()
+	rows, err := db.Query(`SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var typ, name, s string
+		if err := rows.Scan(&typ, &name, &s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, typ+" "+name+": "+strings.TrimSpace(spaces.ReplaceAllString(s, " ")))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestMigratedEqualsFresh(t *testing.T) {
+	ctx := context.Background()
+	fresh := openTest(t)
+
+	// A database created by migration 1 alone, holding data, then opened by this build.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "old.db")
+	db, err := sql.Open("sqlite", DSN(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(migrations[0] + `; PRAGMA user_version = 1;
+		INSERT INTO collections(name, text_embedder, text_dim, created_at) VALUES ('old', 'builtin/glove-100d', 100, 1);
+		INSERT INTO documents(collection_id, sha256, name, kind, created_at, updated_at) VALUES (1, 'abc', 'a.pdf', 'pdf', 1, 1);
+		INSERT INTO units(document_id, ordinal, kind, text) VALUES (1, 1, 'page', 'kept across migrations');`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	migrated, err := Open(ctx, path, filepath.Join(dir, "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer migrated.Close()
+
+	a, b := schemaOf(t, fresh.db), schemaOf(t, migrated.db)
+	if strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Errorf("migrated schema differs from fresh:\nfresh:\n%s\nmigrated:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+	for _, k := range []*KB{fresh, migrated} {
+		if v, _ := k.SchemaVersionOf(ctx); v != SchemaVersion {
+			t.Errorf("user_version = %d, want %d", v, SchemaVersion)
+		}
+	}
+	var n int
+	if err := migrated.db.QueryRow(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'migrations'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("FTS row across migration: n=%d err=%v", n, err)
+	}
+}
+
+func TestEachMigrationStep(t *testing.T) {
+	// Stopping at every intermediate version and reopening must also reach the fresh schema.
+	fresh := openTest(t)
+	want := strings.Join(schemaOf(t, fresh.db), "\n")
+	for stop := 1; stop < SchemaVersion; stop++ {
+		t.Run(fmt.Sprintf("from-v%d", stop), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "db")
+			db, _ := sql.Open("sqlite", DSN(path))
+			for i := 0; i < stop; i++ {
+				if _, err := db.Exec(migrations[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			db.Exec(fmt.Sprintf("PRAGMA user_version = %d", stop))
+			db.Close()
+			k, err := Open(context.Background(), path, filepath.Join(dir, "b"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer k.Close()
+			if got := strings.Join(schemaOf(t, k.db), "\n"); got != want {
+				t.Errorf("schema after migrating from v%d differs from fresh", stop)
+			}
+		})
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "db")
+	db, _ := sql.Open("sqlite", DSN(path))
+	db.Exec(fmt.Sprintf("CREATE TABLE x(a); PRAGMA user_version = %d", SchemaVersion+1))
+	db.Close()
+	_, err := Open(context.Background(), path, filepath.Join(dir, "b"))
+	if err == nil || !strings.Contains(err.Error(), "newer than this Loupe") {
+		t.Fatalf("want a newer-schema error, got %v", err)
+	}
+}
+
+func TestPragmas(t *testing.T) {
+	k := openTest(t)
+	var mode string
+	var fk, busy int
+	k.db.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
+	k.db.QueryRow(`PRAGMA foreign_keys`).Scan(&fk)
+	k.db.QueryRow(`PRAGMA busy_timeout`).Scan(&busy)
+	if mode != "wal" || fk != 1 || busy < 1000 {
+		t.Fatalf("journal_mode=%s foreign_keys=%d busy_timeout=%d", mode, fk, busy)
+	}
+}
+
+func TestConstraints(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, err := k.CreateCollection(ctx, Collection{Name: "papers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TextEmbedder != DefaultTextEmbedder || c.TextDim != DefaultTextDim {
+		t.Errorf("default embedder not pinned: %+v", c)
+	}
+	doc, existed, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s1", Name: "a.pdf", Kind: "pdf"})
+	if err != nil || existed {
+		t.Fatal(err, existed)
+	}
+	u1, err := k.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 1, Kind: UnitPage, Text: "hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cases := map[string]func() error{
+		"duplicate collection": func() error {
+			_, err := k.CreateCollection(ctx, Collection{Name: "papers"})
+			if !errors.Is(err, ErrExists) {
+				return fmt.Errorf("want ErrExists, got %v", err)
+			}
+			return nil
+		},
+		"same sha256 in collection is deduplicated": func() error {
+			d, existed, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s1", Name: "copy.pdf", Kind: "pdf"})
+			if err != nil || !existed || d.ID != doc.ID {
+				return fmt.Errorf("got %v existed=%v id=%d", err, existed, d.ID)
+			}
+			return nil
+		},
+		"same sha256 in another collection is allowed": func() error {
+			c2, err := k.CreateCollection(ctx, Collection{Name: "other"})
+			if err != nil {
+				return err
+			}
+			_, existed, err := k.AddDocument(ctx, Document{CollectionID: c2.ID, SHA256: "s1", Name: "a.pdf", Kind: "pdf"})
+			if err != nil || existed {
+				return fmt.Errorf("got %v existed=%v", err, existed)
+			}
+			return nil
+		},
+		"bad kind": func() error {
+			_, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s2", Name: "x", Kind: "docx"})
+			if err == nil {
+				return errors.New("kind docx accepted")
+			}
+			return nil
+		},
+		"ordinal is 1-based": func() error {
+			if _, err := k.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 0, Kind: UnitPage}); err == nil {
+				return errors.New("ordinal 0 accepted")
+			}
+			return nil
+		},
+		"unit of missing document": func() error {
+			if _, err := k.PutUnit(ctx, Unit{DocumentID: 999, Ordinal: 1, Kind: UnitPage}); err == nil {
+				return errors.New("foreign key not enforced")
+			}
+			return nil
+		},
+		"vector blob length must match dim": func() error {
+			_, err := k.db.Exec(`INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (?, 'e', 'text', 3, x'00')`, u1)
+			if err == nil {
+				return errors.New("short vector accepted")
+			}
+			return nil
+		},
+		"replacing a unit keeps its id": func() error {
+			id, err := k.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 1, Kind: UnitPage, Text: "hello again"})
+			if err != nil || id != u1 {
+				return fmt.Errorf("id %d want %d (%v)", id, u1, err)
+			}
+			return nil
+		},
+	}
+	for name, fn := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := fn(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestFTSWordsAndCJK(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
+	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "The Café served résumé reviews"})
+	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "视觉文档问答系统的检索增强"})
+	count := func(q string) int {
+		var n int
+		if err := k.db.QueryRow(q).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return n
+	}
+	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'cafe'`); n != 1 {
+		t.Errorf("diacritic-folded match: %d", n)
+	}
+	if n := count(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH '文档问答'`); n != 1 {
+		t.Errorf("CJK trigram match: %d", n)
+	}
+	// Updating text updates both indexes.
+	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "nothing here"})
+	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'cafe'`); n != 0 {
+		t.Errorf("stale FTS row after update: %d", n)
+	}
+	if p, err := k.Integrity(ctx); err != nil || len(p) > 0 {
+		t.Errorf("integrity: %v %v", p, err)
+	}
+}
+
+func TestDeleteDocumentRemovesUnsharedBlobs(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	shared, _ := k.Blobs.Put([]byte("shared original"))
+	own, _ := k.Blobs.Put([]byte("thumb of doc 1"))
+	d1, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf", Blob: shared})
+	d2, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "2", Name: "2.pdf", Kind: "pdf", Blob: shared})
+	u, _ := k.PutUnit(ctx, Unit{DocumentID: d1.ID, Ordinal: 1, Kind: UnitPage, ThumbBlob: own, Text: "alpha"})
+	if err := k.PutVector(ctx, u, "builtin/glove-100d", ModalityText, []float32{1, 0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.DeleteDocument(ctx, d1.ID); err != nil {
+		t.Fatal(err)
+	}
+	if k.Blobs.Has(own) {
+		t.Error("blob only doc 1 used is still stored")
+	}
+	if !k.Blobs.Has(shared) {
+		t.Error("blob doc 2 still uses was removed")
+	}
+	var n int
+	k.db.QueryRow(`SELECT count(*) FROM vectors`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d vectors left after delete", n)
+	}
+	if _, err := k.Document(ctx, d2.ID); err != nil {
+		t.Error(err)
+	}
+	if err := k.DeleteDocument(ctx, d1.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("second delete: %v", err)
+	}
+}
+
+func TestConcurrentWriters(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	const writers, perWriter = 16, 25
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perWriter {
+				d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: fmt.Sprintf("%d-%d", w, i), Name: "f", Kind: "pdf"})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: fmt.Sprintf("writer %d doc %d", w, i)}); err != nil {
+					errs <- err
+					return
+				}
+				// All writers also race on the same sha256: exactly one row may result.
+				if _, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "contended", Name: "same", Kind: "pdf"}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	var docs, units, contended int
+	k.db.QueryRow(`SELECT count(*) FROM documents`).Scan(&docs)
+	k.db.QueryRow(`SELECT count(*) FROM units`).Scan(&units)
+	k.db.QueryRow(`SELECT count(*) FROM documents WHERE sha256 = 'contended'`).Scan(&contended)
+	if docs != writers*perWriter+1 || units != writers*perWriter || contended != 1 {
+		t.Fatalf("docs=%d units=%d contended=%d", docs, units, contended)
+	}
+}
+
+// TestCrashMidTransaction kills a child process (SIGKILL) while it holds an open write transaction with many
+// uncommitted rows, then checks the database opens, passes integrity_check and holds exactly the committed state.
+func TestCrashMidTransaction(t *testing.T) {
+	if os.Getenv("LOUPE_KB_CRASH_CHILD") != "" {
+		crashChild()
+		return
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashMidTransaction$")
+	cmd.Env = append(os.Environ(), "LOUPE_KB_CRASH_CHILD="+dir)
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	got := ""
+	for !strings.Contains(got, "IN-TX") {
+		n, err := stdout.Read(buf)
+		if err != nil {
+			t.Fatalf("child ended before signalling: %v (output %q)", err, got)
+		}
+		got += string(buf[:n])
+	}
+	time.Sleep(100 * time.Millisecond) // let it write more uncommitted pages
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	ctx := context.Background()
+	k, err := Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		t.Fatalf("database does not open after the crash: %v", err)
+	}
+	defer k.Close()
+	if p, err := k.Integrity(ctx); err != nil || len(p) > 0 {
+		t.Fatalf("integrity after crash: %v %v", p, err)
+	}
+	docs, err := k.Documents(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 100 {
+		t.Fatalf("committed state: %d documents, want the 100 committed before the crash", len(docs))
+	}
+	var units int
+	k.db.QueryRow(`SELECT count(*) FROM units`).Scan(&units)
+	if units != 100 {
+		t.Fatalf("units = %d, want 100", units)
+	}
+	var fts int
+	k.db.QueryRow(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'committed'`).Scan(&fts)
+	if fts != 100 {
+		t.Fatalf("FTS rows = %d, want 100", fts)
+	}
+}
+
+func crashChild() {
+	dir := os.Getenv("LOUPE_KB_CRASH_CHILD")
+	ctx := context.Background()
+	k, err := Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		panic(err)
+	}
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	for i := range 100 {
+		d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: fmt.Sprintf("c%d", i), Name: "f", Kind: "pdf"})
+		if err != nil {
+			panic(err)
+		}
+		k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "committed text"})
+	}
+	tx, err := k.db.Begin()
+	if err != nil {
+		panic(err)
+	}
+	big := strings.Repeat("uncommitted ", 2000)
+	for i := 0; ; i++ {
+		res, err := tx.Exec(`INSERT INTO documents(collection_id, sha256, name, kind, created_at, updated_at) VALUES (?, ?, 'g', 'pdf', 0, 0)`,
+			c.ID, fmt.Sprintf("u%d", i))
+		if err != nil {
+			panic(err)
+		}
+		id, _ := res.LastInsertId()
+		tx.Exec(`INSERT INTO units(document_id, ordinal, kind, text) VALUES (?, 1, 'page', ?)`, id, big)
+		if i == 200 {
+			fmt.Println("IN-TX")
+		}
+	}
+}
+
+func TestBlobStore(t *testing.T) {
+	b, err := NewBlobStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, err := b.Put([]byte("hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, n, err := b.PutReader(strings.NewReader("hello"))
+	if err != nil || h1 != h2 || n != 5 {
+		t.Fatalf("same content, different hash or size: %s %s %d %v", h1, h2, n, err)
+	}
+	if h1 != "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" {
+		t.Errorf("hash is not sha256: %s", h1)
+	}
+	got, err := b.Get(h1)
+	if err != nil || string(got) != "hello" {
+		t.Fatalf("get: %q %v", got, err)
+	}
+	if _, err := b.Open("../../etc/passwd"); err == nil {
+		t.Error("path traversal accepted")
+	}
+	if _, err := b.Get(strings.Repeat("0", 64)); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing blob: %v", err)
+	}
+	var stored int
+	b.Walk(func(string, int64, time.Time) error { stored++; return nil })
+	if stored != 1 {
+		t.Errorf("walk saw %d blobs", stored)
+	}
+	entries, _ := os.ReadDir(filepath.Join(b.Dir(), "tmp"))
+	if len(entries) != 0 {
+		t.Errorf("temp files left behind: %d", len(entries))
+	}
+}
+
+func TestCheckBlobs(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	kept, _ := k.Blobs.Put([]byte("kept"))
+	orphan, _ := k.Blobs.Put([]byte("orphan"))
+	missing := strings.Repeat("ab", 32)
+	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf", Blob: kept})
+	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, ThumbBlob: missing})
+	r, err := k.CheckBlobs(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Orphans) != 1 || r.Orphans[0] != orphan || len(r.Missing) != 1 || r.Missing[0] != missing {
+		t.Fatalf("report %+v", r)
+	}
+	if r2, _ := k.CheckBlobs(ctx, time.Hour); len(r2.Orphans) != 0 {
+		t.Errorf("young blob reported as orphan within the grace period")
+	}
+	if n, err := k.RemoveOrphans(ctx, r.Orphans); err != nil || n != 1 || k.Blobs.Has(orphan) || !k.Blobs.Has(kept) {
+		t.Fatalf("remove orphans: n=%d err=%v", n, err)
+	}
+}
+
+func TestRunsAndEvents(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	conv, _ := k.CreateConversation(ctx, "q", 0)
+	r, err := k.CreateRun(ctx, Run{ConversationID: conv.ID, Question: "what?", Mode: "vrag"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, typ := range []string{"run_started", "search", "answer", "done"} {
+		if err := k.AppendEvent(ctx, r.ID, i, typ, []byte(fmt.Sprintf(`{"i":%d}`, i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := k.AppendEvent(ctx, r.ID, 1, "dup", []byte(`{}`)); err == nil {
+		t.Error("duplicate seq accepted")
+	}
+	if err := k.AppendEvent(ctx, r.ID, 9, "bad", []byte(`{`)); err == nil {
+		t.Error("invalid JSON accepted")
+	}
+	ev, _ := k.Events(ctx, r.ID)
+	if len(ev) != 4 || ev[2].Type != "answer" || string(ev[3].Data) != `{"i":3}` {
+		t.Fatalf("events %+v", ev)
+	}
+	k.PutGraphNode(ctx, r.ID, GraphNode{NodeID: "n1", Query: "a"})
+	k.PutGraphNode(ctx, r.ID, GraphNode{NodeID: "n2", Parents: []string{"n1"}})
+	nodes, _ := k.GraphNodes(ctx, r.ID)
+	if len(nodes) != 2 || nodes[1].Parents[0] != "n1" {
+		t.Fatalf("nodes %+v", nodes)
+	}
+	k.FinishRun(ctx, r.ID, "done", "42", []byte(`{"steps":3}`))
+	got, _ := k.Run(ctx, r.ID)
+	if got.Status != "done" || got.Answer != "42" || got.FinishedAt.IsZero() {
+		t.Fatalf("run %+v", got)
+	}
+	k.AddMessage(ctx, Message{ConversationID: conv.ID, Role: "user", Content: "what?"})
+	k.AddMessage(ctx, Message{ConversationID: conv.ID, Role: "assistant", Content: "42", RunID: r.ID})
+	msgs, _ := k.Messages(ctx, conv.ID)
+	if len(msgs) != 2 || msgs[1].RunID != r.ID {
+		t.Fatalf("messages %+v", msgs)
+	}
+	// Deleting the conversation removes its runs and their events.
+	k.DeleteConversation(ctx, conv.ID)
+	if ev, _ := k.Events(ctx, r.ID); len(ev) != 0 {
+		t.Errorf("%d events left", len(ev))
+	}
+}
+
+func TestVectorsRoundTripAndDims(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	u1, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage})
+	u2, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage})
+	k.PutVector(ctx, u1, "e", ModalityText, []float32{0.5, -1, 3})
+	k.PutVector(ctx, u2, "e", ModalityText, []float32{1, 2}) // a stale dimension
+	var got [][]float32
+	err := k.ScanVectors(ctx, "e", ModalityText, 3, func(id int64, v []float32) error { got = append(got, v); return nil })
+	if err != nil || len(got) != 1 || got[0][2] != 3 || got[0][1] != -1 {
+		t.Fatalf("scan: %v %v", got, err)
+	}
+}

@@ -1,0 +1,158 @@
+package kb
+
+// migrations upgrade a database from user_version i to i+1 (index i). Never edit a released step; append one.
+// A new database gets schema.sql instead; TestMigratedEqualsFresh checks that both end in the same schema.
+var migrations = []string{
+	// 1: documents, units with full-text indexes, vectors, blobs, ingest steps.
+	`CREATE TABLE collections (
+  id             INTEGER PRIMARY KEY,
+  name           TEXT NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 200),
+  text_embedder  TEXT NOT NULL,
+  text_dim       INTEGER NOT NULL CHECK (text_dim > 0),
+  image_embedder TEXT NOT NULL DEFAULT '',
+  image_dim      INTEGER NOT NULL DEFAULT 0,
+  created_at     INTEGER NOT NULL
+);
+
+CREATE TABLE documents (
+  id            INTEGER PRIMARY KEY,
+  collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+  sha256        TEXT NOT NULL,
+  name          TEXT NOT NULL,
+  source_path   TEXT NOT NULL DEFAULT '',
+  kind          TEXT NOT NULL CHECK (kind IN ('pdf', 'image', 'video')),
+  mime          TEXT NOT NULL DEFAULT '',
+  size_bytes    INTEGER NOT NULL DEFAULT 0,
+  blob          TEXT NOT NULL DEFAULT '',
+  status        TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'ingesting', 'ready', 'failed')),
+  error         TEXT NOT NULL DEFAULT '',
+  pages         INTEGER NOT NULL DEFAULT 0,
+  duration_ms   INTEGER NOT NULL DEFAULT 0,
+  meta          TEXT NOT NULL DEFAULT '{}',
+  created_at    INTEGER NOT NULL,
+  updated_at    INTEGER NOT NULL,
+  UNIQUE (collection_id, sha256)
+);
+
+CREATE TABLE units (
+  id          INTEGER PRIMARY KEY,
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  ordinal     INTEGER NOT NULL CHECK (ordinal >= 1),
+  kind        TEXT NOT NULL CHECK (kind IN ('page', 'image', 'clip')),
+  width       REAL NOT NULL DEFAULT 0,
+  height      REAL NOT NULL DEFAULT 0,
+  t_start_ms  INTEGER NOT NULL DEFAULT 0,
+  t_end_ms    INTEGER NOT NULL DEFAULT 0,
+  text        TEXT NOT NULL DEFAULT '',
+  text_source TEXT NOT NULL DEFAULT 'none' CHECK (text_source IN ('none', 'layer', 'ocr', 'transcript', 'mixed')),
+  words       TEXT NOT NULL DEFAULT '[]',
+  thumb_blob  TEXT NOT NULL DEFAULT '',
+  image_blob  TEXT NOT NULL DEFAULT '',
+  UNIQUE (document_id, ordinal)
+);
+
+CREATE TABLE frames (
+  id         INTEGER PRIMARY KEY,
+  unit_id    INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+  t_ms       INTEGER NOT NULL,
+  blob       TEXT NOT NULL,
+  text       TEXT NOT NULL DEFAULT '',
+  UNIQUE (unit_id, t_ms)
+);
+
+CREATE VIRTUAL TABLE units_fts USING fts5(text, content='units', content_rowid='id',
+  tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE units_fts_cjk USING fts5(text, content='units', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER units_ai AFTER INSERT ON units BEGIN
+  INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER units_ad AFTER DELETE ON units BEGIN
+  INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TRIGGER units_au AFTER UPDATE OF text ON units BEGIN
+  INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, new.text);
+END;
+
+CREATE TABLE vectors (
+  unit_id  INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+  embedder TEXT NOT NULL,
+  modality TEXT NOT NULL CHECK (modality IN ('text', 'image')),
+  dim      INTEGER NOT NULL CHECK (dim > 0),
+  vec      BLOB NOT NULL CHECK (length(vec) = 4 * dim),
+  PRIMARY KEY (unit_id, embedder, modality)
+) WITHOUT ROWID;
+CREATE INDEX vectors_embedder ON vectors(embedder, modality);
+
+CREATE TABLE ingest_steps (
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  ordinal     INTEGER NOT NULL,
+  stage       TEXT NOT NULL,
+  status      TEXT NOT NULL CHECK (status IN ('done', 'failed', 'skipped')),
+  error       TEXT NOT NULL DEFAULT '',
+  updated_at  INTEGER NOT NULL,
+  PRIMARY KEY (document_id, ordinal, stage)
+) WITHOUT ROWID;`,
+	// 2: conversations, agent runs with their event log and memory graph.
+	`CREATE TABLE conversations (
+  id            INTEGER PRIMARY KEY,
+  title         TEXT NOT NULL DEFAULT '',
+  collection_id INTEGER REFERENCES collections(id) ON DELETE SET NULL,
+  created_at    INTEGER NOT NULL,
+  updated_at    INTEGER NOT NULL
+);
+
+CREATE TABLE runs (
+  id              INTEGER PRIMARY KEY,
+  conversation_id INTEGER REFERENCES conversations(id) ON DELETE CASCADE,
+  question        TEXT NOT NULL,
+  mode            TEXT NOT NULL,
+  provider        TEXT NOT NULL DEFAULT '',
+  model           TEXT NOT NULL DEFAULT '',
+  status          TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'failed', 'cancelled')),
+  answer          TEXT NOT NULL DEFAULT '',
+  usage           TEXT NOT NULL DEFAULT '{}',
+  started_at      INTEGER NOT NULL,
+  finished_at     INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE messages (
+  id              INTEGER PRIMARY KEY,
+  conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  role            TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+  content         TEXT NOT NULL,
+  run_id          INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+  created_at      INTEGER NOT NULL
+);
+CREATE INDEX messages_conversation ON messages(conversation_id, id);
+
+CREATE TABLE run_events (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq    INTEGER NOT NULL,
+  type   TEXT NOT NULL,
+  data   TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE run_blobs (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  hash   TEXT NOT NULL,
+  PRIMARY KEY (run_id, hash)
+) WITHOUT ROWID;
+
+CREATE TABLE graph_nodes (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  node_id TEXT NOT NULL,
+  parents TEXT NOT NULL DEFAULT '[]',
+  query   TEXT NOT NULL DEFAULT '',
+  summary TEXT NOT NULL DEFAULT '',
+  items   TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY (run_id, node_id)
+);`,
+	// 3: the library view filters documents by status.
+	`CREATE INDEX documents_status ON documents(status);`,
+}

@@ -1,0 +1,278 @@
+package kb
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Unit kinds and text sources.
+const (
+	UnitPage  = "page"
+	UnitImage = "image"
+	UnitClip  = "clip"
+
+	TextNone       = "none"
+	TextLayer      = "layer"
+	TextOCR        = "ocr"
+	TextTranscript = "transcript"
+	TextMixed      = "mixed"
+)
+
+// Word is one word of a unit's text with its box in unit pixels (page pixels at 72 dpi for PDF pages, i.e. points;
+// image pixels for images and frames).
+type Word struct {
+	Text string  `json:"t"`
+	X0   float64 `json:"x0"`
+	Y0   float64 `json:"y0"`
+	X1   float64 `json:"x1"`
+	Y1   float64 `json:"y1"`
+}
+
+// Unit is the retrieval unit: a PDF page, an image, or a video clip.
+type Unit struct {
+	ID         int64   `json:"id"`
+	DocumentID int64   `json:"document_id"`
+	Ordinal    int     `json:"ordinal"` // 1-based page or clip number
+	Kind       string  `json:"kind"`
+	Width      float64 `json:"width"`  // points for PDF pages, pixels for images and clips
+	Height     float64 `json:"height"` //
+	TStartMS   int64   `json:"t_start_ms,omitempty"`
+	TEndMS     int64   `json:"t_end_ms,omitempty"`
+	Text       string  `json:"text"`
+	TextSource string  `json:"text_source"`
+	Words      []Word  `json:"words,omitempty"`
+	ThumbBlob  string  `json:"thumb_blob,omitempty"`
+	ImageBlob  string  `json:"image_blob,omitempty"` // normalised image (images) or representative frame (clips)
+}
+
+// Frame is a keyframe of a video clip.
+type Frame struct {
+	TMS  int64  `json:"t_ms"`
+	Blob string `json:"blob"`
+	Text string `json:"text,omitempty"`
+}
+
+// PutUnit inserts or replaces the unit with the same (document, ordinal) and returns its id. Replacing keeps the id,
+// so vectors and steps that refer to it stay attached.
+func (k *KB) PutUnit(ctx context.Context, u Unit) (int64, error) {
+	if u.Ordinal < 1 {
+		return 0, fmt.Errorf("unit of document %d: ordinal %d is not 1-based", u.DocumentID, u.Ordinal)
+	}
+	if u.TextSource == "" {
+		u.TextSource = TextNone
+	}
+	words, err := json.Marshal(u.Words)
+	if err != nil {
+		return 0, err
+	}
+	if u.Words == nil {
+		words = []byte("[]")
+	}
+	var id int64
+	err = k.db.QueryRowContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text,
+		text_source, words, thumb_blob, image_blob) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(document_id, ordinal) DO UPDATE SET kind=excluded.kind, width=excluded.width, height=excluded.height,
+		t_start_ms=excluded.t_start_ms, t_end_ms=excluded.t_end_ms, text=excluded.text, text_source=excluded.text_source,
+		words=excluded.words, thumb_blob=excluded.thumb_blob, image_blob=excluded.image_blob
+		RETURNING id`,
+		u.DocumentID, u.Ordinal, u.Kind, u.Width, u.Height, u.TStartMS, u.TEndMS, u.Text, u.TextSource, string(words),
+		u.ThumbBlob, u.ImageBlob).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("store unit %d of document %d: %w", u.Ordinal, u.DocumentID, err)
+	}
+	return id, nil
+}
+
+const unitCols = `id, document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text, text_source, words, thumb_blob, image_blob`
+
+func scanUnit(row interface{ Scan(...any) error }) (Unit, error) {
+	var u Unit
+	var words string
+	err := row.Scan(&u.ID, &u.DocumentID, &u.Ordinal, &u.Kind, &u.Width, &u.Height, &u.TStartMS, &u.TEndMS, &u.Text,
+		&u.TextSource, &words, &u.ThumbBlob, &u.ImageBlob)
+	if err != nil {
+		return u, err
+	}
+	if err := json.Unmarshal([]byte(words), &u.Words); err != nil {
+		return u, fmt.Errorf("unit %d: word boxes: %w", u.ID, err)
+	}
+	return u, nil
+}
+
+// Unit finds a unit by id.
+func (k *KB) Unit(ctx context.Context, id int64) (Unit, error) {
+	u, err := scanUnit(k.db.QueryRowContext(ctx, `SELECT `+unitCols+` FROM units WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Unit{}, fmt.Errorf("unit %d: %w", id, ErrNotFound)
+	}
+	return u, err
+}
+
+// Units lists a document's units in order.
+func (k *KB) Units(ctx context.Context, documentID int64) ([]Unit, error) {
+	rows, err := k.db.QueryContext(ctx, `SELECT `+unitCols+` FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
+	if err != nil {
+		return nil, fmt.Errorf("list units of document %d: %w", documentID, err)
+	}
+	defer rows.Close()
+	var out []Unit
+	for rows.Next() {
+		u, err := scanUnit(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// PutFrames replaces the keyframes of a clip unit.
+func (k *KB) PutFrames(ctx context.Context, unitID int64, frames []Frame) error {
+	return k.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM frames WHERE unit_id = ?`, unitID); err != nil {
+			return err
+		}
+		for _, f := range frames {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO frames(unit_id, t_ms, blob, text) VALUES (?,?,?,?)`,
+				unitID, f.TMS, f.Blob, f.Text); err != nil {
+				return fmt.Errorf("store frame %d ms of unit %d: %w", f.TMS, unitID, err)
+			}
+		}
+		return nil
+	})
+}
+
+// Frames lists a clip's keyframes by time.
+func (k *KB) Frames(ctx context.Context, unitID int64) ([]Frame, error) {
+	rows, err := k.db.QueryContext(ctx, `SELECT t_ms, blob, text FROM frames WHERE unit_id = ? ORDER BY t_ms`, unitID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Frame
+	for rows.Next() {
+		var f Frame
+		if err := rows.Scan(&f.TMS, &f.Blob, &f.Text); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// Modalities of vectors.
+const (
+	ModalityText  = "text"
+	ModalityImage = "image"
+)
+
+// EncodeVector packs a vector as little-endian float32s, the BLOB format of the vectors table.
+func EncodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// DecodeVector unpacks a vector BLOB.
+func DecodeVector(b []byte) ([]float32, error) {
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("vector blob of %d bytes is not a float32 array", len(b))
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}
+
+// PutVector stores a unit's vector from one embedder, replacing an earlier one.
+func (k *KB) PutVector(ctx context.Context, unitID int64, embedder, modality string, v []float32) error {
+	if len(v) == 0 {
+		return fmt.Errorf("vector of unit %d from %s is empty", unitID, embedder)
+	}
+	_, err := k.db.ExecContext(ctx, `INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (?,?,?,?,?)
+		ON CONFLICT(unit_id, embedder, modality) DO UPDATE SET dim=excluded.dim, vec=excluded.vec`,
+		unitID, embedder, modality, len(v), EncodeVector(v))
+	if err != nil {
+		return fmt.Errorf("store vector of unit %d: %w", unitID, err)
+	}
+	return nil
+}
+
+// ScanVectors calls fn for every vector of the embedder and modality (all collections), in unit id order. Rows whose
+// dimension differs from dim are skipped, so a stale embedder's leftovers never mix into an index.
+func (k *KB) ScanVectors(ctx context.Context, embedder, modality string, dim int, fn func(unitID int64, v []float32) error) error {
+	rows, err := k.db.QueryContext(ctx, `SELECT unit_id, vec FROM vectors WHERE embedder = ? AND modality = ? AND dim = ?
+		ORDER BY unit_id`, embedder, modality, dim)
+	if err != nil {
+		return fmt.Errorf("scan vectors of %s: %w", embedder, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return err
+		}
+		v, err := DecodeVector(b)
+		if err != nil {
+			return fmt.Errorf("unit %d: %w", id, err)
+		}
+		if err := fn(id, v); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Ingest step states.
+const (
+	StepDone    = "done"
+	StepFailed  = "failed"
+	StepSkipped = "skipped"
+)
+
+// Step is the recorded outcome of one ingest stage for one unit (ordinal 0 = the whole document).
+type Step struct {
+	Ordinal int    `json:"ordinal"`
+	Stage   string `json:"stage"`
+	Status  string `json:"status"`
+	Error   string `json:"error,omitempty"`
+}
+
+// MarkStep records a stage outcome, so an interrupted ingest resumes where it stopped.
+func (k *KB) MarkStep(ctx context.Context, documentID int64, s Step) error {
+	_, err := k.db.ExecContext(ctx, `INSERT INTO ingest_steps(document_id, ordinal, stage, status, error, updated_at)
+		VALUES (?,?,?,?,?,?) ON CONFLICT(document_id, ordinal, stage) DO UPDATE SET status=excluded.status,
+		error=excluded.error, updated_at=excluded.updated_at`, documentID, s.Ordinal, s.Stage, s.Status, s.Error, now())
+	if err != nil {
+		return fmt.Errorf("record step %s of document %d: %w", s.Stage, documentID, err)
+	}
+	return nil
+}
+
+// Steps lists the recorded steps of a document.
+func (k *KB) Steps(ctx context.Context, documentID int64) ([]Step, error) {
+	rows, err := k.db.QueryContext(ctx, `SELECT ordinal, stage, status, error FROM ingest_steps WHERE document_id = ?
+		ORDER BY ordinal, stage`, documentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Step
+	for rows.Next() {
+		var s Step
+		if err := rows.Scan(&s.Ordinal, &s.Stage, &s.Status, &s.Error); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
