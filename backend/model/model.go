@@ -148,6 +148,7 @@ var (
 	ErrModelNotFound    = errors.New("model not found")
 	ErrNoVision         = errors.New("model does not accept images")
 	ErrIncompleteStream = errors.New("stream ended before the model finished")
+	ErrNoChat           = errors.New("model does not support chat") // e.g. an embedding-only model
 )
 
 // Collect drains a stream into the full reply: reasoning, content, tool calls and usage.

@@ -1,0 +1,342 @@
+// Package ollama adapts Ollama's native API (images, think, keep_alive, capabilities) through ollama/api.
+package ollama
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"golang.org/x/sync/errgroup"
+
+	"loupe/backend/model"
+	"loupe/backend/model/transport"
+)
+
+// Options configure a Client.
+type Options struct {
+	Provider  string         // profile name for Info.Provider and ModelID; "" = "ollama"
+	KeepAlive *time.Duration // how long the server keeps a model loaded after a request; nil = server default
+	Transport transport.Config
+	// HTTPClient overrides the client built from Transport (tests).
+	HTTPClient *http.Client
+}
+
+// Client talks to one Ollama server.
+type Client struct {
+	api      *api.Client
+	base     string
+	provider string
+	keep     *api.Duration
+	caps     sync.Map // model name → []string capabilities, from /api/show
+}
+
+var (
+	_ model.Chat   = (*Client)(nil)
+	_ model.Lister = (*Client)(nil)
+)
+
+// New returns a client for baseURL, e.g. "http://127.0.0.1:11434".
+func New(baseURL string, o Options) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("ollama base URL %q is not an absolute http(s) URL", baseURL)
+	}
+	hc := o.HTTPClient
+	if hc == nil {
+		hc = transport.NewClient(o.Transport)
+	}
+	prov := o.Provider
+	if prov == "" {
+		prov = "ollama"
+	}
+	c := &Client{api: api.NewClient(u, hc), base: u.String(), provider: prov}
+	if o.KeepAlive != nil {
+		c.keep = &api.Duration{Duration: *o.KeepAlive}
+	}
+	return c, nil
+}
+
+// Version returns the server's version string.
+func (c *Client) Version(ctx context.Context) (string, error) {
+	v, err := c.api.Version(ctx)
+	if err != nil {
+		return "", c.mapError("version", "", err, false)
+	}
+	return v, nil
+}
+
+// Capabilities returns the model's capabilities from /api/show ("completion", "vision", "embedding", "tools",
+// "thinking"), cached per client.
+func (c *Client) Capabilities(ctx context.Context, name string) ([]string, error) {
+	if v, ok := c.caps.Load(name); ok {
+		return v.([]string), nil
+	}
+	r, err := c.api.Show(ctx, &api.ShowRequest{Model: name})
+	if err != nil {
+		return nil, c.mapError("show", name, err, false)
+	}
+	caps := make([]string, 0, len(r.Capabilities))
+	for _, cp := range r.Capabilities {
+		caps = append(caps, string(cp))
+	}
+	c.caps.Store(name, caps)
+	return caps, nil
+}
+
+func has(caps []string, c string) bool {
+	for _, x := range caps {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// mapError wraps the model package's sentinel errors around ollama/api's StatusError.
+func (c *Client) mapError(op, name string, err error, hadImages bool) error {
+	var se api.StatusError
+	if errors.As(err, &se) {
+		msg := strings.ToLower(se.ErrorMessage)
+		switch {
+		case se.StatusCode == http.StatusNotFound && (strings.Contains(msg, "model") || strings.Contains(msg, "not found")) ||
+			transport.LooksLikeModelNotFound(se.StatusCode, "", se.ErrorMessage):
+			return fmt.Errorf("ollama %s %q at %s: %w: %w", op, name, c.base, model.ErrModelNotFound, err)
+		case strings.Contains(msg, "does not support chat") || strings.Contains(msg, "does not support generate"):
+			return fmt.Errorf("ollama %s %q at %s: %w: %w", op, name, c.base, model.ErrNoChat, err)
+		case hadImages && transport.LooksLikeNoVision(se.ErrorMessage):
+			return fmt.Errorf("ollama %s %q at %s: %w: %w", op, name, c.base, model.ErrNoVision, err)
+		}
+	}
+	return fmt.Errorf("ollama %s %q at %s: %w", op, name, c.base, err)
+}
+
+// Models lists /api/tags and asks /api/show for each model's capabilities (4 at a time).
+func (c *Client) Models(ctx context.Context) ([]model.Info, error) {
+	l, err := c.api.List(ctx)
+	if err != nil {
+		return nil, c.mapError("list models", "", err, false)
+	}
+	out := make([]model.Info, len(l.Models))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	for i, m := range l.Models {
+		g.Go(func() error {
+			caps := make([]string, 0, len(m.Capabilities))
+			for _, cp := range m.Capabilities {
+				caps = append(caps, string(cp))
+			}
+			if len(caps) == 0 {
+				var err error
+				if caps, err = c.Capabilities(gctx, m.Name); err != nil {
+					return err
+				}
+			}
+			out[i] = model.Info{Name: m.Name, Provider: c.provider, SizeBytes: m.Size,
+				Chat: has(caps, "completion"), Vision: has(caps, "vision"), Embedding: has(caps, "embedding"),
+				Tools: has(caps, "tools"), Thinking: has(caps, "thinking")}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Chat streams a reply. It checks the model's capabilities first (cached), so a missing model, an embedding-only
+// model or images for a model without vision fail here with the model package's errors instead of being silently
+// ignored (Ollama drops images sent to a text model).
+func (c *Client) Chat(ctx context.Context, req model.Request) (model.Stream, error) {
+	wreq, images, err := c.buildRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	caps, err := c.Capabilities(ctx, req.Model)
+	if err != nil {
+		return nil, err
+	}
+	if len(caps) > 0 {
+		if !has(caps, "completion") {
+			return nil, fmt.Errorf("ollama chat %q at %s (capabilities %v): %w", req.Model, c.base, caps, model.ErrNoChat)
+		}
+		if images && !has(caps, "vision") {
+			return nil, fmt.Errorf("ollama chat %q at %s (capabilities %v): %w", req.Model, c.base, caps, model.ErrNoVision)
+		}
+	}
+	s := c.startStream(ctx, wreq, images)
+	// Wait for the first delta so that errors the server reports before streaming (400 for think or tools on a model
+	// without them, 500 for a bad image) come from Chat, as they do in the openai adapter.
+	d, ok := <-s.ch
+	if !ok {
+		s.Next()
+		return nil, s.err
+	}
+	s.pending = &d
+	return s, nil
+}
+
+func (c *Client) buildRequest(req model.Request) (*api.ChatRequest, bool, error) {
+	opts := map[string]any{}
+	o := req.Options
+	if o.Temperature != nil {
+		opts["temperature"] = *o.Temperature
+	}
+	if o.TopP != nil {
+		opts["top_p"] = *o.TopP
+	}
+	if o.MaxTokens > 0 {
+		opts["num_predict"] = o.MaxTokens
+	}
+	if len(o.Stop) > 0 {
+		opts["stop"] = o.Stop
+	}
+	if o.Seed != nil {
+		opts["seed"] = *o.Seed
+	}
+	w := &api.ChatRequest{Model: req.Model, Options: opts, KeepAlive: c.keep}
+	if o.Think != nil {
+		w.Think = &api.ThinkValue{Value: *o.Think}
+	}
+	for _, t := range req.Tools {
+		var params api.ToolFunctionParameters
+		if len(t.Parameters) > 0 {
+			if err := json.Unmarshal(t.Parameters, &params); err != nil {
+				return nil, false, fmt.Errorf("tool %q: parameters are not a JSON schema object: %w", t.Name, err)
+			}
+		}
+		w.Tools = append(w.Tools, api.Tool{Type: "function",
+			Function: api.ToolFunction{Name: t.Name, Description: t.Description, Parameters: params}})
+	}
+	images := false
+	for _, m := range req.Messages {
+		// The native API has one content string and a list of images per message: text parts are joined and images
+		// follow in their order (the model's template decides where they go).
+		wm := api.Message{Role: string(m.Role), ToolCallID: m.ToolCallID}
+		var text strings.Builder
+		for _, p := range m.Parts {
+			text.WriteString(p.Text)
+			if p.Image != nil {
+				wm.Images = append(wm.Images, api.ImageData(p.Image.Data))
+				images = true
+			}
+		}
+		wm.Content = text.String()
+		for _, tc := range m.ToolCalls {
+			args := api.NewToolCallFunctionArguments()
+			if tc.Arguments != "" {
+				if err := json.Unmarshal([]byte(tc.Arguments), &args); err != nil {
+					return nil, false, fmt.Errorf("tool call %q in history: arguments are not a JSON object: %w", tc.Name, err)
+				}
+			}
+			wm.ToolCalls = append(wm.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Name: tc.Name, Arguments: args}})
+		}
+		w.Messages = append(w.Messages, wm)
+	}
+	return w, images, nil
+}
+
+// stream adapts ollama/api's callback API to the pull-style model.Stream with a goroutine and a channel.
+type stream struct {
+	ch      chan model.Delta
+	cancel  context.CancelFunc
+	done    chan struct{}
+	ctx     context.Context
+	cur     model.Delta
+	err     error
+	final   bool
+	pending *model.Delta
+}
+
+func (c *Client) startStream(parent context.Context, w *api.ChatRequest, images bool) *stream {
+	ctx, cancel := context.WithCancel(parent)
+	s := &stream{ch: make(chan model.Delta, 16), cancel: cancel, done: make(chan struct{}), ctx: parent}
+	go func() {
+		defer close(s.ch)
+		var toolCalls []model.ToolCall
+		err := c.api.Chat(ctx, w, func(r api.ChatResponse) error {
+			d := model.Delta{Reasoning: r.Message.Thinking, Content: r.Message.Content}
+			for _, tc := range r.Message.ToolCalls {
+				b, _ := json.Marshal(tc.Function.Arguments)
+				toolCalls = append(toolCalls, model.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: string(b)})
+			}
+			if r.Done {
+				d.Done = true
+				d.FinishReason = r.DoneReason
+				if len(toolCalls) > 0 {
+					d.ToolCalls = toolCalls
+					d.FinishReason = "tool_calls"
+				}
+				d.Usage = &model.Usage{PromptTokens: r.PromptEvalCount, CompletionTokens: r.EvalCount}
+			}
+			if !d.Done && d.Reasoning == "" && d.Content == "" {
+				return nil
+			}
+			select {
+			case s.ch <- d:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		if err != nil {
+			s.err = c.mapError("chat", w.Model, err, images)
+		}
+		close(s.done)
+	}()
+	return s
+}
+
+func (s *stream) Next() bool {
+	if s.final {
+		return false
+	}
+	var d model.Delta
+	ok := true
+	if s.pending != nil {
+		d, s.pending = *s.pending, nil
+	} else {
+		d, ok = <-s.ch
+	}
+	if !ok {
+		<-s.done
+		switch {
+		case s.err != nil && s.ctx.Err() != nil:
+			s.err = fmt.Errorf("ollama chat stream: %w", s.ctx.Err())
+		case s.err != nil && !errors.As(s.err, new(api.StatusError)):
+			// A read error or a malformed line mid-stream: the reply is cut.
+			s.err = fmt.Errorf("%w: %w", model.ErrIncompleteStream, s.err)
+		case s.err == nil:
+			s.err = fmt.Errorf("ollama chat stream ended without done: %w", model.ErrIncompleteStream)
+		}
+		return false
+	}
+	s.cur = d
+	if d.Done {
+		s.final = true
+	}
+	return true
+}
+
+func (s *stream) Current() model.Delta { return s.cur }
+
+func (s *stream) Err() error {
+	if s.final {
+		return nil
+	}
+	return s.err
+}
+
+func (s *stream) Close() error {
+	s.cancel()
+	for range s.ch {
+	}
+	<-s.done
+	return nil
+}
