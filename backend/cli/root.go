@@ -64,26 +64,17 @@ func Execute(ctx context.Context, args []string) int {
 	return 0
 }
 
-// IsCommand reports whether args name a CLI subcommand (or a help/version flag), which is how the desktop binary
-// decides between opening its window and running the CLI.
+// IsCommand reports whether args name a CLI subcommand (or ask for help), which is how the desktop binary decides
+// between opening its window and running the CLI.
 func IsCommand(args []string) bool {
-	if len(args) == 0 {
-		return false
-	}
-	switch args[0] {
-	case "-h", "--help", "help", "--version", "completion":
-		return true
-	}
 	for _, a := range args {
-		if len(a) > 0 && a[0] != '-' {
-			_, ok := factories[a]
-			return ok
-		}
-		if a == "--data" { // value follows; keep scanning past it
-			continue
+		if a == "-h" || a == "--help" || a == "help" {
+			return true
 		}
 	}
-	return false
+	root := NewRoot()
+	cmd, _, err := root.Find(args)
+	return err == nil && cmd != root
 }
 
 // writeJSONLine writes v as one line of JSON.

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/kb"
+)
+
+func init() {
+	register("collections", func(g *Globals) *cobra.Command {
+		cmd := &cobra.Command{Use: "collections", Short: "List, create and delete collections"}
+		var asJSON bool
+		list := &cobra.Command{
+			Use: "list", Short: "List collections", Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				_, k, err := g.Open(cmd.Context())
+				if err != nil {
+					return err
+				}
+				defer k.Close()
+				cs, err := k.Collections(cmd.Context())
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				if asJSON {
+					for _, c := range cs {
+						if err := writeJSONLine(w, c); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "NAME\tDOCUMENTS\tUNITS\tTEXT EMBEDDER\tIMAGE EMBEDDER")
+				for _, c := range cs {
+					img := c.ImageEmbedder
+					if img == "" {
+						img = "-"
+					}
+					fmt.Fprintf(tw, "%s\t%d\t%d\t%s (%d)\t%s\n", c.Name, c.Documents, c.Units, c.TextEmbedder, c.TextDim, img)
+				}
+				return tw.Flush()
+			},
+		}
+		list.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per collection")
+
+		var textEmb, imageEmb string
+		var textDim, imageDim int
+		create := &cobra.Command{
+			Use: "create NAME", Short: "Create a collection (its embedders are pinned at creation)", Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				_, k, err := g.Open(cmd.Context())
+				if err != nil {
+					return err
+				}
+				defer k.Close()
+				c, err := k.CreateCollection(cmd.Context(), kb.Collection{Name: args[0], TextEmbedder: textEmb, TextDim: textDim,
+					ImageEmbedder: imageEmb, ImageDim: imageDim})
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSONLine(cmd.OutOrStdout(), c)
+				}
+				_, err = fmt.Fprintf(cmd.OutOrStdout(), "created collection %q (text embedder %s, %d dims)\n", c.Name, c.TextEmbedder, c.TextDim)
+				return err
+			},
+		}
+		create.Flags().StringVar(&textEmb, "text-embedder", "", "text embedder as provider/model (default "+kb.DefaultTextEmbedder+")")
+		create.Flags().IntVar(&textDim, "text-dim", 0, "dimension of the text embedder")
+		create.Flags().StringVar(&imageEmb, "image-embedder", "", "multimodal embedder for page images, as provider/model")
+		create.Flags().IntVar(&imageDim, "image-dim", 0, "dimension of the image embedder")
+		create.Flags().BoolVar(&asJSON, "json", false, "print the created collection as JSON")
+
+		del := &cobra.Command{
+			Use: "delete NAME", Short: "Delete a collection with its documents", Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				_, k, err := g.Open(cmd.Context())
+				if err != nil {
+					return err
+				}
+				defer k.Close()
+				if err := k.DeleteCollection(cmd.Context(), args[0]); err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(cmd.OutOrStdout(), "deleted collection %q\n", args[0])
+				return err
+			},
+		}
+		cmd.AddCommand(list, create, del)
+		return cmd
+	})
+}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/config"
+	"loupe/backend/doctor"
+)
+
+// doctorEndpoints tests configured model endpoints; the model layer's file sets it, so doctor works without it.
+var doctorEndpoints func(ctx context.Context, cfg *config.Config) []doctor.Check
+
+func init() {
+	register("doctor", func(g *Globals) *cobra.Command {
+		var asJSON, fix, offline bool
+		cmd := &cobra.Command{
+			Use:   "doctor",
+			Short: "Check the knowledge base, the blob store, external tools and model endpoints",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				cfg, err := g.Config()
+				if err != nil {
+					return err
+				}
+				opt := doctor.Options{Fix: fix}
+				if !offline {
+					opt.Endpoints = doctorEndpoints
+				}
+				checks := doctor.Run(cmd.Context(), cfg, opt)
+				w := cmd.OutOrStdout()
+				for _, c := range checks {
+					if asJSON {
+						if err := writeJSONLine(w, c); err != nil {
+							return err
+						}
+						continue
+					}
+					mark := "ok  "
+					if !c.OK {
+						mark = "FAIL"
+					}
+					fmt.Fprintf(w, "%s %-20s %s\n", mark, c.Name, c.Detail)
+					if !c.OK && c.Fix != "" {
+						fmt.Fprintf(w, "     %-20s fix: %s\n", "", c.Fix)
+					}
+				}
+				if !doctor.Healthy(checks) {
+					return errors.New("doctor found problems (see above)")
+				}
+				return nil
+			},
+		}
+		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per check")
+		cmd.Flags().BoolVar(&fix, "fix", false, "repair what can be repaired: remove orphan blobs, rebuild full-text indexes")
+		cmd.Flags().BoolVar(&offline, "offline", false, "skip model endpoint checks")
+		return cmd
+	})
+}

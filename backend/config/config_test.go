@@ -1,0 +1,129 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestResolveDataDir(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", "/xdg")
+	cases := map[string]struct {
+		flag, env, want string
+	}{
+		"flag wins":       {"/from/flag", "/from/env", "/from/flag"},
+		"env next":        {"", "/from/env", "/from/env"},
+		"os default last": {"", "", "/xdg/loupe"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("LOUPE_DATA", c.env)
+			got, err := ResolveDataDir(c.flag)
+			if err != nil || got != c.want {
+				t.Errorf("got %q %v, want %q", got, err, c.want)
+			}
+		})
+	}
+}
+
+func TestEnvOverridesAndSecrets(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OLLAMA_HOST", "127.0.0.1:11435")
+	t.Setenv("OPENAI_BASE_URL", "http://gpu-box:8000/v1")
+	t.Setenv("OPENAI_API_KEY", "sk-env-secret")
+	t.Setenv("DASHSCOPE_API_KEY", "")
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Secrets = &FileStore{Path: filepath.Join(dir, "secrets.json")} // never touch the developer's real keyring
+	o, _ := c.Provider("ollama")
+	if o.BaseURL != "http://127.0.0.1:11435" {
+		t.Errorf("OLLAMA_HOST: %q", o.BaseURL)
+	}
+	p, _ := c.Provider("openai")
+	if p.BaseURL != "http://gpu-box:8000/v1" || p.APIKey != "sk-env-secret" {
+		t.Errorf("openai profile: %+v", p)
+	}
+	if strings.Contains(p.String(), "sk-env-secret") {
+		t.Error("String() leaks the key")
+	}
+	if err := c.SetAPIKey("dashscope", "ds-stored-secret"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(c.SettingsPath())
+	if strings.Contains(string(b), "secret") {
+		t.Errorf("settings file holds a secret: %s", b)
+	}
+	info, _ := os.Stat(filepath.Join(dir, "secrets.json"))
+	if info == nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("secrets file mode: %v", info)
+	}
+	if v, err := c.Secrets.Get(SecretKey("dashscope")); err != nil || v != "ds-stored-secret" {
+		t.Errorf("secret round trip: %q %v", v, err)
+	}
+}
+
+func TestSettingsFile(t *testing.T) {
+	cases := map[string]struct {
+		content string
+		wantErr string
+	}{
+		"unversioned file is upgraded": {`{"theme":"dark"}`, ""},
+		"newer version refused":        {`{"version": 99}`, "newer than this Loupe"},
+		"broken JSON names the file":   {`{"theme":`, "settings.json is not valid JSON"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "settings.json"), []byte(c.content), 0o600)
+			cfg, err := Load(dir)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Settings.Version != SettingsVersion || cfg.Settings.Theme != "dark" || len(cfg.Settings.Providers) == 0 {
+				t.Errorf("settings %+v", cfg.Settings)
+			}
+		})
+	}
+}
+
+func TestProviderLookup(t *testing.T) {
+	c := &Config{Settings: Defaults()}
+	c.SetProvider(Provider{Name: "vllm", Kind: KindOpenAI, BaseURL: "http://x/v1"})
+	if p, err := c.Provider(""); err != nil || p.Name != "ollama" {
+		t.Errorf("default provider: %+v %v", p, err)
+	}
+	if p, err := c.Provider("vllm"); err != nil || p.BaseURL != "http://x/v1" {
+		t.Errorf("by name: %+v %v", p, err)
+	}
+	if p, err := c.Provider("dashscope"); err != nil || p.Kind != KindDashScope {
+		t.Errorf("by kind: %+v %v", p, err)
+	}
+	if _, err := c.Provider("nope"); err == nil || !strings.Contains(err.Error(), "vllm") {
+		t.Errorf("unknown provider error should list profiles: %v", err)
+	}
+}
+
+func TestOllamaURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1:11435":    "http://127.0.0.1:11435",
+		":9999":              "http://127.0.0.1:9999",
+		"gpu":                "http://gpu:11434",
+		"https://x.example/": "https://x.example",
+	} {
+		if got := ollamaURL(in); got != want {
+			t.Errorf("ollamaURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,200 @@
+// Package doctor checks a Loupe installation: the knowledge base, the blob store and the tools Loupe shells out to,
+// and says exactly what is wrong and how to fix it.
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"loupe/backend/config"
+	"loupe/backend/kb"
+)
+
+// Check is one finding.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"` // what to do when not OK
+}
+
+// Options select what to check and whether to repair.
+type Options struct {
+	Fix bool // remove orphan blobs, rebuild full-text indexes
+	// Endpoints, when set, tests model endpoints; the model layer provides it so this package needs no network code.
+	Endpoints func(ctx context.Context, cfg *config.Config) []Check
+}
+
+// orphanGrace keeps blobs an ingest may have just written from being reported (or removed) as orphans.
+const orphanGrace = time.Hour
+
+// Run performs every check.
+func Run(ctx context.Context, cfg *config.Config, opt Options) []Check {
+	var out []Check
+	out = append(out, Store(ctx, cfg, opt.Fix)...)
+	out = append(out, Tools(ctx, cfg.Settings.Ingest.OCRLanguages)...)
+	if opt.Endpoints != nil {
+		out = append(out, opt.Endpoints(ctx, cfg)...)
+	}
+	return out
+}
+
+// Store checks the database and the blob store.
+func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
+	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
+	if err != nil {
+		return []Check{{Name: "database", Detail: err.Error(),
+			Fix: "move " + cfg.DBPath() + " aside and run Loupe again to start a fresh knowledge base, then re-add your documents"}}
+	}
+	defer k.Close()
+	var out []Check
+	problems, err := k.Integrity(ctx)
+	switch {
+	case err != nil:
+		out = append(out, Check{Name: "database", Detail: err.Error(), Fix: "check the file system holding " + cfg.DBPath()})
+	case len(problems) > 0 && fix:
+		ferr := k.RebuildFTS(ctx)
+		again, _ := k.Integrity(ctx)
+		c := Check{Name: "database", OK: ferr == nil && len(again) == 0,
+			Detail: fmt.Sprintf("%d problem(s) found; full-text indexes rebuilt", len(problems))}
+		if !c.OK {
+			c.Detail += ": still " + strings.Join(again, "; ")
+			c.Fix = "restore " + cfg.DBPath() + " from a backup, or move it aside and re-add your documents"
+		}
+		out = append(out, c)
+	case len(problems) > 0:
+		out = append(out, Check{Name: "database", Detail: strings.Join(problems, "; "),
+			Fix: "run `loupe doctor --fix` to rebuild the full-text indexes; if problems remain, restore from a backup"})
+	default:
+		v, _ := k.SchemaVersionOf(ctx)
+		out = append(out, Check{Name: "database", OK: true, Detail: fmt.Sprintf("%s: integrity ok, schema v%d", cfg.DBPath(), v)})
+	}
+
+	r, err := k.CheckBlobs(ctx, orphanGrace)
+	if err != nil {
+		return append(out, Check{Name: "blobs", Detail: err.Error(), Fix: "check permissions of " + cfg.BlobDir()})
+	}
+	missing := Check{Name: "blobs missing", OK: len(r.Missing) == 0, Detail: fmt.Sprintf("%d stored, %d referenced but missing", r.Stored, len(r.Missing))}
+	if !missing.OK {
+		missing.Detail += " (e.g. " + r.Missing[0] + ")"
+		missing.Fix = "delete and re-add the affected documents (`loupe documents list` shows them failing to open)"
+	}
+	orphans := Check{Name: "blobs orphaned", OK: len(r.Orphans) == 0, Detail: fmt.Sprintf("%d unreferenced blob(s) older than %s", len(r.Orphans), orphanGrace)}
+	if !orphans.OK {
+		if fix {
+			n, err := k.RemoveOrphans(ctx, r.Orphans)
+			orphans.OK = err == nil
+			orphans.Detail = fmt.Sprintf("removed %d orphan blob(s)", n)
+			if err != nil {
+				orphans.Detail += ": " + err.Error()
+			}
+		} else {
+			orphans.Fix = "run `loupe doctor --fix` to remove them"
+		}
+	}
+	return append(out, missing, orphans)
+}
+
+// Tools checks the external programs Loupe runs.
+func Tools(ctx context.Context, ocrLangs []string) []Check {
+	var out []Check
+	for _, t := range []struct{ bin, versionArg, why string }{
+		{"ffmpeg", "-version", "video keyframes and clips"},
+		{"ffprobe", "-version", "video duration and streams"},
+		{"tesseract", "--version", "OCR of scanned pages, images and keyframes"},
+	} {
+		c := Check{Name: t.bin}
+		path, err := exec.LookPath(t.bin)
+		if err != nil {
+			c.Detail = t.bin + " not found on PATH (needed for " + t.why + ")"
+			c.Fix = "install it: sudo apt-get install " + aptPackage(t.bin)
+			out = append(out, c)
+			continue
+		}
+		v, err := firstLine(ctx, path, t.versionArg)
+		if err != nil {
+			c.Detail = path + " does not run: " + err.Error()
+			c.Fix = "reinstall it: sudo apt-get install --reinstall " + aptPackage(t.bin)
+		} else {
+			c.OK, c.Detail = true, path+": "+v
+		}
+		out = append(out, c)
+	}
+	if _, err := exec.LookPath("tesseract"); err == nil && len(ocrLangs) > 0 {
+		out = append(out, tesseractLangs(ctx, ocrLangs))
+	}
+	return out
+}
+
+func tesseractLangs(ctx context.Context, want []string) Check {
+	c := Check{Name: "tesseract languages"}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	b, err := exec.CommandContext(ctx, "tesseract", "--list-langs").CombinedOutput()
+	if err != nil {
+		c.Detail = "tesseract --list-langs failed: " + err.Error()
+		return c
+	}
+	var have []string
+	for _, l := range strings.Split(string(b), "\n")[1:] {
+		if l = strings.TrimSpace(l); l != "" {
+			have = append(have, l)
+		}
+	}
+	var missing []string
+	for _, l := range want {
+		if !slices.Contains(have, l) {
+			missing = append(missing, l)
+		}
+	}
+	if len(missing) > 0 {
+		c.Detail = "missing OCR language(s): " + strings.Join(missing, ", ") + " (have " + strings.Join(have, ", ") + ")"
+		var pkgs []string
+		for _, l := range missing {
+			pkgs = append(pkgs, "tesseract-ocr-"+strings.ReplaceAll(l, "_", "-"))
+		}
+		c.Fix = "sudo apt-get install " + strings.Join(pkgs, " ") + ", or change the OCR languages in settings"
+		return c
+	}
+	c.OK, c.Detail = true, "have "+strings.Join(want, ", ")
+	return c
+}
+
+func aptPackage(bin string) string {
+	switch bin {
+	case "ffprobe":
+		return "ffmpeg"
+	case "tesseract":
+		return "tesseract-ocr"
+	}
+	return bin
+}
+
+func firstLine(ctx context.Context, path string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	b, err := exec.CommandContext(ctx, path, args...).CombinedOutput()
+	if err != nil {
+		return "", err
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	if line == "" {
+		return "", errors.New("no version output")
+	}
+	return line, nil
+}
+
+// Healthy reports whether every check passed.
+func Healthy(checks []Check) bool {
+	for _, c := range checks {
+		if !c.OK {
+			return false
+		}
+	}
+	return true
+}
