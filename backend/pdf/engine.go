@@ -1,0 +1,254 @@
+package pdf
+
+/*
+#cgo CFLAGS: -O2
+#include <stdlib.h>
+#include "mupdf_glue.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"strings"
+	"sync"
+	"unsafe"
+
+	// go-fitz carries the static MuPDF 1.28 libraries this package links against.
+	_ "github.com/gen2brain/go-fitz"
+)
+
+// Limits bounds what one document may cost inside the engine.
+type Limits struct {
+	// MemoryBytes caps MuPDF's allocations for one document; a page that needs more fails with an error instead of
+	// exhausting the machine. 0 means DefaultMemoryBytes.
+	MemoryBytes int64
+	// StoreBytes is MuPDF's resource cache (fonts, decoded images) per document. 0 means DefaultStoreBytes.
+	StoreBytes int64
+	// MaxPixels caps the pixel count of any one render; larger requests are rendered at a lower DPI.
+	// 0 means DefaultMaxPixels.
+	MaxPixels int
+}
+
+// Defaults for Limits.
+const (
+	DefaultMemoryBytes = 1 << 30
+	DefaultStoreBytes  = 64 << 20
+	DefaultMaxPixels   = 40_000_000
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MemoryBytes <= 0 {
+		l.MemoryBytes = DefaultMemoryBytes
+	}
+	if l.StoreBytes <= 0 {
+		l.StoreBytes = DefaultStoreBytes
+	}
+	if l.MaxPixels <= 0 {
+		l.MaxPixels = DefaultMaxPixels
+	}
+	return l
+}
+
+// engineDoc is one document opened in this process. MuPDF contexts are not shared: each engineDoc has its own, and
+// a mutex serialises calls on it.
+type engineDoc struct {
+	mu     sync.Mutex
+	d      *C.lp_doc
+	path   string
+	limits Limits
+	pages  int
+}
+
+// openEngine opens path in this process. A non-empty password is tried when the document needs one.
+func openEngine(path, password string, lim Limits) (*engineDoc, error) {
+	lim = lim.withDefaults()
+	d := C.lp_new(C.size_t(lim.MemoryBytes), C.size_t(lim.StoreBytes))
+	if d == nil {
+		return nil, fmt.Errorf("pdf %s: cannot create MuPDF context", path)
+	}
+	e := &engineDoc{d: d, path: path, limits: lim}
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	switch C.lp_open(d, cpath) {
+	case C.LP_OK:
+	case C.LP_NEEDS_PASSWORD:
+		if password == "" {
+			e.close()
+			return nil, &PasswordError{Path: path}
+		}
+		cpw := C.CString(password)
+		rc := C.lp_authenticate(d, cpw)
+		C.free(unsafe.Pointer(cpw))
+		if rc != C.LP_OK {
+			e.close()
+			return nil, &PasswordError{Path: path, Wrong: true}
+		}
+	default:
+		msg := e.lastErr()
+		e.close()
+		return nil, &DamagedError{Path: path, Reason: msg}
+	}
+	var n C.int
+	if C.lp_count_pages(d, &n) != C.LP_OK {
+		msg := e.lastErr()
+		e.close()
+		return nil, &DamagedError{Path: path, Reason: "cannot count pages: " + msg}
+	}
+	if n <= 0 {
+		reason := "document has no pages"
+		if _, w := e.warnings(); w != "" {
+			reason += " (MuPDF: " + w + ")"
+		}
+		e.close()
+		return nil, &DamagedError{Path: path, Reason: reason}
+	}
+	e.pages = int(n)
+	return e, nil
+}
+
+func (e *engineDoc) lastErr() string {
+	return strings.TrimSpace(C.GoString(&e.d.err[0]))
+}
+
+func (e *engineDoc) warnings() (int, string) {
+	return int(e.d.warnings), C.GoString(&e.d.last_warning[0])
+}
+
+func (e *engineDoc) close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.d != nil {
+		C.lp_free_doc(e.d)
+		e.d = nil
+	}
+}
+
+func (e *engineDoc) info() Info {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	meta := map[string]string{}
+	buf := make([]byte, 1024)
+	for key, name := range map[string]string{
+		"format": "format", "encryption": "encryption", "title": "info:Title", "author": "info:Author",
+		"subject": "info:Subject", "keywords": "info:Keywords", "creator": "info:Creator",
+		"producer": "info:Producer", "created": "info:CreationDate", "modified": "info:ModDate",
+	} {
+		ck := C.CString(name)
+		n := C.lp_metadata(e.d, ck, (*C.char)(unsafe.Pointer(&buf[0])), C.int(len(buf)))
+		C.free(unsafe.Pointer(ck))
+		if n > 0 {
+			if v := strings.TrimSpace(strings.TrimRight(C.GoString((*C.char)(unsafe.Pointer(&buf[0]))), "\x00")); v != "" {
+				meta[key] = v
+			}
+		}
+	}
+	w, last := e.warnings()
+	enc := meta["encryption"]
+	return Info{Pages: e.pages, Metadata: meta, Encrypted: enc != "" && enc != "None", Warnings: w, LastWarning: last}
+}
+
+func (e *engineDoc) checkPage(i int) error {
+	if e.d == nil {
+		return fmt.Errorf("pdf %s: document closed", e.path)
+	}
+	if i < 0 || i >= e.pages {
+		return fmt.Errorf("pdf %s: page %d out of range 1..%d", e.path, i+1, e.pages)
+	}
+	return nil
+}
+
+// bound returns the page rectangle in points (rotation applied, origin top-left).
+func (e *engineDoc) bound(i int) (Box, error) {
+	if err := e.checkPage(i); err != nil {
+		return Box{}, err
+	}
+	var b [4]C.float
+	if C.lp_bound(e.d, C.int(i), &b[0]) != C.LP_OK {
+		return Box{}, fmt.Errorf("pdf %s: page %d: %s", e.path, i+1, e.lastErr())
+	}
+	return Box{float64(b[0]), float64(b[1]), float64(b[2]), float64(b[3])}, nil
+}
+
+// PageSize returns a page's width and height in points.
+func (e *engineDoc) pageSize(i int) (w, h float64, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b, err := e.bound(i)
+	if err != nil {
+		return 0, 0, err
+	}
+	return b.X1 - b.X0, b.Y1 - b.Y0, nil
+}
+
+// text extracts the page's text layer with word boxes in points relative to the page's top-left corner.
+func (e *engineDoc) text(i int) (string, []Word, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b, err := e.bound(i)
+	if err != nil {
+		return "", nil, err
+	}
+	var out *C.char
+	var n C.size_t
+	if C.lp_text_xml(e.d, C.int(i), &out, &n) != C.LP_OK {
+		return "", nil, fmt.Errorf("pdf %s: page %d text: %s", e.path, i+1, e.lastErr())
+	}
+	defer C.free(unsafe.Pointer(out))
+	xml := unsafe.Slice((*byte)(unsafe.Pointer(out)), int(n))
+	text, words := parseStextXML(xml, b.X0, b.Y0)
+	return text, words, nil
+}
+
+// render rasterises the page, or the clip (in points, page coordinates) of it, at dpi. The pixel count is capped
+// by Limits.MaxPixels (and by maxPixels when it is smaller and positive) by lowering the DPI; the DPI used is
+// returned.
+func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (*image.RGBA, float64, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	pb, err := e.bound(i)
+	if err != nil {
+		return nil, 0, err
+	}
+	area := pb
+	if clip != nil {
+		c := Box{clip.X0 + pb.X0, clip.Y0 + pb.Y0, clip.X1 + pb.X0, clip.Y1 + pb.Y0}
+		area = c.Intersect(pb)
+		if area.Empty() {
+			return nil, 0, fmt.Errorf("pdf %s: page %d: clip %v outside the page", e.path, i+1, *clip)
+		}
+	}
+	if dpi <= 0 {
+		dpi = 72
+	}
+	limit := e.limits.MaxPixels
+	if maxPixels > 0 && maxPixels < limit {
+		limit = maxPixels
+	}
+	wpt, hpt := area.X1-area.X0, area.Y1-area.Y0
+	if px := wpt * hpt * (dpi / 72) * (dpi / 72); px > float64(limit) {
+		dpi *= math.Sqrt(float64(limit) / px)
+	}
+	zoom := dpi / 72
+	r := image.Rect(int(math.Floor(area.X0*zoom)), int(math.Floor(area.Y0*zoom)),
+		int(math.Ceil(area.X1*zoom)), int(math.Ceil(area.Y1*zoom)))
+	if r.Dx() < 1 {
+		r.Max.X = r.Min.X + 1
+	}
+	if r.Dy() < 1 {
+		r.Max.Y = r.Min.Y + 1
+	}
+	img := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	if C.lp_render(e.d, C.int(i), C.float(zoom), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y),
+		(*C.uchar)(unsafe.Pointer(&img.Pix[0]))) != C.LP_OK {
+		return nil, 0, fmt.Errorf("pdf %s: page %d render: %s", e.path, i+1, e.lastErr())
+	}
+	return img, dpi, nil
+}
+
+// memPeak reports the largest amount of memory MuPDF held at once for this document.
+func (e *engineDoc) memPeak() int64 { return int64(e.d.mem_peak) }
+
+var errClosed = errors.New("pdf: document closed")

@@ -1,0 +1,90 @@
+package pdf
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"math"
+)
+
+// extractPage produces text, words, size and thumbnail of page i with the in-process engine.
+func (e *engineDoc) extractPage(i int, o PageOptions) (*Page, error) {
+	w, h, err := e.pageSize(i)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Index: i, Width: w, Height: h}
+	if !o.NoText {
+		text, words, err := e.text(i)
+		if err != nil {
+			// A page whose content stream is broken still gets its size and, if possible, a thumbnail.
+			p.Error = err.Error()
+		}
+		p.Text, p.Words = text, words
+	}
+	if o.ThumbSize > 0 {
+		long := math.Max(w, h)
+		if long <= 0 {
+			return p, nil
+		}
+		dpi := 72 * float64(o.ThumbSize) / long
+		img, _, err := e.render(i, dpi, nil, o.ThumbSize*o.ThumbSize)
+		if err != nil {
+			if p.Error == "" {
+				p.Error = err.Error()
+			}
+			return p, nil
+		}
+		q := o.ThumbQuality
+		if q <= 0 {
+			q = 80
+		}
+		data, err := encodeImage(img, JPEG, q)
+		if err != nil {
+			return nil, fmt.Errorf("pdf %s: page %d thumbnail: %w", e.path, i+1, err)
+		}
+		p.Thumb, p.ThumbW, p.ThumbH = data, img.Bounds().Dx(), img.Bounds().Dy()
+	}
+	return p, nil
+}
+
+// renderEncoded renders and encodes a request with the in-process engine.
+func (e *engineDoc) renderEncoded(r RenderRequest) (*Rendered, error) {
+	img, dpi, err := e.render(r.Page, r.DPI, r.Clip, r.MaxPixels)
+	if err != nil {
+		return nil, err
+	}
+	f := r.Format
+	if f == "" {
+		f = JPEG
+	}
+	q := r.Quality
+	if q <= 0 {
+		q = 85
+	}
+	data, err := encodeImage(img, f, q)
+	if err != nil {
+		return nil, fmt.Errorf("pdf %s: page %d: %w", e.path, r.Page+1, err)
+	}
+	return &Rendered{Data: data, Format: f, Width: img.Bounds().Dx(), Height: img.Bounds().Dy(), DPI: dpi}, nil
+}
+
+func encodeImage(img image.Image, f Format, quality int) ([]byte, error) {
+	var buf bytes.Buffer
+	switch f {
+	case JPEG:
+		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: quality}); err != nil {
+			return nil, fmt.Errorf("encode jpeg: %w", err)
+		}
+	case PNG:
+		enc := png.Encoder{CompressionLevel: png.BestSpeed}
+		if err := enc.Encode(&buf, img); err != nil {
+			return nil, fmt.Errorf("encode png: %w", err)
+		}
+	default:
+		return nil, fmt.Errorf("unknown image format %q", f)
+	}
+	return buf.Bytes(), nil
+}

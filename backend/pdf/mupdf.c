@@ -1,0 +1,244 @@
+// Thin C layer over MuPDF: every call runs inside an exception frame and reports failure as a return code plus a
+// message, so no MuPDF exception ever unwinds through Go.
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "mupdf.h"
+#include "mupdf_glue.h"
+
+// A header in front of each block records its size so the allocator can enforce a per-document memory cap: MuPDF
+// then fails the one allocation with an exception instead of the process being killed by the OOM killer.
+#define LP_HDR 16
+
+static void *lp_malloc(void *user, size_t n) {
+	lp_doc *d = user;
+	if (d->mem_cap && d->mem_used + n > d->mem_cap) return NULL;
+	unsigned char *p = malloc(n + LP_HDR);
+	if (!p) return NULL;
+	*(size_t *)p = n;
+	d->mem_used += n;
+	if (d->mem_used > d->mem_peak) d->mem_peak = d->mem_used;
+	return p + LP_HDR;
+}
+
+static void lp_free(void *user, void *ptr) {
+	lp_doc *d = user;
+	if (!ptr) return;
+	unsigned char *p = (unsigned char *)ptr - LP_HDR;
+	d->mem_used -= *(size_t *)p;
+	free(p);
+}
+
+static void *lp_realloc(void *user, void *ptr, size_t n) {
+	lp_doc *d = user;
+	if (!ptr) return lp_malloc(user, n);
+	if (n == 0) { lp_free(user, ptr); return NULL; }
+	unsigned char *p = (unsigned char *)ptr - LP_HDR;
+	size_t old = *(size_t *)p;
+	if (n > old && d->mem_cap && d->mem_used + (n - old) > d->mem_cap) return NULL;
+	unsigned char *q = realloc(p, n + LP_HDR);
+	if (!q) return NULL;
+	*(size_t *)q = n;
+	d->mem_used = d->mem_used - old + n;
+	if (d->mem_used > d->mem_peak) d->mem_peak = d->mem_used;
+	return q + LP_HDR;
+}
+
+static void lp_warn(void *user, const char *msg) {
+	lp_doc *d = user;
+	d->warnings++;
+	snprintf(d->last_warning, sizeof d->last_warning, "%s", msg);
+}
+
+static void lp_error_msg(void *user, const char *msg) {
+	// Errors are also reported through the caught message; keep the last one for context.
+	lp_doc *d = user;
+	snprintf(d->last_error, sizeof d->last_error, "%s", msg);
+}
+
+static void set_err(lp_doc *d, const char *msg) {
+	snprintf(d->err, sizeof d->err, "%s", msg ? msg : "unknown MuPDF error");
+}
+
+lp_doc *lp_new(size_t mem_cap, size_t store) {
+	lp_doc *d = calloc(1, sizeof *d);
+	if (!d) return NULL;
+	d->mem_cap = mem_cap;
+	d->alloc.user = d;
+	d->alloc.malloc = lp_malloc;
+	d->alloc.realloc = lp_realloc;
+	d->alloc.free = lp_free;
+	d->page_index = -1;
+	d->ctx = fz_new_context_imp((fz_alloc_context *)&d->alloc, NULL, store, "1.28.0");
+	if (!d->ctx) {
+		free(d);
+		return NULL;
+	}
+	fz_set_warning_callback(d->ctx, lp_warn, d);
+	fz_set_error_callback(d->ctx, lp_error_msg, d);
+	LP_TRY(d->ctx) { fz_register_document_handlers(d->ctx); }
+	LP_CATCH(d->ctx) {
+		fz_drop_context(d->ctx);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+int lp_open(lp_doc *d, const char *path) {
+	fz_context *ctx = d->ctx;
+	volatile int code = LP_OK;
+	LP_TRY(ctx) {
+		d->doc = fz_open_document(ctx, path);
+		if (fz_needs_password(ctx, d->doc)) code = LP_NEEDS_PASSWORD;
+	}
+	LP_CATCH(ctx) {
+		set_err(d, fz_caught_message(ctx));
+		d->doc = NULL;
+		return LP_ERR;
+	}
+	return code;
+}
+
+int lp_authenticate(lp_doc *d, const char *password) {
+	volatile int ok = 0;
+	LP_TRY(d->ctx) { ok = fz_authenticate_password(d->ctx, d->doc, password); }
+	LP_CATCH(d->ctx) {
+		set_err(d, fz_caught_message(d->ctx));
+		return LP_ERR;
+	}
+	return ok ? LP_OK : LP_NEEDS_PASSWORD;
+}
+
+int lp_count_pages(lp_doc *d, int *n) {
+	LP_TRY(d->ctx) { *n = fz_count_pages(d->ctx, d->doc); }
+	LP_CATCH(d->ctx) {
+		set_err(d, fz_caught_message(d->ctx));
+		return LP_ERR;
+	}
+	return LP_OK;
+}
+
+int lp_metadata(lp_doc *d, const char *key, char *buf, int size) {
+	int n = -1;
+	buf[0] = 0;
+	LP_TRY(d->ctx) { n = fz_lookup_metadata(d->ctx, d->doc, key, buf, (size_t)size); }
+	LP_CATCH(d->ctx) { buf[0] = 0; return -1; }
+	return n;
+}
+
+// load_page keeps the most recent page loaded, because extraction asks for text and a thumbnail of the same page.
+static int load_page(lp_doc *d, int index) {
+	if (d->page && d->page_index == index) return LP_OK;
+	if (d->page) {
+		fz_drop_page(d->ctx, d->page);
+		d->page = NULL;
+		d->page_index = -1;
+	}
+	LP_TRY(d->ctx) {
+		d->page = fz_load_page(d->ctx, d->doc, index);
+		d->page_index = index;
+	}
+	LP_CATCH(d->ctx) {
+		set_err(d, fz_caught_message(d->ctx));
+		d->page = NULL;
+		d->page_index = -1;
+		return LP_ERR;
+	}
+	return LP_OK;
+}
+
+int lp_bound(lp_doc *d, int index, float *box) {
+	if (load_page(d, index) != LP_OK) return LP_ERR;
+	fz_rect r = {0, 0, 0, 0};
+	LP_TRY(d->ctx) { r = fz_bound_page(d->ctx, d->page); }
+	LP_CATCH(d->ctx) {
+		set_err(d, fz_caught_message(d->ctx));
+		return LP_ERR;
+	}
+	box[0] = r.x0; box[1] = r.y0; box[2] = r.x1; box[3] = r.y1;
+	return LP_OK;
+}
+
+int lp_text_xml(lp_doc *d, int index, char **out, size_t *outlen) {
+	*out = NULL;
+	*outlen = 0;
+	if (load_page(d, index) != LP_OK) return LP_ERR;
+	fz_context *ctx = d->ctx;
+	// volatile: these are assigned inside the try block and read after a possible longjmp.
+	fz_stext_page *volatile text = NULL;
+	fz_device *volatile dev = NULL;
+	fz_buffer *volatile buf = NULL;
+	fz_output *volatile o = NULL;
+	volatile int code = LP_OK;
+	fz_matrix id = {1, 0, 0, 1, 0, 0};
+	LP_TRY(ctx) {
+		fz_rect b = fz_bound_page(ctx, d->page);
+		text = fz_new_stext_page(ctx, b);
+		dev = fz_new_stext_device(ctx, text, NULL);
+		fz_run_page(ctx, d->page, dev, id, NULL);
+		fz_close_device(ctx, dev);
+		buf = fz_new_buffer(ctx, 1 << 16);
+		o = fz_new_output_with_buffer(ctx, buf);
+		fz_print_stext_page_as_xml(ctx, o, text, index + 1);
+		fz_close_output(ctx, o);
+		unsigned char *data = NULL;
+		size_t n = fz_buffer_storage(ctx, buf, &data);
+		*out = malloc(n + 1);
+		if (*out) {
+			memcpy(*out, data, n);
+			(*out)[n] = 0;
+			*outlen = n;
+		}
+	}
+	LP_ALWAYS(ctx) {
+		fz_drop_output(ctx, o);
+		fz_drop_buffer(ctx, buf);
+		fz_drop_device(ctx, dev);
+		fz_drop_stext_page(ctx, text);
+	}
+	LP_CATCH(ctx) {
+		set_err(d, fz_caught_message(ctx));
+		code = LP_ERR;
+	}
+	if (code == LP_OK && !*out) {
+		set_err(d, "out of memory copying text");
+		code = LP_ERR;
+	}
+	return code;
+}
+
+int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples) {
+	if (load_page(d, index) != LP_OK) return LP_ERR;
+	fz_context *ctx = d->ctx;
+	fz_pixmap *volatile pix = NULL;
+	fz_device *volatile dev = NULL;
+	volatile int code = LP_OK;
+	fz_irect r = {x0, y0, x1, y1};
+	fz_matrix m = {zoom, 0, 0, zoom, 0, 0};
+	fz_matrix id = {1, 0, 0, 1, 0, 0};
+	LP_TRY(ctx) {
+		pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), r, NULL, 1, samples);
+		fz_clear_pixmap_with_value(ctx, pix, 0xff);
+		dev = fz_new_draw_device(ctx, m, pix);
+		fz_run_page(ctx, d->page, dev, id, NULL); // the device applies the zoom
+		fz_close_device(ctx, dev);
+	}
+	LP_ALWAYS(ctx) {
+		fz_drop_device(ctx, dev);
+		fz_drop_pixmap(ctx, pix);
+	}
+	LP_CATCH(ctx) {
+		set_err(d, fz_caught_message(ctx));
+		code = LP_ERR;
+	}
+	return code;
+}
+
+void lp_free_doc(lp_doc *d) {
+	if (!d) return;
+	if (d->page) fz_drop_page(d->ctx, d->page);
+	if (d->doc) fz_drop_document(d->ctx, d->doc);
+	fz_drop_context(d->ctx);
+	free(d);
+}

@@ -1,0 +1,37 @@
+// Interface between the Go side of package pdf and mupdf.c.
+#ifndef LOUPE_MUPDF_GLUE_H
+#define LOUPE_MUPDF_GLUE_H
+
+#include <stddef.h>
+
+enum { LP_OK = 0, LP_ERR = 1, LP_NEEDS_PASSWORD = 2 };
+
+typedef struct lp_doc {
+	struct fz_context *ctx;
+	struct fz_document *doc;
+	struct fz_page *page;
+	int page_index;
+	size_t mem_cap, mem_used, mem_peak;
+	struct {
+		void *user;
+		void *(*malloc)(void *, size_t);
+		void *(*realloc)(void *, void *, size_t);
+		void (*free)(void *, void *);
+	} alloc;
+	int warnings;
+	char last_warning[256];
+	char last_error[256];
+	char err[512];
+} lp_doc;
+
+lp_doc *lp_new(size_t mem_cap, size_t store);
+int lp_open(lp_doc *d, const char *path);
+int lp_authenticate(lp_doc *d, const char *password);
+int lp_count_pages(lp_doc *d, int *n);
+int lp_metadata(lp_doc *d, const char *key, char *buf, int size);
+int lp_bound(lp_doc *d, int index, float *box);
+int lp_text_xml(lp_doc *d, int index, char **out, size_t *outlen);
+int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);
+void lp_free_doc(lp_doc *d);
+
+#endif

@@ -1,0 +1,137 @@
+package pdf
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// The worker protocol: each message is a frame of
+//
+//	uint32 big-endian header length | header (JSON) | uint32 big-endian payload length | payload (raw bytes)
+//
+// on the worker's stdin (requests) and stdout (responses), one request in flight at a time. The payload carries
+// image bytes so they are not base64-encoded inside JSON.
+
+// maxFrame bounds a frame so a corrupted stream fails fast instead of allocating gigabytes.
+const maxFrame = 512 << 20
+
+type request struct {
+	ID       uint64         `json:"id"`
+	Op       string         `json:"op"` // open, page, render, close
+	Doc      int            `json:"doc,omitempty"`
+	Path     string         `json:"path,omitempty"`
+	Password string         `json:"password,omitempty"`
+	Limits   *Limits        `json:"limits,omitempty"`
+	Page     int            `json:"page,omitempty"`
+	PageOpts *PageOptions   `json:"page_opts,omitempty"`
+	Render   *RenderRequest `json:"render,omitempty"`
+}
+
+type wireError struct {
+	Kind   string `json:"kind"` // password, password_wrong, damaged, other
+	Msg    string `json:"msg"`
+	Path   string `json:"path,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+type response struct {
+	ID       uint64     `json:"id"`
+	Err      *wireError `json:"err,omitempty"`
+	Doc      int        `json:"doc,omitempty"`
+	Info     *Info      `json:"info,omitempty"`
+	Page     *Page      `json:"page,omitempty"`
+	Rendered *Rendered  `json:"rendered,omitempty"`
+}
+
+func toWire(err error) *wireError {
+	if err == nil {
+		return nil
+	}
+	switch e := err.(type) {
+	case *PasswordError:
+		k := "password"
+		if e.Wrong {
+			k = "password_wrong"
+		}
+		return &wireError{Kind: k, Msg: e.Error(), Path: e.Path}
+	case *DamagedError:
+		return &wireError{Kind: "damaged", Msg: e.Error(), Path: e.Path, Reason: e.Reason}
+	}
+	return &wireError{Kind: "other", Msg: err.Error()}
+}
+
+func (w *wireError) err() error {
+	switch w.Kind {
+	case "password":
+		return &PasswordError{Path: w.Path}
+	case "password_wrong":
+		return &PasswordError{Path: w.Path, Wrong: true}
+	case "damaged":
+		return &DamagedError{Path: w.Path, Reason: w.Reason}
+	}
+	return fmt.Errorf("%s", w.Msg)
+}
+
+func writeFrame(w io.Writer, header any, payload []byte) error {
+	h, err := json.Marshal(header)
+	if err != nil {
+		return fmt.Errorf("encode frame: %w", err)
+	}
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(len(h)))
+	if _, err := w.Write(n[:]); err != nil {
+		return err
+	}
+	if _, err := w.Write(h); err != nil {
+		return err
+	}
+	binary.BigEndian.PutUint32(n[:], uint32(len(payload)))
+	if _, err := w.Write(n[:]); err != nil {
+		return err
+	}
+	if len(payload) > 0 {
+		if _, err := w.Write(payload); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readFrame(r io.Reader, header any) ([]byte, error) {
+	h, err := readChunk(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(h, header); err != nil {
+		return nil, fmt.Errorf("decode frame header: %w", err)
+	}
+	p, err := readChunk(r)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return p, err
+}
+
+func readChunk(r io.Reader) ([]byte, error) {
+	var n [4]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return nil, err
+	}
+	size := binary.BigEndian.Uint32(n[:])
+	if size > maxFrame {
+		return nil, fmt.Errorf("frame of %d bytes exceeds the %d limit", size, maxFrame)
+	}
+	if size == 0 {
+		return nil, nil
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(r, b); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return b, nil
+}

@@ -1,0 +1,129 @@
+package pdf
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// WorkerCommand is the hidden CLI subcommand that runs ServeWorker; the client re-executes its own binary with it.
+const WorkerCommand = "pdf-worker"
+
+// testHooksEnv enables the worker's "crash" and "hang" operations, which tests use to prove that the parent
+// survives a dying or stuck worker. Production workers ignore those operations.
+const testHooksEnv = "LOUPE_PDF_WORKER_TESTHOOKS"
+
+// ServeWorker answers requests from r on w until r ends. It is the child-process side of Client: all MuPDF work
+// happens here, so a crash in MuPDF ends this process only.
+func ServeWorker(r io.Reader, w io.Writer) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	bw := bufio.NewWriterSize(w, 256<<10)
+	docs := map[int]*engineDoc{}
+	defer func() {
+		for _, d := range docs {
+			d.close()
+		}
+	}()
+	next := 1
+	hooks := os.Getenv(testHooksEnv) == "1"
+	for {
+		var req request
+		if _, err := readFrame(br, &req); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("pdf worker: read request: %w", err)
+		}
+		resp := response{ID: req.ID}
+		var payload []byte
+		switch req.Op {
+		case "open":
+			lim := Limits{}
+			if req.Limits != nil {
+				lim = *req.Limits
+			}
+			d, err := openEngine(req.Path, req.Password, lim)
+			if err != nil {
+				resp.Err = toWire(err)
+				break
+			}
+			docs[next] = d
+			resp.Doc = next
+			info := d.info()
+			resp.Info = &info
+			next++
+		case "page":
+			d, err := lookup(docs, req.Doc)
+			if err != nil {
+				resp.Err = toWire(err)
+				break
+			}
+			opts := PageOptions{}
+			if req.PageOpts != nil {
+				opts = *req.PageOpts
+			}
+			p, err := d.extractPage(req.Page, opts)
+			if err != nil {
+				resp.Err = toWire(err)
+				break
+			}
+			payload, p.Thumb = p.Thumb, nil
+			resp.Page = p
+		case "render":
+			d, err := lookup(docs, req.Doc)
+			if err != nil || req.Render == nil {
+				resp.Err = toWire(errors.Join(err, errors.New("pdf worker: render without request")))
+				break
+			}
+			out, err := d.renderEncoded(*req.Render)
+			if err != nil {
+				resp.Err = toWire(err)
+				break
+			}
+			payload = out.Data
+			resp.Rendered = out
+		case "info":
+			d, err := lookup(docs, req.Doc)
+			if err != nil {
+				resp.Err = toWire(err)
+				break
+			}
+			info := d.info()
+			resp.Info = &info
+		case "close":
+			if d, ok := docs[req.Doc]; ok {
+				d.close()
+				delete(docs, req.Doc)
+			}
+		case "crash":
+			if hooks {
+				os.Exit(3)
+			}
+			resp.Err = &wireError{Kind: "other", Msg: "unknown op crash"}
+		case "hang":
+			if hooks {
+				time.Sleep(time.Hour)
+			}
+			resp.Err = &wireError{Kind: "other", Msg: "unknown op hang"}
+		default:
+			resp.Err = &wireError{Kind: "other", Msg: "pdf worker: unknown op " + req.Op}
+		}
+		if err := writeFrame(bw, resp, payload); err != nil {
+			return fmt.Errorf("pdf worker: write response: %w", err)
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("pdf worker: write response: %w", err)
+		}
+	}
+}
+
+func lookup(docs map[int]*engineDoc, id int) (*engineDoc, error) {
+	d, ok := docs[id]
+	if !ok {
+		return nil, fmt.Errorf("pdf worker: no open document %d", id)
+	}
+	return d, nil
+}
