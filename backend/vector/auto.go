@@ -1,0 +1,181 @@
+package vector
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// Auto is the index the knowledge base uses: exact scan while the collection is small, HNSW once it reaches
+// Config.Crossover vectors. Below the crossover exact scan is as fast as the graph walk and needs no build.
+type Auto struct {
+	cfg Config
+	gen atomic.Uint64
+
+	mu  sync.RWMutex
+	cur Index
+}
+
+// NewAuto returns an empty Auto index.
+func NewAuto(c Config) (*Auto, error) {
+	c, err := c.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	e, err := NewExact(c)
+	if err != nil {
+		return nil, err
+	}
+	return &Auto{cfg: c, cur: e}, nil
+}
+
+// Kind reports which implementation currently answers: "exact" or "hnsw".
+func (a *Auto) Kind() string {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if _, ok := a.cur.(*HNSW); ok {
+		return "hnsw"
+	}
+	return "exact"
+}
+
+func (a *Auto) Dims() int              { return a.cfg.Dims }
+func (a *Auto) Metric() Metric         { return a.cfg.Metric }
+func (a *Auto) Generation() uint64     { return a.gen.Load() }
+func (a *Auto) SetGeneration(g uint64) { a.gen.Store(g) }
+
+func (a *Auto) index() Index {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.cur
+}
+
+func (a *Auto) Len() int             { return a.index().Len() }
+func (a *Auto) Delete(id int64) bool { return a.index().Delete(id) }
+func (a *Auto) Search(q []float32, k int, f *Filter) ([]Result, error) {
+	return a.index().Search(q, k, f)
+}
+
+func (a *Auto) Add(id int64, vec []float32) error {
+	if err := a.index().Add(id, vec); err != nil {
+		return err
+	}
+	return a.promote()
+}
+
+func (a *Auto) AddBatch(ids []int64, vecs [][]float32) error {
+	a.mu.RLock()
+	_, exact := a.cur.(*Exact)
+	n := a.cur.Len()
+	a.mu.RUnlock()
+	if exact && n+len(ids) >= a.cfg.Crossover && n == 0 {
+		// Straight to the graph: building it in bulk uses every core.
+		h, err := NewHNSW(a.cfg)
+		if err != nil {
+			return err
+		}
+		if err := h.AddBatch(ids, vecs); err != nil {
+			return err
+		}
+		a.mu.Lock()
+		if e, ok := a.cur.(*Exact); ok && e.Len() == 0 {
+			a.cur = h
+			a.mu.Unlock()
+			return nil
+		}
+		a.mu.Unlock()
+	}
+	if err := a.index().AddBatch(ids, vecs); err != nil {
+		return err
+	}
+	return a.promote()
+}
+
+// promote moves the vectors into an HNSW graph once the exact index reaches the crossover. Writers and readers wait
+// for the build, which at the crossover size takes about a second.
+func (a *Auto) promote() error {
+	a.mu.RLock()
+	e, ok := a.cur.(*Exact)
+	a.mu.RUnlock()
+	if !ok || e.Len() < a.cfg.Crossover {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cur != e {
+		return nil
+	}
+	h, err := NewHNSW(a.cfg)
+	if err != nil {
+		return err
+	}
+	ids, vecs := e.vectors()
+	if err := h.AddBatch(ids, vecs); err != nil {
+		return fmt.Errorf("vector: promote to hnsw: %w", err)
+	}
+	a.cur = h
+	return nil
+}
+
+func (a *Auto) Save(path string) error {
+	ix := a.index()
+	ix.SetGeneration(a.gen.Load())
+	return ix.Save(path)
+}
+
+// Load reads a file written by either implementation.
+func (a *Auto) Load(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("vector: load %s: %w", path, err)
+	}
+	hb := make([]byte, headerSize)
+	_, rerr := f.ReadAt(hb, 0)
+	f.Close()
+	if rerr != nil {
+		return fmt.Errorf("vector: load %s: header: %w (%v)", path, ErrCorrupt, rerr)
+	}
+	h, err := decodeHeader(hb)
+	if err != nil {
+		return fmt.Errorf("vector: load %s: %w", path, err)
+	}
+	var ix Index
+	switch h.kind {
+	case kindExact:
+		c := a.cfg
+		c.Storage = h.storage
+		ix, err = NewExact(c)
+	case kindHNSW:
+		ix, err = NewHNSW(a.cfg)
+	default:
+		return fmt.Errorf("vector: load %s: kind %d: %w", path, h.kind, ErrKind)
+	}
+	if err != nil {
+		return err
+	}
+	if err := ix.Load(path); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.cur = ix
+	a.mu.Unlock()
+	a.gen.Store(ix.Generation())
+	return nil
+}
+
+// Open loads the index file at path if it matches c and generation gen, or returns an error saying why it must be
+// rebuilt from SQLite (ErrStale, ErrCorrupt, ErrDims, ErrKind or a file-system error such as a missing file).
+func Open(path string, c Config, gen uint64) (*Auto, error) {
+	a, err := NewAuto(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.Load(path); err != nil {
+		return nil, err
+	}
+	if a.Generation() != gen {
+		return nil, fmt.Errorf("vector: load %s: generation %d, database is at %d: %w", path, a.Generation(), gen, ErrStale)
+	}
+	return a, nil
+}

@@ -1,0 +1,486 @@
+package vector
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// Storage is how the exact index keeps its vectors.
+type Storage uint8
+
+const (
+	// F32 keeps vectors as given (4 bytes a dimension).
+	F32 Storage = iota + 1
+	// F16 halves memory; IEEE half precision loses about 3 decimal digits, far below embedding noise.
+	F16
+	// I8 quarters memory: each vector is scaled so its largest component is ±127.
+	I8
+)
+
+func (s Storage) String() string {
+	switch s {
+	case F32:
+		return "f32"
+	case F16:
+		return "f16"
+	case I8:
+		return "i8"
+	}
+	return fmt.Sprintf("storage(%d)", uint8(s))
+}
+
+// Exact is a brute-force index: every search compares the query with every vector. It is exact, has no build cost,
+// and is the faster choice for small collections and very selective filters. Rows are kept dense (a delete moves
+// the last row into the hole), so there are no tombstones.
+type Exact struct {
+	cfg  Config
+	dist func(a, b []float32) float32
+	gen  atomic.Uint64
+
+	mu     sync.RWMutex
+	ids    []int64
+	pos    map[int64]int
+	f32    []float32
+	f16    []uint16
+	i8     []int8
+	scale  []float32 // I8: per-row scale
+	sqnorm []float32 // I8 and F16 under L2: squared norm of the stored row
+}
+
+// NewExact returns an empty exact index.
+func NewExact(c Config) (*Exact, error) {
+	c, err := c.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if c.Storage < F32 || c.Storage > I8 {
+		return nil, fmt.Errorf("vector: bad storage %d", c.Storage)
+	}
+	return &Exact{cfg: c, dist: distFunc(c.Metric), pos: map[int64]int{}}, nil
+}
+
+func (e *Exact) Dims() int              { return e.cfg.Dims }
+func (e *Exact) Metric() Metric         { return e.cfg.Metric }
+func (e *Exact) Generation() uint64     { return e.gen.Load() }
+func (e *Exact) SetGeneration(g uint64) { e.gen.Store(g) }
+
+func (e *Exact) Len() int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return len(e.ids)
+}
+
+func (e *Exact) Add(id int64, vec []float32) error {
+	if err := checkDims(e.cfg.Dims, vec); err != nil {
+		return fmt.Errorf("vector: add %d: %w", id, err)
+	}
+	v := prepare(e.cfg.Metric, vec)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.put(id, v)
+	return nil
+}
+
+func (e *Exact) AddBatch(ids []int64, vecs [][]float32) error {
+	if len(ids) != len(vecs) {
+		return fmt.Errorf("vector: add batch: %d ids for %d vectors", len(ids), len(vecs))
+	}
+	prep := make([][]float32, len(vecs))
+	for i, v := range vecs {
+		if err := checkDims(e.cfg.Dims, v); err != nil {
+			return fmt.Errorf("vector: add %d: %w", ids[i], err)
+		}
+		prep[i] = prepare(e.cfg.Metric, v)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, v := range prep {
+		e.put(ids[i], v)
+	}
+	return nil
+}
+
+// put stores a prepared vector; the caller holds mu.
+func (e *Exact) put(id int64, v []float32) {
+	row, ok := e.pos[id]
+	if !ok {
+		row = len(e.ids)
+		e.pos[id] = row
+		e.ids = append(e.ids, id)
+		d := e.cfg.Dims
+		switch e.cfg.Storage {
+		case F32:
+			e.f32 = append(e.f32, make([]float32, d)...)
+		case F16:
+			e.f16 = append(e.f16, make([]uint16, d)...)
+			e.sqnorm = append(e.sqnorm, 0)
+		case I8:
+			e.i8 = append(e.i8, make([]int8, d)...)
+			e.scale = append(e.scale, 0)
+			e.sqnorm = append(e.sqnorm, 0)
+		}
+	}
+	e.setRow(row, v)
+}
+
+func (e *Exact) setRow(row int, v []float32) {
+	d := e.cfg.Dims
+	o := row * d
+	switch e.cfg.Storage {
+	case F32:
+		copy(e.f32[o:o+d], v)
+	case F16:
+		var n float32
+		for i, x := range v {
+			h := f32to16(x)
+			e.f16[o+i] = h
+			y := f16to32[h]
+			n += y * y
+		}
+		e.sqnorm[row] = n
+	case I8:
+		var m float32
+		for _, x := range v {
+			m = max(m, float32(math.Abs(float64(x))))
+		}
+		s := m / 127
+		var n float32
+		for i, x := range v {
+			var q int8
+			if s > 0 {
+				q = int8(math.Round(float64(x / s)))
+			}
+			e.i8[o+i] = q
+			y := float32(q) * s
+			n += y * y
+		}
+		e.scale[row], e.sqnorm[row] = s, n
+	}
+}
+
+func (e *Exact) Delete(id int64) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	row, ok := e.pos[id]
+	if !ok {
+		return false
+	}
+	last := len(e.ids) - 1
+	d := e.cfg.Dims
+	if row != last {
+		e.ids[row] = e.ids[last]
+		e.pos[e.ids[row]] = row
+		switch e.cfg.Storage {
+		case F32:
+			copy(e.f32[row*d:(row+1)*d], e.f32[last*d:])
+		case F16:
+			copy(e.f16[row*d:(row+1)*d], e.f16[last*d:])
+			e.sqnorm[row] = e.sqnorm[last]
+		case I8:
+			copy(e.i8[row*d:(row+1)*d], e.i8[last*d:])
+			e.scale[row], e.sqnorm[row] = e.scale[last], e.sqnorm[last]
+		}
+	}
+	delete(e.pos, id)
+	e.ids = e.ids[:last]
+	switch e.cfg.Storage {
+	case F32:
+		e.f32 = e.f32[:last*d]
+	case F16:
+		e.f16, e.sqnorm = e.f16[:last*d], e.sqnorm[:last]
+	case I8:
+		e.i8, e.scale, e.sqnorm = e.i8[:last*d], e.scale[:last], e.sqnorm[:last]
+	}
+	return true
+}
+
+// rowDist is the distance from a prepared query to a stored row.
+func (e *Exact) rowDist(q []float32, qn float32, row int) float32 {
+	d := e.cfg.Dims
+	o := row * d
+	if e.cfg.Storage == F32 {
+		return e.dist(q, e.f32[o:o+d:o+d])
+	}
+	var ip float32
+	if e.cfg.Storage == F16 {
+		ip = dotF16(q, e.f16[o:o+d:o+d])
+	} else {
+		ip = dotI8(q, e.i8[o:o+d:o+d]) * e.scale[row]
+	}
+	switch e.cfg.Metric {
+	case L2:
+		return qn - 2*ip + e.sqnorm[row]
+	case Dot:
+		return -ip
+	default:
+		return 1 - ip
+	}
+}
+
+func (e *Exact) Search(q []float32, k int, f *Filter) ([]Result, error) {
+	if err := checkDims(e.cfg.Dims, q); err != nil {
+		return nil, fmt.Errorf("vector: search: %w", err)
+	}
+	if k <= 0 {
+		return nil, nil
+	}
+	qv := prepare(e.cfg.Metric, q)
+	qn := dot(qv, qv)
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	t := topK{k: k}
+	switch {
+	case f == nil || (f.IDs == nil && f.Allow == nil):
+		for row := range e.ids {
+			t.offer(cand{dist: e.rowDist(qv, qn, row), slot: uint32(row)})
+		}
+	case f.IDs != nil:
+		seen := make(map[int]bool, len(f.IDs))
+		for _, id := range f.IDs {
+			row, ok := e.pos[id]
+			if !ok || seen[row] || (f.Allow != nil && !f.Allow(id)) {
+				continue
+			}
+			seen[row] = true
+			t.offer(cand{dist: e.rowDist(qv, qn, row), slot: uint32(row)})
+		}
+	default:
+		for row, id := range e.ids {
+			if f.Allow(id) {
+				t.offer(cand{dist: e.rowDist(qv, qn, row), slot: uint32(row)})
+			}
+		}
+	}
+	res := t.h.sorted()
+	out := make([]Result, len(res))
+	for i, c := range res {
+		out[i] = Result{ID: e.ids[c.slot], Dist: c.dist}
+	}
+	return out, nil
+}
+
+// vectors returns copies of every stored vector (dequantised), for building another index from this one.
+func (e *Exact) vectors() ([]int64, [][]float32) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	d := e.cfg.Dims
+	ids := append([]int64(nil), e.ids...)
+	vs := make([][]float32, len(ids))
+	for row := range ids {
+		v := make([]float32, d)
+		o := row * d
+		switch e.cfg.Storage {
+		case F32:
+			copy(v, e.f32[o:o+d])
+		case F16:
+			for i := range v {
+				v[i] = f16to32[e.f16[o+i]]
+			}
+		case I8:
+			for i := range v {
+				v[i] = float32(e.i8[o+i]) * e.scale[row]
+			}
+		}
+		vs[row] = v
+	}
+	return ids, vs
+}
+
+// Save payload: count u64, ids (count × u64), then the rows in the storage format (F32: floats; F16: u16 padded to
+// 4 bytes; I8: bytes padded to 4, then scales and squared norms as floats; F16 also squared norms).
+func (e *Exact) Save(path string) error {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	n := len(e.ids)
+	hd := header{kind: kindExact, metric: e.cfg.Metric, storage: e.cfg.Storage, dims: e.cfg.Dims, count: uint64(n), generation: e.gen.Load()}
+	return writeFile(path, hd, func(w *bufio.Writer) error {
+		writeU64(w, uint64(n))
+		for _, id := range e.ids {
+			writeU64(w, uint64(id))
+		}
+		switch e.cfg.Storage {
+		case F32:
+			return writeF32s(w, e.f32)
+		case F16:
+			for _, h := range e.f16 {
+				w.WriteByte(byte(h))
+				w.WriteByte(byte(h >> 8))
+			}
+			if len(e.f16)%2 == 1 {
+				w.Write([]byte{0, 0})
+			}
+			return writeF32s(w, e.sqnorm)
+		default:
+			for _, b := range e.i8 {
+				w.WriteByte(byte(b))
+			}
+			w.Write(make([]byte, (4-len(e.i8)%4)%4))
+			writeF32s(w, e.scale)
+			return writeF32s(w, e.sqnorm)
+		}
+	})
+}
+
+func (e *Exact) Load(path string) error {
+	hd, buf, err := readFile(path)
+	if err != nil {
+		return err
+	}
+	if err := checkHeader(path, hd, kindExact, e.cfg.Metric, e.cfg.Dims); err != nil {
+		return err
+	}
+	if hd.storage != e.cfg.Storage {
+		return fmt.Errorf("vector: load %s: storage %v, index uses %v: %w", path, hd.storage, e.cfg.Storage, ErrKind)
+	}
+	cur := &cursor{b: buf}
+	n := cur.u64()
+	if cur.err != nil || n != hd.count || n > uint64(len(buf))/8 {
+		return fmt.Errorf("vector: load %s: count %d: %w", path, n, ErrCorrupt)
+	}
+	cnt, d := int(n), e.cfg.Dims
+	ids := make([]int64, cnt)
+	pos := make(map[int64]int, cnt)
+	for i := range ids {
+		ids[i] = int64(cur.u64())
+		if _, dup := pos[ids[i]]; dup && cur.err == nil {
+			return fmt.Errorf("vector: load %s: id %d twice: %w", path, ids[i], ErrCorrupt)
+		}
+		pos[ids[i]] = i
+	}
+	var f32 []float32
+	var f16 []uint16
+	var i8 []int8
+	var scale, sqnorm []float32
+	if uint64(cnt)*uint64(d) > uint64(len(buf)) {
+		return fmt.Errorf("vector: load %s: %d rows do not fit: %w", path, cnt, ErrCorrupt)
+	}
+	switch e.cfg.Storage {
+	case F32:
+		f32 = cur.f32s(cnt * d)
+	case F16:
+		raw := cur.take(2 * cnt * d)
+		cur.take((4 - (2*cnt*d)%4) % 4)
+		if cur.err == nil {
+			f16 = make([]uint16, cnt*d)
+			for i := range f16 {
+				f16[i] = uint16(raw[2*i]) | uint16(raw[2*i+1])<<8
+			}
+		}
+		sqnorm = append([]float32(nil), cur.f32s(cnt)...)
+	case I8:
+		raw := cur.take(cnt * d)
+		cur.take((4 - (cnt*d)%4) % 4)
+		if cur.err == nil {
+			i8 = make([]int8, cnt*d)
+			for i := range i8 {
+				i8[i] = int8(raw[i])
+			}
+		}
+		scale = append([]float32(nil), cur.f32s(cnt)...)
+		sqnorm = append([]float32(nil), cur.f32s(cnt)...)
+	}
+	if cur.err != nil {
+		return fmt.Errorf("vector: load %s: %w", path, cur.err)
+	}
+	if cur.off != len(buf) {
+		return fmt.Errorf("vector: load %s: %d trailing bytes: %w", path, len(buf)-cur.off, ErrCorrupt)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.ids, e.pos, e.f32, e.f16, e.i8, e.scale, e.sqnorm = ids, pos, f32[:len(f32):len(f32)], f16, i8, scale, sqnorm
+	e.gen.Store(hd.generation)
+	return nil
+}
+
+func dotI8(a []float32, b []int8) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * float32(b[i])
+		s1 += a[i+1] * float32(b[i+1])
+		s2 += a[i+2] * float32(b[i+2])
+		s3 += a[i+3] * float32(b[i+3])
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * float32(b[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func dotF16(a []float32, b []uint16) float32 {
+	b = b[:len(a)]
+	t := &f16to32
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * t[b[i]]
+		s1 += a[i+1] * t[b[i+1]]
+		s2 += a[i+2] * t[b[i+2]]
+		s3 += a[i+3] * t[b[i+3]]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * t[b[i]]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// f16to32 decodes every half-precision value once; a table lookup beats bit twiddling in the scan loop.
+var f16to32 = func() (t [1 << 16]float32) {
+	for h := range t {
+		t[h] = half(uint16(h))
+	}
+	return t
+}()
+
+func half(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	man := uint32(h) & 0x3ff
+	switch {
+	case exp == 0 && man == 0:
+		return math.Float32frombits(sign)
+	case exp == 0: // subnormal
+		return float32(math.Ldexp(float64(man), -24)) * (1 - 2*float32(h>>15))
+	case exp == 31:
+		return math.Float32frombits(sign | 0xff<<23 | man<<13)
+	}
+	return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
+}
+
+// f32to16 rounds to the nearest half-precision value (ties away from zero), saturating to ±Inf.
+func f32to16(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	exp := int32(b>>23&0xff) - 127 + 15
+	man := b & 0x7fffff
+	switch {
+	case exp >= 31:
+		if b&0x7fffffff > 0x7f800000 { // NaN
+			return sign | 0x7e00
+		}
+		return sign | 0x7c00
+	case exp <= 0:
+		if exp < -10 {
+			return sign
+		}
+		man |= 0x800000
+		shift := uint32(14 - exp)
+		h := man >> shift
+		if man>>(shift-1)&1 == 1 {
+			h++
+		}
+		return sign | uint16(h)
+	}
+	h := uint32(exp)<<10 | man>>13
+	if man&0x1000 != 0 {
+		h++ // may carry into the exponent, which is the correct rounding
+	}
+	if h >= 0x7c00 {
+		return sign | 0x7c00
+	}
+	return sign | uint16(h)
+}
