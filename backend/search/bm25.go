@@ -1,0 +1,115 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// filterSQL returns the WHERE conditions (on units u and documents d) and arguments that restrict to the scope.
+func (sc *scope) filterSQL() (string, []any) {
+	var conds []string
+	var args []any
+	in := func(col string, n int) string {
+		return col + " IN (" + strings.TrimSuffix(strings.Repeat("?,", n), ",") + ")"
+	}
+	conds = append(conds, in("d.collection_id", len(sc.collIDs)))
+	for id := range sc.collIDs {
+		args = append(args, id)
+	}
+	if len(sc.docIDs) > 0 {
+		conds = append(conds, in("d.id", len(sc.docIDs)))
+		for id := range sc.docIDs {
+			args = append(args, id)
+		}
+	}
+	if len(sc.kinds) > 0 {
+		conds = append(conds, in("d.kind", len(sc.kinds)))
+		for k := range sc.kinds {
+			args = append(args, k)
+		}
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// ftsOr builds an FTS5 query matching any of the phrases. Phrases are quoted so FTS5 operators and column filters
+// in user text are taken literally.
+func ftsOr(phrases []string) string {
+	q := make([]string, len(phrases))
+	for i, p := range phrases {
+		q[i] = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
+	}
+	return strings.Join(q, " OR ")
+}
+
+// bm25 ranks units by FTS5's BM25. Word queries use the unicode61 index. A query with CJK text uses the trigram
+// index, matching each CJK run by its trigrams (Chinese has no spaces, so words cannot be matched as tokens);
+// CJK runs shorter than three characters cannot use the trigram index and fall back to a substring scan.
+func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (signal, error) {
+	if t.empty() {
+		return signal{}, nil
+	}
+	where, args := sc.filterSQL()
+	var query string
+	var qargs []any
+	switch {
+	case len(t.cjk) == 0:
+		query = `SELECT units_fts.rowid, -bm25(units_fts) FROM units_fts JOIN units u ON u.id = units_fts.rowid
+			JOIN documents d ON d.id = u.document_id WHERE units_fts MATCH ? AND ` + where +
+			` ORDER BY bm25(units_fts) LIMIT ?`
+		qargs = append(append([]any{ftsOr(t.words)}, args...), depth)
+	case !t.hasShortCJK():
+		phrases := t.cjkKeys()
+		for _, w := range t.words {
+			if len([]rune(w)) >= 3 {
+				phrases = append(phrases, w)
+			}
+		}
+		query = `SELECT units_fts_cjk.rowid, -bm25(units_fts_cjk) FROM units_fts_cjk
+			JOIN units u ON u.id = units_fts_cjk.rowid JOIN documents d ON d.id = u.document_id
+			WHERE units_fts_cjk MATCH ? AND ` + where + ` ORDER BY bm25(units_fts_cjk) LIMIT ?`
+		qargs = append(append([]any{ftsOr(phrases)}, args...), depth)
+	default:
+		// Score = number of distinct terms the text contains.
+		subs := append(append([]string{}, t.cjk...), t.words...)
+		var sum []string
+		for range subs {
+			sum = append(sum, "(instr(lower(u.text), ?) > 0)")
+		}
+		expr := strings.Join(sum, " + ")
+		query = `SELECT id, s FROM (SELECT u.id AS id, ` + expr + ` AS s FROM units u JOIN documents d ON d.id = u.document_id
+			WHERE ` + where + `) WHERE s > 0 ORDER BY s DESC, id LIMIT ?`
+		for _, x := range subs {
+			qargs = append(qargs, x)
+		}
+		qargs = append(append(qargs, args...), depth)
+	}
+	rows, err := s.kb.DB().QueryContext(ctx, query, qargs...)
+	if err != nil {
+		return signal{}, fmt.Errorf("search: full-text query: %w", err)
+	}
+	defer rows.Close()
+	var sig signal
+	for rows.Next() {
+		var id int64
+		var score float64
+		if err := rows.Scan(&id, &score); err != nil {
+			return signal{}, fmt.Errorf("search: full-text row: %w", err)
+		}
+		sig.ids = append(sig.ids, id)
+		sig.scores = append(sig.scores, score)
+	}
+	if err := rows.Err(); err != nil {
+		return signal{}, fmt.Errorf("search: full-text rows: %w", err)
+	}
+	return sig, nil
+}
+
+func (t terms) hasShortCJK() bool {
+	for _, r := range t.cjk {
+		if len([]rune(r)) < 3 {
+			return true
+		}
+	}
+	return false
+}

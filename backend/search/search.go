@@ -1,0 +1,342 @@
+// Package search is Loupe's hybrid retrieval: BM25 over FTS5, dense text and dense visual vectors, fused by
+// reciprocal rank, with per-signal scores and hit boxes.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"loupe/backend/glove"
+	"loupe/backend/kb"
+	"loupe/backend/model"
+	"loupe/backend/model/builtin"
+)
+
+// Mode selects which signals a search uses.
+type Mode string
+
+const (
+	Hybrid Mode = "hybrid" // BM25 + dense text + dense visual, fused
+	BM25   Mode = "bm25"   // full-text only
+	Dense  Mode = "dense"  // dense text + dense visual only
+)
+
+// ParseMode accepts "hybrid", "bm25" or "dense" ("" means hybrid).
+func ParseMode(s string) (Mode, error) {
+	switch Mode(s) {
+	case "", Hybrid:
+		return Hybrid, nil
+	case BM25, Dense:
+		return Mode(s), nil
+	}
+	return "", fmt.Errorf("search: unknown mode %q (want hybrid, bm25 or dense)", s)
+}
+
+// Weights scale each signal's reciprocal-rank contribution; a zero weight turns the signal off.
+type Weights struct {
+	BM25   float64 `json:"bm25"`
+	Text   float64 `json:"text"`
+	Visual float64 `json:"visual"`
+}
+
+// DefaultWeights counts every signal equally, as plain reciprocal-rank fusion does.
+var DefaultWeights = Weights{BM25: 1, Text: 1, Visual: 1}
+
+// DefaultRRFK is the k of reciprocal-rank fusion, score = Σ w / (k + rank): 60 as in Cormack et al. (2009).
+const DefaultRRFK = 60
+
+// Query is one search request.
+type Query struct {
+	Text string
+	K    int  // results wanted; 0 means 10
+	Mode Mode // "" means hybrid
+	// Filters: a unit must pass all that are set.
+	Collections []string // collection names; empty means all collections
+	DocumentIDs []int64
+	Kinds       []string // document kinds: pdf, image, video
+	// Fusion; zero values mean DefaultWeights, DefaultRRFK, and max(100, 4·K) candidates per signal.
+	Weights *Weights
+	RRFK    int
+	Depth   int
+}
+
+// Box is a matched term's word box in the unit's coordinates (PDF points at 72 dpi for pages, pixels for images
+// and frames; see kb.Word), with the unit's Width and Height in the same units.
+type Box struct {
+	Term string  `json:"term"`
+	X0   float64 `json:"x0"`
+	Y0   float64 `json:"y0"`
+	X1   float64 `json:"x1"`
+	Y1   float64 `json:"y1"`
+}
+
+// Scores holds the raw score of each signal that found the unit; nil when the signal did not return it.
+// bm25 is FTS5's bm25 negated (higher is better); text and visual are cosine similarities.
+type Scores struct {
+	BM25   *float64 `json:"bm25"`
+	Text   *float64 `json:"text"`
+	Visual *float64 `json:"visual"`
+}
+
+// Hit is one retrieved unit.
+type Hit struct {
+	UnitID     int64   `json:"unit_id"`
+	DocumentID int64   `json:"document_id"`
+	Doc        string  `json:"doc"`      // the document's file name
+	DocKind    string  `json:"doc_kind"` // pdf, image, video
+	Collection int64   `json:"collection_id"`
+	Page       int     `json:"page"` // 1-based page, image (1) or clip number
+	UnitKind   string  `json:"unit_kind"`
+	TStartMS   int64   `json:"t_start_ms,omitempty"`
+	TEndMS     int64   `json:"t_end_ms,omitempty"`
+	Width      float64 `json:"width"`
+	Height     float64 `json:"height"`
+	Score      float64 `json:"score"` // fused reciprocal-rank score
+	Scores     Scores  `json:"scores"`
+	Ranks      [3]int  `json:"ranks"` // 1-based rank in bm25, text, visual; 0 = not returned
+	Thumb      string  `json:"thumb,omitempty"`
+	Boxes      []Box   `json:"boxes"`
+	Snippet    string  `json:"snippet,omitempty"`
+}
+
+// Result is the answer to one Query.
+type Result struct {
+	Hits []Hit `json:"hits"`
+	// Notes says which signals were skipped and why (no vectors, unknown embedder, a query without known words).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Resolver returns the embedder for a model id as stored in a collection ("builtin/glove-100d", ...).
+type Resolver func(ctx context.Context, modelID string) (model.Embedder, error)
+
+// ErrNoEmbedder is returned by a Resolver that does not know a model id.
+var ErrNoEmbedder = errors.New("search: no embedder configured for this model")
+
+// BuiltinResolver knows only the built-in GloVe embedder.
+func BuiltinResolver(_ context.Context, modelID string) (model.Embedder, error) {
+	if modelID == glove.ModelID {
+		return builtin.New(), nil
+	}
+	return nil, fmt.Errorf("%s: %w", modelID, ErrNoEmbedder)
+}
+
+// Options configure a Searcher.
+type Options struct {
+	// Embedders resolves the embedders collections pin; nil means BuiltinResolver.
+	Embedders Resolver
+	// NewIndex builds the dense index for one embedder's vectors; nil means an exact scan.
+	NewIndex IndexBuilder
+	// RecheckEvery bounds how often a cached dense index is checked against SQLite for added or removed vectors;
+	// 0 means every search.
+	RecheckEvery time.Duration
+}
+
+// Searcher runs searches over one knowledge base. It is safe for concurrent use.
+type Searcher struct {
+	kb   *kb.KB
+	opts Options
+
+	mu      sync.Mutex
+	indexes map[indexKey]*cachedIndex
+	embeds  map[string]model.Embedder
+}
+
+// New returns a Searcher over k.
+func New(k *kb.KB, o Options) *Searcher {
+	if o.Embedders == nil {
+		o.Embedders = BuiltinResolver
+	}
+	if o.NewIndex == nil {
+		o.NewIndex = NewExact
+	}
+	return &Searcher{kb: k, opts: o, indexes: map[indexKey]*cachedIndex{}, embeds: map[string]model.Embedder{}}
+}
+
+// scope is a query's filters resolved to ids.
+type scope struct {
+	collections []kb.Collection
+	collIDs     map[int64]bool
+	docIDs      map[int64]bool
+	kinds       map[string]bool
+}
+
+func (s *scope) allows(m unitMeta) bool {
+	return s.collIDs[m.collection] && (len(s.docIDs) == 0 || s.docIDs[m.document]) &&
+		(len(s.kinds) == 0 || s.kinds[m.kind])
+}
+
+func (s *Searcher) resolveScope(ctx context.Context, q Query) (*scope, error) {
+	all, err := s.kb.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sc := &scope{collIDs: map[int64]bool{}, docIDs: map[int64]bool{}, kinds: map[string]bool{}}
+	for _, name := range q.Collections {
+		i := slices.IndexFunc(all, func(c kb.Collection) bool { return c.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("search: collection %q: %w", name, kb.ErrNotFound)
+		}
+	}
+	for _, c := range all {
+		if len(q.Collections) == 0 || slices.Contains(q.Collections, c.Name) {
+			sc.collections = append(sc.collections, c)
+			sc.collIDs[c.ID] = true
+		}
+	}
+	for _, id := range q.DocumentIDs {
+		sc.docIDs[id] = true
+	}
+	for _, k := range q.Kinds {
+		switch k {
+		case "pdf", "image", "video":
+			sc.kinds[k] = true
+		default:
+			return nil, fmt.Errorf("search: unknown document kind %q (want pdf, image or video)", k)
+		}
+	}
+	return sc, nil
+}
+
+// signal is one ranked list: unit ids best first with their raw scores.
+type signal struct {
+	ids    []int64
+	scores []float64
+}
+
+// Search runs q and returns up to K fused hits with their boxes.
+func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
+	var res Result
+	mode, err := ParseMode(string(q.Mode))
+	if err != nil {
+		return res, err
+	}
+	if q.K <= 0 {
+		q.K = 10
+	}
+	w := DefaultWeights
+	if q.Weights != nil {
+		w = *q.Weights
+	}
+	if q.RRFK <= 0 {
+		q.RRFK = DefaultRRFK
+	}
+	if q.Depth <= 0 {
+		q.Depth = max(100, 4*q.K)
+	}
+	if strings.TrimSpace(q.Text) == "" {
+		return res, fmt.Errorf("search: empty query")
+	}
+	sc, err := s.resolveScope(ctx, q)
+	if err != nil {
+		return res, err
+	}
+	if len(sc.collections) == 0 {
+		res.Notes = append(res.Notes, "no collections")
+		return res, nil
+	}
+	terms := parseTerms(q.Text)
+
+	var sigs [3]signal // bm25, text, visual
+	if mode != Dense && w.BM25 != 0 {
+		sigs[0], err = s.bm25(ctx, terms, sc, q.Depth)
+		if err != nil {
+			return res, err
+		}
+	}
+	if mode != BM25 {
+		if w.Text != 0 {
+			sigs[1], err = s.dense(ctx, q.Text, kb.ModalityText, sc, q.Depth, &res.Notes)
+			if err != nil {
+				return res, err
+			}
+		}
+		if w.Visual != 0 {
+			sigs[2], err = s.dense(ctx, q.Text, kb.ModalityImage, sc, q.Depth, &res.Notes)
+			if err != nil {
+				return res, err
+			}
+		}
+	}
+	fused := fuse(sigs, [3]float64{w.BM25, w.Text, w.Visual}, q.RRFK)
+	if len(fused) > q.K {
+		fused = fused[:q.K]
+	}
+	res.Hits, err = s.hits(ctx, fused, terms)
+	return res, err
+}
+
+// hits loads the units and documents of the fused list and finds their boxes.
+func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]Hit, error) {
+	docs := map[int64]kb.Document{}
+	out := make([]Hit, 0, len(fused))
+	for _, f := range fused {
+		u, err := s.kb.Unit(ctx, f.id)
+		if errors.Is(err, kb.ErrNotFound) {
+			continue // deleted since the signals ran
+		}
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		d, ok := docs[u.DocumentID]
+		if !ok {
+			if d, err = s.kb.Document(ctx, u.DocumentID); err != nil {
+				if errors.Is(err, kb.ErrNotFound) {
+					continue
+				}
+				return nil, fmt.Errorf("search: %w", err)
+			}
+			docs[u.DocumentID] = d
+		}
+		h := Hit{
+			UnitID: u.ID, DocumentID: d.ID, Doc: d.Name, DocKind: d.Kind, Collection: d.CollectionID,
+			Page: u.Ordinal, UnitKind: u.Kind, TStartMS: u.TStartMS, TEndMS: u.TEndMS, Width: u.Width, Height: u.Height,
+			Score: f.score, Ranks: f.ranks, Thumb: u.ThumbBlob,
+		}
+		if f.ranks[0] > 0 {
+			h.Scores.BM25 = &f.raw[0]
+		}
+		if f.ranks[1] > 0 {
+			h.Scores.Text = &f.raw[1]
+		}
+		if f.ranks[2] > 0 {
+			h.Scores.Visual = &f.raw[2]
+		}
+		h.Boxes = matchBoxes(u.Words, terms)
+		if h.Boxes == nil {
+			h.Boxes = []Box{}
+		}
+		h.Snippet = snippet(u.Text, terms)
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// embedder returns the cached embedder for a model id.
+func (s *Searcher) embedder(ctx context.Context, id string) (model.Embedder, error) {
+	s.mu.Lock()
+	e, ok := s.embeds[id]
+	s.mu.Unlock()
+	if ok {
+		return e, nil
+	}
+	e, err := s.opts.Embedders(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.embeds[id] = e
+	s.mu.Unlock()
+	return e, nil
+}
+
+func logNote(notes *[]string, msg string, args ...any) {
+	m := fmt.Sprintf(msg, args...)
+	slog.Debug("search: " + m)
+	*notes = append(*notes, m)
+}

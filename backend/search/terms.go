@@ -1,0 +1,197 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"loupe/backend/glove"
+	"loupe/backend/kb"
+)
+
+// terms is a query split the way the indexes see it.
+type terms struct {
+	words []string // lower-case non-CJK word tokens without stop words (all tokens if the query is only stop words)
+	cjk   []string // runs of CJK characters, which GloVe and unicode61 cannot match by word
+	set   map[string]bool
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// splitCJK calls fn for the maximal CJK and non-CJK parts of a word token.
+func splitCJK(tok string, fn func(part string, cjk bool)) {
+	start, cur := 0, false
+	for i, r := range tok {
+		c := isCJK(r)
+		if i > start && c != cur {
+			fn(tok[start:i], cur)
+			start = i
+		}
+		if i == start {
+			cur = c
+		}
+	}
+	if start < len(tok) {
+		fn(tok[start:], cur)
+	}
+}
+
+func parseTerms(q string) terms {
+	t := terms{set: map[string]bool{}}
+	var all []string
+	seen := map[string]bool{}
+	glove.Tokens(q, func(tok string) {
+		splitCJK(tok, func(part string, cjk bool) {
+			if seen[part] {
+				return
+			}
+			seen[part] = true
+			switch {
+			case cjk:
+				t.cjk = append(t.cjk, part)
+			case glove.IsStopWord(part):
+				all = append(all, part)
+			default:
+				t.words = append(t.words, part)
+			}
+		})
+	})
+	if len(t.words) == 0 && len(t.cjk) == 0 {
+		t.words = all
+	}
+	for _, w := range t.words {
+		t.set[w] = true
+	}
+	return t
+}
+
+func (t terms) empty() bool { return len(t.words) == 0 && len(t.cjk) == 0 }
+
+// cjkKeys are the substrings a CJK run is matched by: its trigrams, or the run itself when shorter.
+func (t terms) cjkKeys() []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, run := range t.cjk {
+		rs := []rune(run)
+		if len(rs) < 3 {
+			if !seen[run] {
+				seen[run] = true
+				keys = append(keys, run)
+			}
+			continue
+		}
+		for i := 0; i+3 <= len(rs); i++ {
+			k := string(rs[i : i+3])
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys
+}
+
+const maxBoxes = 256
+
+// matchBoxes returns the boxes of the words that hold a query term. Latin words match token by token; CJK text,
+// which has no spaces and may come as one box per character or per line, is matched as a substring over runs of
+// consecutive CJK words, and every word the match overlaps gets a box.
+func matchBoxes(words []kb.Word, t terms) []Box {
+	var out []Box
+	hit := make([]string, len(words)) // matched term per word, "" = none
+	for i, w := range words {
+		glove.Tokens(w.Text, func(tok string) {
+			if hit[i] != "" {
+				return
+			}
+			splitCJK(tok, func(part string, cjk bool) {
+				if !cjk && hit[i] == "" && t.set[part] {
+					hit[i] = part
+				}
+			})
+		})
+	}
+	if keys := t.cjkKeys(); len(keys) > 0 {
+		// Concatenate the CJK characters of consecutive words, remembering which word each byte came from.
+		var sb strings.Builder
+		var owner []int
+		flush := func() {
+			s := sb.String()
+			for _, k := range keys {
+				for off := 0; ; {
+					j := strings.Index(s[off:], k)
+					if j < 0 {
+						break
+					}
+					for b := off + j; b < off+j+len(k); b++ {
+						if hit[owner[b]] == "" {
+							hit[owner[b]] = k
+						}
+					}
+					off += j + utf8.RuneLen([]rune(k)[0])
+				}
+			}
+			sb.Reset()
+			owner = owner[:0]
+		}
+		for i, w := range words {
+			hasCJK := false
+			for _, r := range w.Text {
+				if isCJK(r) {
+					hasCJK = true
+					sb.WriteRune(r)
+					for range utf8.RuneLen(r) {
+						owner = append(owner, i)
+					}
+				}
+			}
+			if !hasCJK {
+				flush()
+			}
+		}
+		flush()
+	}
+	for i, w := range words {
+		if hit[i] == "" {
+			continue
+		}
+		out = append(out, Box{Term: hit[i], X0: w.X0, Y0: w.Y0, X1: w.X1, Y1: w.Y1})
+		if len(out) == maxBoxes {
+			break
+		}
+	}
+	return out
+}
+
+// snippet returns about 200 characters of text around the first query term, for people reading results.
+func snippet(text string, t terms) string {
+	const width = 200
+	at := -1
+	low := strings.ToLower(text)
+	for _, w := range append(append([]string{}, t.words...), t.cjk...) {
+		if i := strings.Index(low, w); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	if at < 0 || at > len(text) { // lower-casing can change byte lengths in rare scripts
+		at = 0
+	}
+	start := max(0, at-width/3)
+	for start > 0 && !utf8.RuneStart(text[start]) {
+		start--
+	}
+	end := min(len(text), start+width)
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end++
+	}
+	s := strings.Join(strings.Fields(text[start:end]), " ")
+	if start > 0 {
+		s = "…" + s
+	}
+	if end < len(text) {
+		s += "…"
+	}
+	return s
+}
