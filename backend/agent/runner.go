@@ -1,0 +1,352 @@
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	"log/slog"
+	"time"
+
+	"loupe/backend/model"
+	"loupe/backend/vision"
+)
+
+// Mode names a policy.
+type Mode string
+
+const (
+	ModeVRAG    Mode = "vrag"
+	ModeVimRAG  Mode = "vimrag"
+	ModeVanilla Mode = "vanilla"
+	ModeReAct   Mode = "react"
+)
+
+// Modes lists the policies, in the order the UI offers them.
+var Modes = []Mode{ModeVRAG, ModeVimRAG, ModeVanilla, ModeReAct}
+
+// Config chooses a policy and its limits. Zero values mean the policy's reference defaults.
+type Config struct {
+	Mode       Mode
+	Provider   string // recorded in run_started only
+	Model      string // sent as model.Request.Model
+	Collection string // recorded in run_started only
+	Think      bool   // ask for thinking (vimrag: enable_thinking with its sampling; others: Options.Think)
+	// MaxSteps: tool steps for vrag and react (10), model calls for vimrag (20); unused by vanilla.
+	MaxSteps int
+	// TopK: hits asked of the Retriever per search: vrag/react 10 (one unseen page is shown), vimrag 3, vanilla 3.
+	TopK int
+	// Encoder is the model's image processor, for bbox frames and token estimates: Qwen2.5-VL for vrag, react and
+	// vanilla; Qwen3-VL for vimrag.
+	Encoder vision.Encoder
+	// MemoryPixels is vimrag's visual-memory budget S_total (2,007,040 px as the VimRAG agent passes).
+	MemoryPixels int
+	// Options override sampling; nil fields keep the policy's choice.
+	Options model.Options
+}
+
+func (c Config) withDefaults() (Config, error) {
+	switch c.Mode {
+	case ModeVRAG, ModeReAct:
+		c.MaxSteps = or(c.MaxSteps, 10)
+		c.TopK = or(c.TopK, 10)
+		if c.Encoder.Factor == 0 {
+			c.Encoder = vision.Qwen25VL
+		}
+	case ModeVanilla:
+		c.TopK = or(c.TopK, 3)
+		if c.Encoder.Factor == 0 {
+			c.Encoder = vision.Qwen25VL
+		}
+	case ModeVimRAG:
+		c.MaxSteps = or(c.MaxSteps, 20)
+		c.TopK = or(c.TopK, 3)
+		c.MemoryPixels = or(c.MemoryPixels, 2007040)
+		if c.Encoder.Factor == 0 {
+			c.Encoder = vision.Qwen3VL
+		}
+	case "":
+		c.Mode = ModeVRAG
+		return c.withDefaults()
+	default:
+		return c, fmt.Errorf("unknown agent mode %q (want vrag, vimrag, vanilla or react)", c.Mode)
+	}
+	return c, nil
+}
+
+func or(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// Agent runs questions against a model and a knowledge base. Chat, Retriever and Renderer are required; Frames and
+// Blobs are optional (without Blobs, images are kept in memory only for the run).
+type Agent struct {
+	Chat      model.Chat
+	Retriever Retriever
+	Renderer  PageRenderer
+	Frames    FrameSource
+	Blobs     BlobStore
+	Now       func() time.Time // for tests; time.Now by default
+	Log       *slog.Logger
+}
+
+// Result is how a run ended. The same facts were streamed as events.
+type Result struct {
+	RunID  string
+	Status Status
+	Answer *AnswerInfo // nil when no answer was produced
+	Usage  Usage
+	// Messages is the last context sent to the model followed by its reply: the run's trajectory for export.
+	Messages []model.Message
+}
+
+// policy is one agent loop.
+type policy interface {
+	run(ctx context.Context, r *run) error
+}
+
+// Run answers question with the policy cfg.Mode, streaming every step to sink (which may be nil). runID names the
+// run in its events (a random id when empty). The returned error is non-nil only when the run could not start or
+// failed; a cancelled run returns ctx's error with Status cancelled, after its error and done events.
+func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question string, sink Sink) (Result, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return Result{}, err
+	}
+	if a.Chat == nil || a.Retriever == nil || a.Renderer == nil {
+		return Result{}, errors.New("agent: Chat, Retriever and Renderer are required")
+	}
+	if runID == "" {
+		runID = newRunID()
+	}
+	now := a.Now
+	if now == nil {
+		now = time.Now
+	}
+	blobs := a.Blobs
+	if blobs == nil {
+		blobs = &MemBlobs{}
+	}
+	log := a.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	r := &run{
+		a: a, cfg: cfg, question: question, blobs: blobs, log: log.With("run", runID, "mode", cfg.Mode),
+		em:     newEmitter(runID, sink, now),
+		tokens: map[*model.Image]int{},
+		start:  now(),
+	}
+	r.em.emit(Event{Kind: KindRunStarted, Run: &RunInfo{
+		Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
+		Collection: cfg.Collection, Think: cfg.Think, MaxSteps: cfg.MaxSteps, TopK: cfg.TopK,
+	}})
+	var p policy
+	switch cfg.Mode {
+	case ModeVRAG:
+		p = &vragPolicy{crop: true}
+	case ModeReAct:
+		p = &vragPolicy{crop: false}
+	case ModeVanilla:
+		p = vanillaPolicy{}
+	case ModeVimRAG:
+		p = &vimragPolicy{}
+	}
+	runErr := p.run(ctx, r)
+	status := StatusNoAnswer
+	switch {
+	case ctx.Err() != nil:
+		status = StatusCancelled
+		r.emitError("cancelled", "run cancelled: "+context.Cause(ctx).Error(), false)
+		runErr = ctx.Err()
+	case runErr != nil:
+		status = StatusFailed
+		r.emitError(errCode(runErr), runErr.Error(), false)
+	case r.answer != nil && !r.answer.Forced:
+		status = StatusAnswered
+	}
+	r.usage.WallMS = now().Sub(r.start).Milliseconds()
+	r.em.setStep(r.usage.Steps)
+	r.em.emit(Event{Kind: KindDone, Done: &DoneInfo{Status: status, Usage: r.usage}})
+	res := Result{RunID: runID, Status: status, Answer: r.answer, Usage: r.usage, Messages: r.trajectory}
+	if runErr != nil {
+		return res, fmt.Errorf("agent %s run %s: %w", cfg.Mode, runID, runErr)
+	}
+	return res, nil
+}
+
+func newRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// stepError is a failure with an event code.
+type stepError struct {
+	code string
+	err  error
+}
+
+func (e *stepError) Error() string { return e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
+
+func errCode(err error) string {
+	var se *stepError
+	if errors.As(err, &se) {
+		return se.code
+	}
+	return "internal"
+}
+
+// run is the state one policy execution shares with the runner.
+type run struct {
+	a          *Agent
+	cfg        Config
+	question   string
+	blobs      BlobStore
+	log        *slog.Logger
+	em         *emitter
+	usage      Usage
+	tokens     map[*model.Image]int // visual tokens of each image the agent made
+	start      time.Time
+	answer     *AnswerInfo
+	trajectory []model.Message
+}
+
+func (r *run) emitError(code, msg string, recoverable bool) {
+	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: msg, Recoverable: recoverable}})
+}
+
+// call sends one request, streaming thinking and content deltas as events, and returns the whole reply. Text inside
+// <think>…</think> in the content channel is reported as thinking. It counts the step, the images and their visual
+// tokens, and the tokens the server reports.
+func (r *run) call(ctx context.Context, msgs []model.Message, opts model.Options) (model.Delta, error) {
+	if err := ctx.Err(); err != nil {
+		return model.Delta{}, err
+	}
+	r.usage.Steps++
+	r.em.setStep(r.usage.Steps)
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if p.Image != nil {
+				r.usage.Images++
+				r.usage.VisualTokens += r.tokens[p.Image]
+			}
+		}
+	}
+	req := model.Request{Model: r.cfg.Model, Messages: msgs, Options: opts}
+	st, err := r.a.Chat.Chat(ctx, req)
+	if err != nil {
+		return model.Delta{}, &stepError{"model", fmt.Errorf("model call %d: %w", r.usage.Steps, err)}
+	}
+	defer st.Close()
+	var out model.Delta
+	var split thinkSplitter
+	emitText := func(th, ct string) {
+		if th != "" {
+			r.em.emit(Event{Kind: KindThinking, Text: th})
+		}
+		if ct != "" {
+			r.em.emit(Event{Kind: KindContent, Text: ct})
+		}
+	}
+	for st.Next() {
+		d := st.Current()
+		if d.Reasoning != "" {
+			out.Reasoning += d.Reasoning
+			emitText(d.Reasoning, "")
+		}
+		if d.Content != "" {
+			out.Content += d.Content
+			emitText(split.feed(d.Content))
+		}
+		out.ToolCalls = append(out.ToolCalls, d.ToolCalls...)
+		if d.Usage != nil {
+			out.Usage = d.Usage
+		}
+		if d.Done {
+			out.Done, out.FinishReason = true, d.FinishReason
+		}
+	}
+	emitText(split.flush())
+	if out.Usage != nil {
+		r.usage.PromptTokens += out.Usage.PromptTokens
+		r.usage.CompletionTokens += out.Usage.CompletionTokens
+	}
+	r.trajectory = append(append([]model.Message(nil), msgs...), assistantMessage(out))
+	if err := st.Err(); err != nil {
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		// A reply cut short may still hold a complete action; let the policy try it, and say what happened.
+		if errors.Is(err, model.ErrIncompleteStream) && (out.Content != "" || len(out.ToolCalls) > 0) {
+			r.emitError("model", fmt.Sprintf("model call %d: %v", r.usage.Steps, err), true)
+			return out, nil
+		}
+		return out, &stepError{"model", fmt.Errorf("model call %d: %w", r.usage.Steps, err)}
+	}
+	return out, nil
+}
+
+func assistantMessage(d model.Delta) model.Message {
+	m := model.TextMessage(model.RoleAssistant, d.Content)
+	m.ToolCalls = d.ToolCalls
+	return m
+}
+
+// image encodes img as JPEG (shrinking it under maxBytes when > 0), stores the blob, and returns the message part
+// and its description. enc gives the size the model's encoder will see and the token estimate.
+func (r *run) image(ctx context.Context, unitID string, img image.Image, maxBytes int) (model.Part, SentImage, error) {
+	data, size, err := vision.EncodeJPEGUnder(img, maxBytes, vision.DefaultQuality)
+	if err != nil {
+		return model.Part{}, SentImage{}, &stepError{"render", fmt.Errorf("unit %s: %w", unitID, err)}
+	}
+	sum := sha256.Sum256(data)
+	id := hex.EncodeToString(sum[:])
+	if err := r.blobs.PutBlob(ctx, id, "image/jpeg", data); err != nil {
+		return model.Part{}, SentImage{}, &stepError{"internal", fmt.Errorf("store image blob %s: %w", id, err)}
+	}
+	encSize, _ := r.cfg.Encoder.Resize(size)
+	mi := &model.Image{Data: data, MIME: "image/jpeg"}
+	tokens := r.cfg.Encoder.Tokens(size)
+	r.tokens[mi] = tokens
+	return model.Part{Image: mi}, SentImage{
+		UnitID:       unitID,
+		Image:        ImageRef{Blob: id, MIME: "image/jpeg", Width: size.W, Height: size.H, Bytes: len(data)},
+		EncoderW:     encSize.W,
+		EncoderH:     encSize.H,
+		VisualTokens: tokens,
+	}, nil
+}
+
+// search runs a query and emits the search event; errors are reported and returned for the policy to handle.
+func (r *run) search(ctx context.Context, query, nodeID string, k int) ([]SearchHit, error) {
+	r.em.emit(Event{Kind: KindSearch, Search: &SearchInfo{Query: query, NodeID: nodeID}})
+	hits, err := r.a.Retriever.Search(ctx, query, k)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &stepError{"search", fmt.Errorf("search %q: %w", query, err)}
+	}
+	return hits, nil
+}
+
+// finish records the answer and emits it.
+func (r *run) finish(a AnswerInfo) {
+	if a.Citations == nil {
+		a.Citations = []Citation{}
+	}
+	r.answer = &a
+	r.em.emit(Event{Kind: KindAnswer, Answer: &a})
+}
+
+func citationFor(h Hit, region *[4]float64) Citation {
+	return Citation{UnitID: h.UnitID, DocumentID: h.DocumentID, DocumentName: h.DocumentName, Page: h.Page, Region: region}
+}
