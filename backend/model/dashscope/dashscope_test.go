@@ -122,8 +122,8 @@ func TestEmbedErrors(t *testing.T) {
 		want   error
 		text   string
 	}{
-		"bad key": {401, `{"code":"InvalidApiKey","message":"Invalid API-key provided: ` + testKey + `","request_id":"r"}`, nil, "InvalidApiKey"},
-		"unknown model": {400, `{"code":"InvalidParameter","message":"Model not exist.","request_id":"r"}`, model.ErrModelNotFound, "Model not exist"},
+		"bad key":                        {401, `{"code":"InvalidApiKey","message":"Invalid API-key provided: ` + testKey + `","request_id":"r"}`, nil, "InvalidApiKey"},
+		"unknown model":                  {400, `{"code":"InvalidParameter","message":"Model not exist.","request_id":"r"}`, model.ErrModelNotFound, "Model not exist"},
 		"throttled then still throttled": {429, `{"code":"Throttling.RateQuota","message":"Requests rate limit exceeded","request_id":"r"}`, nil, "Throttling"},
 	}
 	for name, tc := range cases {
