@@ -1,0 +1,119 @@
+// Package imagefile sniffs file types by content and turns image files into safe, upright JPEGs and thumbnails.
+package imagefile
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Kind is a file type recognised from content.
+type Kind string
+
+// Kinds that Sniff recognises.
+const (
+	Unknown  Kind = ""
+	PDF      Kind = "pdf"
+	JPEG     Kind = "jpeg"
+	PNG      Kind = "png"
+	GIF      Kind = "gif"
+	WebP     Kind = "webp"
+	TIFF     Kind = "tiff"
+	BMP      Kind = "bmp"
+	MP4      Kind = "mp4"      // ISO base media: MP4, MOV, 3GP, M4V
+	Matroska Kind = "matroska" // MKV and WebM
+	Ogg      Kind = "ogg"
+	AVI      Kind = "avi"
+	MPEGPS   Kind = "mpeg-ps"
+	MPEGTS   Kind = "mpeg-ts"
+)
+
+// Class is what Loupe does with a kind.
+type Class string
+
+// Classes of kinds.
+const (
+	ClassNone     Class = ""
+	ClassDocument Class = "document"
+	ClassImage    Class = "image"
+	ClassVideo    Class = "video"
+)
+
+// Class returns the class of k.
+func (k Kind) Class() Class {
+	switch k {
+	case PDF:
+		return ClassDocument
+	case JPEG, PNG, GIF, WebP, TIFF, BMP:
+		return ClassImage
+	case MP4, Matroska, Ogg, AVI, MPEGPS, MPEGTS:
+		return ClassVideo
+	}
+	return ClassNone
+}
+
+// SniffLen is how many leading bytes Sniff looks at.
+const SniffLen = 1024
+
+// Sniff recognises a file type from its first bytes (at least SniffLen when the file is that long). Extensions are
+// never consulted: a JPEG named .pdf is a JPEG.
+func Sniff(b []byte) Kind {
+	has := func(off int, sig string) bool {
+		return len(b) >= off+len(sig) && string(b[off:off+len(sig)]) == sig
+	}
+	switch {
+	case len(b) == 0:
+		return Unknown
+	case pdfHeader(b):
+		return PDF
+	case has(0, "\xff\xd8\xff"):
+		return JPEG
+	case has(0, "\x89PNG\r\n\x1a\n"):
+		return PNG
+	case has(0, "GIF87a"), has(0, "GIF89a"):
+		return GIF
+	case has(0, "RIFF") && has(8, "WEBP"):
+		return WebP
+	case has(0, "RIFF") && has(8, "AVI "):
+		return AVI
+	case has(0, "II*\x00"), has(0, "MM\x00*"):
+		return TIFF
+	case has(0, "BM") && len(b) >= 26 && b[14] >= 12 && b[15] == 0 && b[16] == 0 && b[17] == 0:
+		return BMP
+	case has(4, "ftyp"):
+		return MP4
+	case has(4, "moov"), has(4, "mdat"), has(4, "free"), has(4, "wide"), has(4, "moof"):
+		return MP4
+	case has(0, "\x1a\x45\xdf\xa3"):
+		return Matroska
+	case has(0, "OggS"):
+		return Ogg
+	case has(0, "\x00\x00\x01\xba"):
+		return MPEGPS
+	case len(b) >= 189 && b[0] == 0x47 && b[188] == 0x47:
+		return MPEGTS
+	}
+	return Unknown
+}
+
+// pdfHeader accepts "%PDF-" within the first 1024 bytes, as PDF readers do (some files have junk in front).
+func pdfHeader(b []byte) bool {
+	n := min(len(b), 1024)
+	return bytes.Contains(b[:n], []byte("%PDF-"))
+}
+
+// SniffFile reads the start of path and sniffs it.
+func SniffFile(path string) (Kind, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Unknown, fmt.Errorf("sniff %s: %w", path, err)
+	}
+	defer f.Close()
+	b := make([]byte, 1024)
+	n, err := io.ReadFull(f, b)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return Unknown, fmt.Errorf("sniff %s: %w", path, err)
+	}
+	return Sniff(b[:n]), nil
+}
