@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/eval"
+	"loupe/backend/kb"
+	"loupe/backend/search"
+)
+
+func init() {
+	register("eval", func(g *Globals) *cobra.Command {
+		cmd := &cobra.Command{Use: "eval", Short: "Evaluate retrieval and answers on a dataset"}
+		cmd.AddCommand(evalRetrievalCmd(g))
+		return cmd
+	})
+}
+
+func evalRetrievalCmd(g *Globals) *cobra.Command {
+	var (
+		dataset, collection string
+		asJSON, perDoc      bool
+		perQuestion         bool
+	)
+	cmd := &cobra.Command{
+		Use:   "retrieval",
+		Short: "Page recall@1/5/10, MRR@10 and NDCG@5 of bm25, dense and hybrid search on a dataset",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			qs, err := eval.ReadQuestions(dataset)
+			if err != nil {
+				return err
+			}
+			cfg, kbase, err := g.Open(ctx)
+			if err != nil {
+				return err
+			}
+			defer kbase.Close()
+			s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg), RecheckEvery: 1 << 62})
+			var docIDs map[string]int64
+			if perDoc {
+				if docIDs, err = documentIDs(ctx, kbase, collection); err != nil {
+					return err
+				}
+			}
+			retrieve := func(ctx context.Context, q eval.Question, mode string) ([]eval.PageRef, error) {
+				sq := search.Query{Text: q.Question, K: 10, Mode: search.Mode(mode), Collections: []string{collection}}
+				if perDoc {
+					id, ok := docIDs[q.Doc]
+					if !ok {
+						return nil, fmt.Errorf("document %s is not in collection %q", q.Doc, collection)
+					}
+					sq.DocumentIDs = []int64{id}
+				}
+				res, err := s.Search(ctx, sq)
+				if err != nil {
+					return nil, err
+				}
+				out := make([]eval.PageRef, len(res.Hits))
+				for i, h := range res.Hits {
+					out[i] = eval.PageRef{Doc: h.Doc, Page: h.Page}
+				}
+				return out, nil
+			}
+			rep, err := eval.EvaluateRetrieval(ctx, qs, []string{"bm25", "dense", "hybrid"}, retrieve)
+			if err != nil {
+				return err
+			}
+			if !perQuestion {
+				rep.PerQ = nil
+			}
+			if asJSON {
+				return writeJSONLine(cmd.OutOrStdout(), rep)
+			}
+			return rep.WriteTable(cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&dataset, "dataset", "", "questions file (JSON lines, see shared/eval/README.md)")
+	cmd.Flags().StringVar(&collection, "collection", "", "collection holding the dataset's documents")
+	cmd.Flags().BoolVar(&perDoc, "per-doc", false, "search only the question's own document (default: the whole collection)")
+	cmd.Flags().BoolVar(&perQuestion, "per-question", false, "include each question's scores in --json output")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
+	_ = cmd.MarkFlagRequired("dataset")
+	_ = cmd.MarkFlagRequired("collection")
+	return cmd
+}
+
+// documentIDs maps the file names of a collection's documents to their ids.
+func documentIDs(ctx context.Context, k *kb.KB, collection string) (map[string]int64, error) {
+	c, err := k.CollectionByName(ctx, collection)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := k.Documents(ctx, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(docs))
+	for _, d := range docs {
+		out[d.Name] = d.ID
+	}
+	return out, nil
+}

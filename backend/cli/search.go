@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/search"
+)
+
+// searchLine is one line of `loupe search --json`; evaluations read these fields, so keep them stable.
+type searchLine struct {
+	Doc        string        `json:"doc"`
+	DocumentID int64         `json:"document_id"`
+	UnitID     int64         `json:"unit_id"`
+	Page       int           `json:"page"`
+	TStart     *float64      `json:"t_start,omitempty"` // seconds, video clips only
+	TEnd       *float64      `json:"t_end,omitempty"`
+	Score      float64       `json:"score"`
+	Scores     search.Scores `json:"scores"`
+	Boxes      []search.Box  `json:"boxes"`
+}
+
+func init() {
+	register("search", func(g *Globals) *cobra.Command {
+		var (
+			k          int
+			collection string
+			mode       string
+			asJSON     bool
+		)
+		cmd := &cobra.Command{
+			Use:   "search QUERY",
+			Short: "Search the knowledge base (BM25 + dense, fused) and print the best pages",
+			Args:  cobra.MinimumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				ctx := cmd.Context()
+				m, err := search.ParseMode(mode)
+				if err != nil {
+					return err
+				}
+				cfg, kbase, err := g.Open(ctx)
+				if err != nil {
+					return err
+				}
+				defer kbase.Close()
+				s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg)})
+				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m}
+				if collection != "" {
+					q.Collections = []string{collection}
+				}
+				res, err := s.Search(ctx, q)
+				if err != nil {
+					return err
+				}
+				for _, n := range res.Notes {
+					fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
+				}
+				w := cmd.OutOrStdout()
+				if asJSON {
+					for _, h := range res.Hits {
+						l := searchLine{Doc: h.Doc, DocumentID: h.DocumentID, UnitID: h.UnitID, Page: h.Page, Score: h.Score,
+							Scores: h.Scores, Boxes: h.Boxes}
+						if h.UnitKind == "clip" {
+							ts, te := float64(h.TStartMS)/1000, float64(h.TEndMS)/1000
+							l.TStart, l.TEnd = &ts, &te
+						}
+						if err := writeJSONLine(w, l); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "#\tSCORE\tBM25\tTEXT\tVISUAL\tDOCUMENT\tPAGE\tSNIPPET")
+				for i, h := range res.Hits {
+					fmt.Fprintf(tw, "%d\t%.4f\t%s\t%s\t%s\t%s\t%d\t%s\n", i+1, h.Score, num(h.Scores.BM25), num(h.Scores.Text),
+						num(h.Scores.Visual), h.Doc, h.Page, h.Snippet)
+				}
+				return tw.Flush()
+			},
+		}
+		cmd.Flags().IntVar(&k, "k", 10, "number of results")
+		cmd.Flags().StringVar(&collection, "collection", "", "search only this collection (default: all)")
+		cmd.Flags().StringVar(&mode, "mode", "hybrid", "hybrid, bm25 or dense")
+		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per result")
+		return cmd
+	})
+}
+
+func num(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", *p)
+}
