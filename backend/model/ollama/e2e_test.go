@@ -1,0 +1,194 @@
+package ollama
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"loupe/backend/model"
+)
+
+// e2eClient connects to the real Ollama of ../shared/tools/ollama-e2e (OLLAMA_HOST), or skips.
+func e2eClient(t *testing.T) *Client {
+	t.Helper()
+	h := os.Getenv("OLLAMA_HOST")
+	if h == "" {
+		t.Skip(`OLLAMA_HOST is not set: run export "$(../shared/tools/ollama-e2e/up.sh)" first`)
+	}
+	if !strings.Contains(h, "://") {
+		h = "http://" + h
+	}
+	c, err := New(h, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func e2eCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestE2EChatStreamsDeterministically(t *testing.T) {
+	c := e2eClient(t)
+	ctx := e2eCtx(t)
+	run := func() (model.Delta, int) {
+		st, err := c.Chat(ctx, model.Request{Model: "tiny-bigram", Messages: []model.Message{model.TextMessage(model.RoleUser, "Tell me about the war.")},
+			Options: model.Options{Temperature: ptr(0.0), MaxTokens: 24}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		var all model.Delta
+		n := 0
+		for st.Next() {
+			d := st.Current()
+			if d.Content != "" {
+				n++
+			}
+			all.Content += d.Content
+			if d.Done {
+				all.Done, all.FinishReason, all.Usage = true, d.FinishReason, d.Usage
+			}
+		}
+		if err := st.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return all, n
+	}
+	a, chunks := run()
+	if chunks < 2 || a.Content == "" {
+		t.Errorf("want a streamed reply in several chunks, got %d chunks: %q", chunks, a.Content)
+	}
+	if !a.Done || (a.FinishReason != "stop" && a.FinishReason != "length") {
+		t.Errorf("done %v finish %q", a.Done, a.FinishReason)
+	}
+	if a.Usage == nil || a.Usage.PromptTokens == 0 || a.Usage.CompletionTokens == 0 {
+		t.Errorf("usage %+v", a.Usage)
+	}
+	b, _ := run()
+	if a.Content != b.Content {
+		t.Errorf("temperature 0 must repeat: %q vs %q", a.Content, b.Content)
+	}
+}
+
+func TestE2EImageReachesVisionModel(t *testing.T) {
+	c := e2eClient(t)
+	ctx := e2eCtx(t)
+	img := chartPNG(t)
+	prompt := func(parts ...model.Part) int {
+		st, err := c.Chat(ctx, model.Request{Model: "tiny-vision", Messages: []model.Message{{Role: model.RoleUser, Parts: parts}},
+			Options: model.Options{Temperature: ptr(0.0), MaxTokens: 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := model.Collect(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Usage == nil {
+			t.Fatal("no usage")
+		}
+		return d.Usage.PromptTokens
+	}
+	without := prompt(model.Part{Text: "What is this?"})
+	with := prompt(model.Part{Text: "What is this?"}, model.Part{Image: img})
+	if with <= without {
+		t.Errorf("prompt tokens with the image %d, without %d: the image did not reach the model", with, without)
+	}
+}
+
+func TestE2EEmbedSimilarityOrder(t *testing.T) {
+	c := e2eClient(t)
+	e := c.Embedder("glove-embed")
+	vs, err := e.Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}, {Text: "kitten"}, {Text: "stock"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 3 || e.Dim() != 100 || e.ModelID() != "ollama/glove-embed" || e.SupportsImages() {
+		t.Fatalf("%d vectors, dim %d, id %s", len(vs), e.Dim(), e.ModelID())
+	}
+	cos := func(a, b []float32) float64 {
+		var d, na, nb float64
+		for i := range a {
+			d += float64(a[i] * b[i])
+			na += float64(a[i] * a[i])
+			nb += float64(b[i] * b[i])
+		}
+		return d / math.Sqrt(na*nb)
+	}
+	if ck, cs := cos(vs[0], vs[1]), cos(vs[0], vs[2]); ck <= cs+0.1 {
+		t.Errorf("cos(cat,kitten)=%.3f should exceed cos(cat,stock)=%.3f", ck, cs)
+	}
+	if _, err := e.Embed(e2eCtx(t), []model.EmbedInput{{Image: chartPNG(t)}}); !errors.Is(err, model.ErrNoVision) {
+		t.Errorf("image embed: err = %v, want ErrNoVision", err)
+	}
+}
+
+func TestE2EModelsWithCapabilities(t *testing.T) {
+	c := e2eClient(t)
+	v, err := c.Version(e2eCtx(t))
+	if err != nil || v == "" {
+		t.Fatalf("version %q: %v", v, err)
+	}
+	infos, err := c.Models(e2eCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]model.Info{}
+	for _, i := range infos {
+		got[i.Name] = i
+	}
+	want := map[string]model.Info{
+		"tiny-bigram:latest": {Chat: true},
+		"glove-embed:latest": {Embedding: true},
+		"tiny-vision:latest": {Chat: true, Vision: true},
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			t.Errorf("%s not listed (have %d models)", name, len(infos))
+			continue
+		}
+		if g.Chat != w.Chat || g.Vision != w.Vision || g.Embedding != w.Embedding || g.Tools || g.Thinking || g.SizeBytes == 0 || g.Provider != "ollama" {
+			t.Errorf("%s: %+v", name, g)
+		}
+	}
+}
+
+func TestE2EErrors(t *testing.T) {
+	c := e2eClient(t)
+	hi := []model.Message{model.TextMessage(model.RoleUser, "hi")}
+	cases := map[string]struct {
+		req  model.Request
+		want error
+	}{
+		"unknown model":       {model.Request{Model: "no-such-model", Messages: hi}, model.ErrModelNotFound},
+		"chat to an embedder": {model.Request{Model: "glove-embed", Messages: hi}, model.ErrNoChat},
+		"image to a text model": {model.Request{Model: "tiny-bigram",
+			Messages: []model.Message{{Role: model.RoleUser, Parts: []model.Part{{Text: "hi"}, {Image: chartPNG(t)}}}}}, model.ErrNoVision},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := c.Chat(e2eCtx(t), tc.req)
+			if !errors.Is(err, tc.want) {
+				t.Errorf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+	// The server refuses think on a model without thinking: that 400 comes from Chat, not mid-stream.
+	_, err := c.Chat(e2eCtx(t), model.Request{Model: "tiny-bigram", Messages: hi, Options: model.Options{Think: ptr(true)}})
+	if err == nil || !strings.Contains(err.Error(), "400") {
+		t.Errorf("think on tiny-bigram: err = %v, want the server's 400", err)
+	}
+	_, err = c.Embedder("no-such-model").Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}})
+	if !errors.Is(err, model.ErrModelNotFound) {
+		t.Errorf("embed with unknown model: err = %v", err)
+	}
+}

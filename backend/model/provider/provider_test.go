@@ -1,0 +1,159 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"loupe/backend/config"
+	"loupe/backend/model"
+)
+
+func ollamaHost(t *testing.T) string {
+	t.Helper()
+	h := os.Getenv("OLLAMA_HOST")
+	if h == "" {
+		t.Skip(`OLLAMA_HOST is not set: run export "$(../shared/tools/ollama-e2e/up.sh)" first`)
+	}
+	if !strings.Contains(h, "://") {
+		h = "http://" + h
+	}
+	return h
+}
+
+// closedPort returns a local URL nothing listens on.
+func closedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr
+}
+
+func TestE2ETestBothKindsAgainstOllama(t *testing.T) {
+	h := ollamaHost(t)
+	cases := map[string]config.Provider{
+		"native": {Name: "local", Kind: config.KindOllama, BaseURL: h, ChatModel: "tiny-vision", EmbedModel: "glove-embed"},
+		"openai": {Name: "compat", Kind: config.KindOpenAI, BaseURL: h + "/v1", ChatModel: "tiny-vision:latest", EmbedModel: "glove-embed:latest"},
+	}
+	for name, p := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := Test(context.Background(), p)
+			if !r.OK() || r.Models < 3 || r.Error != "" {
+				t.Fatalf("result %+v", r)
+			}
+			if p.Kind == config.KindOllama && r.Version == "" {
+				t.Error("ollama should report its version")
+			}
+			s, err := New(p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs, err := s.Embedder.Embed(context.Background(), []model.EmbedInput{{Text: "cat"}})
+			if err != nil || len(vs[0]) != 100 {
+				t.Fatalf("embed through the factory: %v", err)
+			}
+		})
+	}
+	missing := Test(context.Background(), config.Provider{Name: "x", Kind: config.KindOllama, BaseURL: h, ChatModel: "no-such-model"})
+	if missing.OK() || missing.ChatModelFound == nil || *missing.ChatModelFound || !missing.Reachable {
+		t.Errorf("a configured model the server lacks must be reported: %+v", missing)
+	}
+}
+
+func TestUnreachableEndpointsAreReportedNotFatal(t *testing.T) {
+	dir := t.TempDir()
+	cfg := &config.Config{DataDir: dir, Settings: config.Settings{Providers: []config.Provider{
+		{Name: "down-ollama", Kind: config.KindOllama, BaseURL: closedPort(t)},
+		{Name: "down-vllm", Kind: config.KindOpenAI, BaseURL: closedPort(t) + "/v1"},
+		{Name: "bad-kind", Kind: "telepathy"},
+	}}}
+	rs := TestAll(context.Background(), cfg, 5*time.Second)
+	if len(rs) != 3 {
+		t.Fatalf("%d results", len(rs))
+	}
+	for _, r := range rs {
+		if r.Reachable || r.Error == "" || r.OK() {
+			t.Errorf("%s: %+v", r.Name, r)
+		}
+	}
+	if !strings.Contains(rs[0].Error, "connection refused") || !strings.Contains(rs[2].Error, "unknown kind") {
+		t.Errorf("errors should say why: %q / %q", rs[0].Error, rs[2].Error)
+	}
+}
+
+func TestResultNeverCarriesTheKey(t *testing.T) {
+	const key = "sk-provider-SECRET-77"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(401)
+		fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error"}}`, key)
+	}))
+	defer srv.Close()
+	for _, kind := range []string{config.KindOpenAI, config.KindDashScope} {
+		r := Test(context.Background(), config.Provider{Name: kind, Kind: kind, BaseURL: srv.URL + "/v1", APIKey: key, ChatModel: "m"})
+		b, _ := json.Marshal(r)
+		if strings.Contains(string(b), key) || strings.Contains(fmt.Sprintf("%+v", r), key) {
+			t.Errorf("%s result prints the key: %s", kind, b)
+		}
+		if !r.Reachable || r.Error == "" {
+			t.Errorf("%s: a 401 means reachable with an error: %+v", kind, r)
+		}
+	}
+}
+
+type fakeEmbedder struct{ name string }
+
+func (f fakeEmbedder) Embed(context.Context, []model.EmbedInput) ([][]float32, error) {
+	return nil, nil
+}
+func (f fakeEmbedder) ModelID() string      { return "builtin/" + f.name }
+func (f fakeEmbedder) Dim() int             { return 100 }
+func (f fakeEmbedder) SupportsImages() bool { return false }
+
+func TestBuiltinNeedsRegistration(t *testing.T) {
+	p := config.Provider{Name: "offline", Kind: config.KindBuiltin, EmbedModel: "glove-100d"}
+	RegisterBuiltin(nil)
+	if _, err := New(p, Options{}); err == nil || !strings.Contains(err.Error(), "not registered") {
+		t.Errorf("err = %v", err)
+	}
+	RegisterBuiltin(func(name string) (model.Embedder, error) {
+		if name != "glove-100d" {
+			return nil, errors.New("unknown builtin model " + name)
+		}
+		return fakeEmbedder{name}, nil
+	})
+	defer RegisterBuiltin(nil)
+	s, err := New(p, Options{})
+	if err != nil || s.Chat != nil || s.Embedder.ModelID() != "builtin/glove-100d" {
+		t.Fatalf("set %+v err %v", s, err)
+	}
+	r := Test(context.Background(), p)
+	if !r.OK() || r.Models != 1 {
+		t.Errorf("builtin test: %+v", r)
+	}
+}
+
+func TestMultimodalEmbedName(t *testing.T) {
+	cases := map[string]bool{"Alibaba-NLP/GVE-3B": true, "Qwen/Qwen3-VL-Embedding-2B": true, "BAAI/bge-m3": false,
+		"nomic-embed-text": false, "TIGER-Lab/VLM2Vec-Full": true}
+	for name, want := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := MultimodalEmbedName(name); got != want {
+				t.Errorf("got %v", got)
+			}
+		})
+	}
+}
