@@ -151,10 +151,10 @@ func TestVRAGRun(t *testing.T) {
 	chat := &scriptChat{replies: []model.Delta{
 		text("<think>I need the report.</think>\n<search>blood loss</search>"),
 		text("<think>Zoom on the table.</think>\n<bbox>[100, 200, 300, 400]</bbox>"),
-		text("The table is small."), // no tag: the short corrective message
+		text("The table is small."),                               // no tag: the short corrective message
 		text("<think>again</think><bbox>[0, 0, 100, 100]</bbox>"), // crop of the crop
-		text("<bbox>[1, 2, 3]</bbox>"), // malformed box: the long corrective message
-		text("<search>blood loss</search>"), // page 1 was shown: page 2 comes instead
+		text("<bbox>[1, 2, 3]</bbox>"),                            // malformed box: the long corrective message
+		text("<search>blood loss</search>"),                       // page 1 was shown: page 2 comes instead
 		text("<think>done</think>\n<answer> 42 ml </answer>"),
 	}}
 	a, blobs := newTestAgent(kb, chat)
