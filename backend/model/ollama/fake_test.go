@@ -152,3 +152,81 @@ func TestChatWireAndStreamEnd(t *testing.T) {
 		})
 	}
 }
+
+func TestChatStallCancelAndRetry(t *testing.T) {
+	caps := map[string][]string{"m": {"completion"}}
+	hi := []model.Message{model.TextMessage(model.RoleUser, "hi")}
+	first := `{"message":{"role":"assistant","content":"a"},"done":false}`
+
+	t.Run("server stalls mid-stream", func(t *testing.T) {
+		release := make(chan struct{})
+		c, _ := fakeOllama(t, caps, func(w http.ResponseWriter, _ map[string]any) {
+			lines(w, first)
+			<-release
+		})
+		defer close(release)
+		st, err := c.Chat(context.Background(), model.Request{Model: "m", Messages: hi})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := model.Collect(st)
+		if d.Content != "a" || !errors.Is(err, model.ErrIncompleteStream) || !errors.Is(err, transport.ErrIdleTimeout) {
+			t.Errorf("content %q err %v, want ErrIncompleteStream and ErrIdleTimeout", d.Content, err)
+		}
+	})
+
+	t.Run("caller cancels", func(t *testing.T) {
+		release := make(chan struct{})
+		c, _ := fakeOllama(t, caps, func(w http.ResponseWriter, _ map[string]any) {
+			lines(w, first)
+			<-release
+		})
+		defer close(release)
+		ctx, cancel := context.WithCancel(context.Background())
+		st, err := c.Chat(ctx, model.Request{Model: "m", Messages: hi})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Next() {
+			t.Fatal("want the first delta")
+		}
+		cancel()
+		if st.Next() {
+			t.Fatal("stream must stop")
+		}
+		if !errors.Is(st.Err(), context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", st.Err())
+		}
+		st.Close()
+	})
+
+	t.Run("503 then success", func(t *testing.T) {
+		var n atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			if r.URL.Path == "/api/show" {
+				io.WriteString(w, `{"capabilities":["completion"]}`)
+				return
+			}
+			if n.Add(1) == 1 {
+				w.WriteHeader(503)
+				io.WriteString(w, `{"error":"server busy, please try again"}`)
+				return
+			}
+			lines(w, `{"message":{"role":"assistant","content":"ok"},"done":true,"done_reason":"stop"}`)
+		}))
+		defer srv.Close()
+		c, err := New(srv.URL, Options{Transport: transport.Config{BaseBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := c.Chat(context.Background(), model.Request{Model: "m", Messages: hi})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := model.Collect(st)
+		if err != nil || d.Content != "ok" || n.Load() != 2 {
+			t.Errorf("content %q err %v chat requests %d", d.Content, err, n.Load())
+		}
+	})
+}

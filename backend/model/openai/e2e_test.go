@@ -96,6 +96,7 @@ func TestE2EImageAsDataURLReachesVisionModel(t *testing.T) {
 	}
 	without := prompt(model.Part{Text: "What is this?"})
 	with := prompt(model.Part{Text: "What is this?"}, model.Part{Image: img})
+	t.Logf("prompt tokens: %d with the image, %d without", with, without)
 	if with <= without {
 		t.Errorf("prompt tokens with the image %d, without %d: the image did not reach the model", with, without)
 	}
@@ -120,7 +121,9 @@ func TestE2EEmbeddings(t *testing.T) {
 		}
 		return d / math.Sqrt(na*nb)
 	}
-	if ck, cs := cos(vs[0], vs[1]), cos(vs[0], vs[2]); ck <= cs+0.1 {
+	ck, cs := cos(vs[0], vs[1]), cos(vs[0], vs[2])
+	t.Logf("cos(cat,kitten)=%.3f cos(cat,stock)=%.3f", ck, cs)
+	if ck <= cs+0.1 {
 		t.Errorf("cos(cat,kitten)=%.3f should exceed cos(cat,stock)=%.3f", ck, cs)
 	}
 }
