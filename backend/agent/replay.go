@@ -32,6 +32,9 @@ func (s *State) Apply(ev Event) error {
 	if ev.Seq != s.LastSeq+1 {
 		return fmt.Errorf("replay run %s: event %d after %d: missing or out-of-order events", ev.RunID, ev.Seq, s.LastSeq)
 	}
+	if missingPayload(ev) {
+		return fmt.Errorf("replay run %s: event %d (%s) has no payload", ev.RunID, ev.Seq, ev.Kind)
+	}
 	s.LastSeq = ev.Seq
 	if s.RunID == "" {
 		s.RunID = ev.RunID
@@ -80,6 +83,30 @@ func (s *State) Apply(ev Event) error {
 		// Unknown kinds come from newer writers; skipping them keeps old readers working.
 	}
 	return nil
+}
+
+func missingPayload(ev Event) bool {
+	switch ev.Kind {
+	case KindRunStarted:
+		return ev.Run == nil
+	case KindSearch:
+		return ev.Search == nil
+	case KindResults:
+		return ev.Results == nil
+	case KindCrop:
+		return ev.Crop == nil
+	case KindMemorize:
+		return ev.Memorize == nil
+	case KindGraph:
+		return ev.Graph == nil
+	case KindAnswer:
+		return ev.Answer == nil
+	case KindError:
+		return ev.Error == nil
+	case KindDone:
+		return ev.Done == nil
+	}
+	return false
 }
 
 // Replay builds the State of a stored run.
