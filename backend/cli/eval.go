@@ -24,6 +24,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 		dataset, collection string
 		asJSON, perDoc      bool
 		perQuestion         bool
+		weights             string
 	)
 	cmd := &cobra.Command{
 		Use:   "retrieval",
@@ -31,6 +32,10 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			w, err := search.ParseWeights(weights)
+			if err != nil {
+				return err
+			}
 			qs, err := eval.ReadQuestions(dataset)
 			if err != nil {
 				return err
@@ -48,7 +53,8 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 				}
 			}
 			retrieve := func(ctx context.Context, q eval.Question, mode string) ([]eval.PageRef, error) {
-				sq := search.Query{Text: q.Question, K: 10, Mode: search.Mode(mode), Collections: []string{collection}}
+				sq := search.Query{Text: q.Question, K: 10, Mode: search.Mode(mode), Collections: []string{collection},
+					Weights: &w}
 				if perDoc {
 					id, ok := docIDs[q.Doc]
 					if !ok {
@@ -84,6 +90,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 	cmd.Flags().BoolVar(&perDoc, "per-doc", false, "search only the question's own document (default: the whole collection)")
 	cmd.Flags().BoolVar(&perQuestion, "per-question", false, "include each question's scores in --json output")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().StringVar(&weights, "weights", "", "fusion weights of hybrid mode, e.g. bm25=1,text=0.5 (default: all 1)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("collection")
 	return cmd

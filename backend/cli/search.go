@@ -30,6 +30,7 @@ func init() {
 			collection string
 			mode       string
 			asJSON     bool
+			weights    string
 		)
 		cmd := &cobra.Command{
 			Use:   "search QUERY",
@@ -41,13 +42,17 @@ func init() {
 				if err != nil {
 					return err
 				}
+				wts, err := search.ParseWeights(weights)
+				if err != nil {
+					return err
+				}
 				cfg, kbase, err := g.Open(ctx)
 				if err != nil {
 					return err
 				}
 				defer kbase.Close()
 				s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg)})
-				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m}
+				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m, Weights: &wts}
 				if collection != "" {
 					q.Collections = []string{collection}
 				}
@@ -86,6 +91,7 @@ func init() {
 		cmd.Flags().StringVar(&collection, "collection", "", "search only this collection (default: all)")
 		cmd.Flags().StringVar(&mode, "mode", "hybrid", "hybrid, bm25 or dense")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per result")
+		cmd.Flags().StringVar(&weights, "weights", "", "fusion weights, e.g. bm25=1,text=0.5,visual=1 (default: all 1)")
 		return cmd
 	})
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -339,4 +341,30 @@ func logNote(notes *[]string, msg string, args ...any) {
 	m := fmt.Sprintf(msg, args...)
 	slog.Debug("search: " + m)
 	*notes = append(*notes, m)
+}
+
+// ParseWeights reads "bm25=1,text=0.5,visual=1"; signals not named keep their DefaultWeights value.
+func ParseWeights(s string) (Weights, error) {
+	w := DefaultWeights
+	if strings.TrimSpace(s) == "" {
+		return w, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if !ok || err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+			return w, fmt.Errorf("search: weight %q: want name=non-negative number", part)
+		}
+		switch strings.TrimSpace(name) {
+		case "bm25":
+			w.BM25 = f
+		case "text":
+			w.Text = f
+		case "visual":
+			w.Visual = f
+		default:
+			return w, fmt.Errorf("search: weight %q: unknown signal (want bm25, text or visual)", part)
+		}
+	}
+	return w, nil
 }

@@ -145,3 +145,27 @@ func TestExactMatchesBruteForce(t *testing.T) {
 		t.Error("accepted a query of the wrong dimension")
 	}
 }
+
+func TestParseWeights(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		want Weights
+		ok   bool
+	}{
+		"empty":   {"", DefaultWeights, true},
+		"one":     {"text=0.25", Weights{BM25: 1, Text: 0.25, Visual: 1}, true},
+		"all":     {"bm25=2, text=0, visual=0.5", Weights{BM25: 2, Text: 0, Visual: 0.5}, true},
+		"unknown": {"colour=1", Weights{}, false},
+		"neg":     {"bm25=-1", Weights{}, false},
+		"nonum":   {"bm25=x", Weights{}, false},
+		"noeq":    {"bm25", Weights{}, false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := ParseWeights(c.in)
+			if (err == nil) != c.ok || (c.ok && got != c.want) {
+				t.Errorf("ParseWeights(%q) = %+v, %v", c.in, got, err)
+			}
+		})
+	}
+}
