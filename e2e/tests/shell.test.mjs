@@ -1,0 +1,29 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { openApp, shot } from '../lib.mjs'
+
+test('the shell calls the bound Go Status method and shows its answer', async () => {
+  const { browser, page, errors } = await openApp()
+  try {
+    // Direct call through the binding: the real Go backend answers.
+    const status = await page.evaluate(() => window.go.main.App.Status())
+    assert.equal(status.data_dir, process.env.LOUPE_DATA)
+    assert.equal(status.collections, Number(process.env.LOUPE_E2E_COLLECTIONS))
+    assert.equal(typeof status.schema_version, 'number')
+    assert.ok(status.schema_version >= 1)
+
+    // The UI shows the same answer.
+    await page.waitForSelector('[data-testid="collections"]')
+    const text = await page.textContent('[data-testid="collections"]')
+    assert.match(text, new RegExp(`${status.collections} collections? · ${status.documents} documents?`))
+
+    // Navigation works.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    assert.equal(await page.textContent('main h1'), 'Settings')
+    await page.getByRole('button', { name: 'Library' }).click()
+    await page.screenshot({ path: shot('shell'), fullPage: true })
+    assert.deepEqual(errors, [])
+  } finally {
+    await browser.close()
+  }
+})

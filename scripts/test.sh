@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Every test of Loupe: Go (with a real Ollama server for the model layer), the frontend's component tests, and the
+# end-to-end tests in Chromium and the real window. Installs what is missing first; `make test` runs this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:$(go env GOPATH)/bin"
+export GOFLAGS="-buildvcs=false -tags=webkit2_41"
+export CGO_LDFLAGS="-Wl,--exclude-libs,ALL"
+SHARED="${LOUPE_SHARED:-$(cd .. && pwd)/shared}"
+step() { echo; echo "=== $* ($(date +%T))"; }
+
+step setup
+bash scripts/setup.sh
+
+step "frontend build"
+make --no-print-directory frontend
+
+step "go vet"
+go vet ./...
+
+# A real Ollama with small generated models for the model layer's end-to-end tests (their tests skip without it).
+OLLAMA_TOOLS="$SHARED/tools/ollama-e2e"
+if [ -x "$OLLAMA_TOOLS/up.sh" ]; then
+  step "ollama (real server, generated models)"
+  hostline="$("$OLLAMA_TOOLS/up.sh")"
+  export "${hostline?}"
+  trap '"$OLLAMA_TOOLS/down.sh" >/dev/null 2>&1 || true' EXIT
+  echo "$hostline"
+else
+  echo "warning: $OLLAMA_TOOLS not found: model end-to-end tests will skip" >&2
+fi
+
+step "go test"
+go test -count=1 -timeout 40m ./...
+
+step "go test -race (concurrent packages)"
+race_pkgs=()
+for d in backend/kb backend/vector; do [ -d "$d" ] && race_pkgs+=("./$d/..."); done
+go test -count=1 -race -timeout 20m "${race_pkgs[@]}"
+
+step "frontend tests"
+(cd frontend && npm test)
+
+step "end-to-end (Chromium + real window under Xvfb)"
+make --no-print-directory build dev
+bash e2e/run.sh
+
+step "all tests passed"
