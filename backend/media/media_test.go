@@ -1,0 +1,201 @@
+package media
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"loupe/backend/ocr"
+)
+
+func testdata(t *testing.T, rel string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared test data not found at %s", dir)
+	}
+	return filepath.Join(dir, rel)
+}
+
+func needFFmpeg(t *testing.T) {
+	t.Helper()
+	if err := (Tools{}).Check(); err != nil {
+		t.Skip(err)
+	}
+}
+
+var errStop = errors.New("stop")
+
+func TestIntervalKeepsWholeSeconds(t *testing.T) {
+	cases := map[string]struct {
+		o    Options
+		want float64
+	}{
+		"defaults: 60 s, 1 fps, 32 max": {Options{}, 2},
+		"short clips":                   {Options{ClipSeconds: 20}, 1},
+		"2 fps, 10 s, 32 max":           {Options{ClipSeconds: 10, FPS: 2}, 0.5},
+		"2 fps, 60 s, 32 max":           {Options{FPS: 2}, 2},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := tc.o.Interval(); got != tc.want {
+				t.Errorf("Interval() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestKeyframeTimestampsAndOCR: the mwe movie prints its own time; the keyframe at t = 12 s must read 00:12.
+func TestKeyframeTimestampsAndOCR(t *testing.T) {
+	needFFmpeg(t)
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Skip("tesseract not installed")
+	}
+	path := testdata(t, "video/mwe-example-movie.mp4")
+	o := Options{ClipSeconds: 20, OCR: ocr.New(ocr.Options{Languages: []string{"eng"}})}
+	var clips []Clip
+	p, err := Extract(context.Background(), path, o, func(c Clip) error {
+		clips = append(clips, c)
+		return errStop // one clip is enough
+	})
+	if !errors.Is(err, errStop) {
+		t.Fatalf("extract: %v", err)
+	}
+	if math.Abs(p.Duration-61) > 0.5 || p.Video().Width != 1280 {
+		t.Errorf("probe: %.1f s, %dx%d", p.Duration, p.Video().Width, p.Video().Height)
+	}
+	c := clips[0]
+	if c.Start != 0 || c.End != 20 || len(c.Frames) != 20 {
+		t.Fatalf("clip 1: %.0f–%.0f s with %d frames, want 0–20 s with 20", c.Start, c.End, len(c.Frames))
+	}
+	for i, f := range c.Frames {
+		if f.Time != float64(i) {
+			t.Errorf("frame %d at %v s, want exactly %d s", i, f.Time, i)
+		}
+	}
+	f12 := c.Frames[12]
+	if !strings.Contains(f12.OCR.Text, "00:12") {
+		t.Errorf("keyframe at 12 s reads %q, want 00:12", f12.OCR.Text)
+	}
+	if !strings.Contains(c.Text, "[00:12]") || !strings.Contains(c.Text, "Example Movie") {
+		t.Errorf("clip text %q", c.Text)
+	}
+}
+
+func TestRealVideos(t *testing.T) {
+	needFFmpeg(t)
+	cases := map[string]int{ // minimum kept keyframes at the default 2 s interval
+		"video/mwe-example-movie.mp4":                 30,
+		"video/forensics-movie-hello.mp4":             3,
+		"video/forensics-movie-hello.avi":             3,
+		"video/forensics-movie-hello.mpeg":            3,
+		"video/forensics-movie-hello.ogg":             3,
+		"video/Shepard_Calais_1906_FrenchGP.160p.ogv": 5,
+		"video/gnome-display-dual-monitors.webm":      5,
+	}
+	for rel, minFrames := range cases {
+		t.Run(rel, func(t *testing.T) {
+			var clips []Clip
+			p, err := Extract(context.Background(), testdata(t, rel), Options{}, func(c Clip) error {
+				clips = append(clips, c)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := int(math.Ceil(p.Duration / 60)); len(clips) > want || len(clips) == 0 {
+				t.Errorf("%d clips for %.1f s", len(clips), p.Duration)
+			}
+			frames := 0
+			for _, c := range clips {
+				for _, f := range c.Frames {
+					if f.Time < c.Start || f.Time >= c.End || len(f.JPEG) == 0 || f.Width > 1280 {
+						t.Errorf("frame at %.2f s outside clip %.0f–%.0f or empty", f.Time, c.Start, c.End)
+					}
+				}
+				frames += len(c.Frames)
+			}
+			if frames < minFrames {
+				t.Errorf("%d keyframes, want at least %d", frames, minFrames)
+			}
+		})
+	}
+}
+
+// TestStaticVideoKeepsOneFrame: a still picture for 10 s is one keyframe, the rest near-duplicates.
+func TestStaticVideoKeepsOneFrame(t *testing.T) {
+	needFFmpeg(t)
+	path := filepath.Join(t.TempDir(), "still.mp4")
+	if out, err := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+		"testsrc=size=320x240:rate=10:duration=1", "-vf", "tpad=stop_mode=clone:stop_duration=9", "-c:v", "mpeg4",
+		"-q:v", "2", path).CombinedOutput(); err != nil {
+		t.Fatalf("make video: %v %s", err, out)
+	}
+	var c Clip
+	_, err := Extract(context.Background(), path, Options{ClipSeconds: 10}, func(cl Clip) error { c = cl; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// testsrc moves during its first second, so frame 0 and at most one more differ; the clone tail is static.
+	if len(c.Frames) > 2 || c.Skipped < 8 {
+		t.Errorf("kept %d, skipped %d; want at most 2 kept and the still tail skipped", len(c.Frames), c.Skipped)
+	}
+}
+
+func TestBadVideos(t *testing.T) {
+	needFFmpeg(t)
+	cases := map[string]error{
+		"bad/video/generated/zero-bytes.mp4":       ErrUnreadable,
+		"bad/video/generated/truncated-half.mp4":   ErrUnreadable,
+		"bad/video/mp4ff/2xSencNoMdat.mp4":         ErrUnreadable,
+		"bad/video/mp4ff/init_truncated.mp4":       ErrNoVideo,
+		"bad/video/mp4ff/iamf.mp4":                 ErrNoVideo,
+		"bad/video/mp4ff/golden_init_video.mp4":    ErrNoFrames,
+		"bad/video/mp4ff/av1_init.mp4":             ErrNoFrames,
+		"bad/video/mp4ff/hvc1_init.mp4":            ErrNoFrames,
+		"bad/video/mp4ff/vvc_400kbps_2s.mp4":       ErrUnsupported,
+		"bad/video/mp4ff/cbcs.mp4":                 ErrEncrypted,
+		"bad/video/mp4ff/prog_8s_enc_dashinit.mp4": ErrEncrypted,
+	}
+	for rel, want := range cases {
+		t.Run(rel, func(t *testing.T) {
+			path := testdata(t, rel)
+			called := false
+			_, err := Extract(context.Background(), path, Options{}, func(Clip) error { called = true; return nil })
+			if !errors.Is(err, want) {
+				t.Fatalf("err = %v, want %v", err, want)
+			}
+			if !strings.Contains(err.Error(), path) {
+				t.Errorf("error %q does not name the file", err)
+			}
+			if called {
+				t.Error("a clip was delivered for a bad video")
+			}
+		})
+	}
+}
+
+func TestCancel(t *testing.T) {
+	needFFmpeg(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Extract(ctx, testdata(t, "video/mwe-example-movie.mp4"), Options{}, func(Clip) error { return nil })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestStamp(t *testing.T) {
+	for in, want := range map[float64]string{0: "00:00", 12: "00:12", 61.5: "01:01", 3725: "1:02:05", 11.9999999: "00:12"} {
+		if got := Stamp(in); got != want {
+			t.Errorf("Stamp(%v) = %q, want %q", in, got, want)
+		}
+	}
+}
