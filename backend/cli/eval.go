@@ -45,7 +45,8 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 				return err
 			}
 			defer kbase.Close()
-			s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg), RecheckEvery: 1 << 62})
+			s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir(),
+				RecheckEvery: 1 << 62})
 			var docIDs map[string]int64
 			if perDoc {
 				if docIDs, err = documentIDs(ctx, kbase, collection); err != nil {

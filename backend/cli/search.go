@@ -51,7 +51,7 @@ func init() {
 					return err
 				}
 				defer kbase.Close()
-				s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg)})
+				s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir()})
 				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m, Weights: &wts}
 				if collection != "" {
 					q.Collections = []string{collection}

@@ -52,9 +52,10 @@ type fingerprint struct {
 
 // indexState is one immutable built index; a rebuild replaces the pointer, so running searches keep theirs.
 type indexState struct {
-	idx  Index
-	meta map[int64]unitMeta
-	fp   fingerprint
+	idx         Index
+	meta        map[int64]unitMeta
+	fp          fingerprint
+	collections map[int64]bool // collections that have units in meta
 }
 
 type cachedIndex struct {
@@ -97,17 +98,30 @@ func (s *Searcher) index(ctx context.Context, k indexKey) (*indexState, error) {
 		ci.checked = time.Now()
 		return ci.state, nil
 	}
-	st, err := s.buildIndex(ctx, k)
+	st, err := s.buildIndex(ctx, k, fp)
 	if err != nil {
 		return nil, err
 	}
-	st.fp = fp
 	ci.state, ci.checked = st, time.Now()
 	return st, nil
 }
 
-func (s *Searcher) buildIndex(ctx context.Context, k indexKey) (*indexState, error) {
+func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (*indexState, error) {
 	start := time.Now()
+	if s.opts.IndexDir != "" {
+		idx, err := openPersisted(s.opts.IndexDir, k, fp)
+		if err == nil {
+			meta, err := s.loadMeta(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			slog.Debug("search: dense index opened", "embedder", k.embedder, "modality", k.modality, "took", time.Since(start))
+			return newState(idx, meta, fp), nil
+		}
+		if !isMissing(err) {
+			slog.Info("search: rebuilding dense index", "embedder", k.embedder, "modality", k.modality, "reason", err)
+		}
+	}
 	rows, err := s.kb.DB().QueryContext(ctx, `SELECT v.unit_id, v.vec, d.collection_id, d.id, d.kind FROM vectors v
 		JOIN units u ON u.id = v.unit_id JOIN documents d ON d.id = u.document_id
 		WHERE v.embedder = ? AND v.modality = ? AND v.dim = ?`, k.embedder, k.modality, k.dim)
@@ -115,7 +129,7 @@ func (s *Searcher) buildIndex(ctx context.Context, k indexKey) (*indexState, err
 		return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
 	}
 	defer rows.Close()
-	st := &indexState{meta: map[int64]unitMeta{}}
+	meta := map[int64]unitMeta{}
 	var ids []int64
 	var vecs [][]float32
 	for rows.Next() {
@@ -134,18 +148,29 @@ func (s *Searcher) buildIndex(ctx context.Context, k indexKey) (*indexState, err
 		}
 		ids = append(ids, id)
 		vecs = append(vecs, v)
-		st.meta[id] = m
+		meta[id] = m
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
 	}
-	st.idx, err = s.opts.NewIndex(k.dim, ids, vecs)
+	idx, err := s.opts.NewIndex(k.dim, ids, vecs)
 	if err != nil {
 		return nil, fmt.Errorf("search: build index of %s (%s): %w", k.embedder, k.modality, err)
 	}
 	slog.Debug("search: dense index built", "embedder", k.embedder, "modality", k.modality, "vectors", len(ids),
 		"took", time.Since(start))
-	return st, nil
+	if s.opts.IndexDir != "" {
+		persist(s.opts.IndexDir, k, idx, fp)
+	}
+	return newState(idx, meta, fp), nil
+}
+
+func newState(idx Index, meta map[int64]unitMeta, fp fingerprint) *indexState {
+	st := &indexState{idx: idx, meta: meta, fp: fp, collections: map[int64]bool{}}
+	for _, m := range meta {
+		st.collections[m.collection] = true
+	}
+	return st
 }
 
 // normalize scales v to unit length in place; it reports false for a zero (or non-finite) vector.
@@ -214,10 +239,14 @@ func (s *Searcher) dense(ctx context.Context, text, modality string, sc *scope, 
 			return signal{}, err
 		}
 		colls := groups[k]
-		ns, err := st.idx.Search(q, depth, func(id int64) bool {
+		allow := func(id int64) bool {
 			m, ok := st.meta[id]
 			return ok && colls[m.collection] && sc.allows(m)
-		})
+		}
+		if len(sc.docIDs) == 0 && len(sc.kinds) == 0 && subset(st.collections, colls) {
+			allow = nil // every indexed unit qualifies: let the index search unfiltered
+		}
+		ns, err := st.idx.Search(q, depth, allow)
 		if err != nil {
 			return signal{}, fmt.Errorf("search: %s index of %s: %w", modality, k.embedder, err)
 		}
@@ -295,4 +324,14 @@ func (e *Exact) Search(q []float32, k int, allow func(int64) bool) ([]Neighbor, 
 	}
 	slices.Reverse(top)
 	return top, nil
+}
+
+// subset reports whether every key of a is in b.
+func subset(a, b map[int64]bool) bool {
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
 }

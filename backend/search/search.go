@@ -132,8 +132,11 @@ func BuiltinResolver(_ context.Context, modelID string) (model.Embedder, error) 
 type Options struct {
 	// Embedders resolves the embedders collections pin; nil means BuiltinResolver.
 	Embedders Resolver
-	// NewIndex builds the dense index for one embedder's vectors; nil means an exact scan.
+	// NewIndex builds the dense index for one embedder's vectors; nil means NewVectorIndex.
 	NewIndex IndexBuilder
+	// IndexDir, when set, keeps each built index in a file there (the data directory's index/), reopened by the
+	// next process instead of rebuilt, as long as SQLite still holds the same vectors.
+	IndexDir string
 	// RecheckEvery bounds how often a cached dense index is checked against SQLite for added or removed vectors;
 	// 0 means every search.
 	RecheckEvery time.Duration
@@ -155,7 +158,7 @@ func New(k *kb.KB, o Options) *Searcher {
 		o.Embedders = BuiltinResolver
 	}
 	if o.NewIndex == nil {
-		o.NewIndex = NewExact
+		o.NewIndex = NewVectorIndex
 	}
 	return &Searcher{kb: k, opts: o, indexes: map[indexKey]*cachedIndex{}, embeds: map[string]model.Embedder{}}
 }

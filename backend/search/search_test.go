@@ -526,3 +526,53 @@ func TestSearchErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestPersistedIndexReopened(t *testing.T) {
+	ctx := context.Background()
+	k := openKB(t)
+	c := collection(t, k, "c")
+	addPDF(t, k, c, testdata(t, realPDFs[0]))
+	dir := t.TempDir()
+	builds := 0
+	counting := func(dim int, ids []int64, vecs [][]float32) (Index, error) {
+		builds++
+		return NewVectorIndex(dim, ids, vecs)
+	}
+	q := Query{Text: "analysis of variance weight gain", K: 5, Mode: Dense}
+	first, err := New(k, Options{IndexDir: dir, NewIndex: counting}).Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if builds != 1 {
+		t.Fatalf("%d builds on first search, want 1", builds)
+	}
+	// A new Searcher (the next process) reopens the file instead of rebuilding, with the same answer.
+	second, err := New(k, Options{IndexDir: dir, NewIndex: counting}).Search(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if builds != 1 {
+		t.Errorf("second searcher rebuilt the index (%d builds)", builds)
+	}
+	if len(first.Hits) != len(second.Hits) {
+		t.Fatalf("%d hits then %d", len(first.Hits), len(second.Hits))
+	}
+	for i := range first.Hits {
+		if first.Hits[i].UnitID != second.Hits[i].UnitID {
+			t.Errorf("hit %d: unit %d then %d", i, first.Hits[i].UnitID, second.Hits[i].UnitID)
+		}
+	}
+	// New vectors make the file stale: it is rebuilt, and the new document is found.
+	doc := addPDF(t, k, c, testdata(t, realPDFs[2]))
+	res, err := New(k, Options{IndexDir: dir, NewIndex: counting}).Search(ctx,
+		Query{Text: "logistic regression plasma fibrinogen", K: 3, Mode: Dense})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if builds != 2 {
+		t.Errorf("stale file not rebuilt (%d builds)", builds)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].DocumentID != doc {
+		t.Errorf("new document not found after rebuild: %+v", res.Hits)
+	}
+}
