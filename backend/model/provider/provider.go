@@ -11,6 +11,7 @@ import (
 
 	"loupe/backend/config"
 	"loupe/backend/model"
+	"loupe/backend/model/builtin"
 	"loupe/backend/model/dashscope"
 	"loupe/backend/model/ollama"
 	"loupe/backend/model/openai"
@@ -38,15 +39,26 @@ type Options struct {
 type BuiltinFactory func(modelName string) (model.Embedder, error)
 
 var (
-	builtinMu sync.RWMutex
-	builtin   BuiltinFactory
+	builtinMu      sync.RWMutex
+	builtinFactory BuiltinFactory = defaultBuiltin
 )
 
-// RegisterBuiltin installs the factory of the built-in (offline) embedder. The builtin package lives apart so that
-// this package does not load its vectors; the app and the CLI register it at start-up.
+// defaultBuiltin is the GloVe embedder; it loads its word table lazily, on the first Embed.
+func defaultBuiltin(name string) (model.Embedder, error) {
+	e := builtin.New()
+	if name != "" && name != e.ModelID() && "builtin/"+name != e.ModelID() {
+		return nil, fmt.Errorf("unknown built-in embedding model %q (have %s)", name, e.ModelID())
+	}
+	return e, nil
+}
+
+// RegisterBuiltin replaces the factory of the built-in (offline) embedder; nil restores the GloVe default.
 func RegisterBuiltin(f BuiltinFactory) {
+	if f == nil {
+		f = defaultBuiltin
+	}
 	builtinMu.Lock()
-	builtin = f
+	builtinFactory = f
 	builtinMu.Unlock()
 }
 
@@ -88,11 +100,8 @@ func New(p config.Provider, o Options) (*Set, error) {
 		}
 	case config.KindBuiltin:
 		builtinMu.RLock()
-		f := builtin
+		f := builtinFactory
 		builtinMu.RUnlock()
-		if f == nil {
-			return nil, fmt.Errorf("provider %s: the built-in embedder is not registered in this binary", p.Name)
-		}
 		e, err := f(p.EmbedModel)
 		if err != nil {
 			return nil, fmt.Errorf("provider %s: %w", p.Name, err)

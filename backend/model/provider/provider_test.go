@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -114,35 +113,33 @@ func TestResultNeverCarriesTheKey(t *testing.T) {
 	}
 }
 
-type fakeEmbedder struct{ name string }
-
-func (f fakeEmbedder) Embed(context.Context, []model.EmbedInput) ([][]float32, error) {
-	return nil, nil
-}
-func (f fakeEmbedder) ModelID() string      { return "builtin/" + f.name }
-func (f fakeEmbedder) Dim() int             { return 100 }
-func (f fakeEmbedder) SupportsImages() bool { return false }
-
-func TestBuiltinNeedsRegistration(t *testing.T) {
-	p := config.Provider{Name: "offline", Kind: config.KindBuiltin, EmbedModel: "glove-100d"}
-	RegisterBuiltin(nil)
-	if _, err := New(p, Options{}); err == nil || !strings.Contains(err.Error(), "not registered") {
-		t.Errorf("err = %v", err)
+func TestBuiltin(t *testing.T) {
+	cases := map[string]struct {
+		embedModel string
+		ok         bool
+	}{
+		"default":  {"", true},
+		"short id": {"glove-100d", true},
+		"full id":  {"builtin/glove-100d", true},
+		"unknown":  {"word2vec", false},
 	}
-	RegisterBuiltin(func(name string) (model.Embedder, error) {
-		if name != "glove-100d" {
-			return nil, errors.New("unknown builtin model " + name)
-		}
-		return fakeEmbedder{name}, nil
-	})
-	defer RegisterBuiltin(nil)
-	s, err := New(p, Options{})
-	if err != nil || s.Chat != nil || s.Embedder.ModelID() != "builtin/glove-100d" {
-		t.Fatalf("set %+v err %v", s, err)
-	}
-	r := Test(context.Background(), p)
-	if !r.OK() || r.Models != 1 {
-		t.Errorf("builtin test: %+v", r)
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := config.Provider{Name: "offline", Kind: config.KindBuiltin, EmbedModel: tc.embedModel}
+			s, err := New(p, Options{})
+			if !tc.ok {
+				if err == nil || Test(context.Background(), p).OK() {
+					t.Fatalf("want an error for %q", tc.embedModel)
+				}
+				return
+			}
+			if err != nil || s.Chat != nil || s.Embedder.ModelID() != "builtin/glove-100d" || s.Embedder.Dim() != 100 {
+				t.Fatalf("set %+v err %v", s, err)
+			}
+			if r := Test(context.Background(), p); !r.OK() || r.Models != 1 {
+				t.Errorf("builtin test: %+v", r)
+			}
+		})
 	}
 }
 
