@@ -29,7 +29,8 @@ fi
 # Go tools, pinned: @latest resolves to an old wails through this proxy that does not build on Go 1.26.
 WAILS_VERSION=v2.16.0
 GOBIN="$(go env GOPATH)/bin"
-if ! "$GOBIN/wails" version 2>/dev/null | grep -q "$WAILS_VERSION"; then
+have_wails="$("$GOBIN/wails" version 2>/dev/null || true)"
+if [ "${have_wails%%$'\n'*}" != "$WAILS_VERSION" ]; then
   echo "setup: installing wails $WAILS_VERSION" >&2
   go install "github.com/wailsapp/wails/v2/cmd/wails@$WAILS_VERSION"
 fi
