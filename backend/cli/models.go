@@ -63,6 +63,15 @@ func init() {
 					if r.Error != "" {
 						fmt.Fprintf(w, "  error: %s\n", r.Error)
 					}
+					if r.Note != "" {
+						fmt.Fprintf(w, "  note: %s\n", r.Note)
+					}
+					if r.ChatModelFound != nil && !*r.ChatModelFound {
+						fmt.Fprintf(w, "  configured chat model %q is not served here\n", r.ChatModel)
+					}
+					if r.EmbedFound != nil && !*r.EmbedFound {
+						fmt.Fprintf(w, "  configured embedding model %q is not served here\n", r.EmbedModel)
+					}
 					if len(r.Infos) == 0 {
 						continue
 					}

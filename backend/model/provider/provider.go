@@ -145,6 +145,7 @@ type Result struct {
 	EmbedFound     *bool  `json:"embed_model_found,omitempty"`
 	LatencyMS      int64  `json:"latency_ms"`
 	Error          string `json:"error,omitempty"`
+	Note           string `json:"note,omitempty"` // something worth knowing that is not a failure
 	// Infos are the models listed, for callers that show them (`loupe models`).
 	Infos []model.Info `json:"-"`
 }
@@ -186,9 +187,16 @@ func test(ctx context.Context, p config.Provider, o Options) Result {
 	infos, err := s.Lister.Models(ctx)
 	r.LatencyMS = time.Since(start).Milliseconds()
 	if err != nil {
+		var se *transport.StatusError
+		if errors.As(err, &se) && se.Code == 404 && p.Kind != config.KindOllama {
+			// Some OpenAI-compatible gateways do not implement GET /models: the server answered, so it is reachable,
+			// but nothing can be said about its models.
+			r.Reachable = true
+			r.Note = "the server does not list its models (GET /models answered 404)"
+			return r
+		}
 		r.Error = err.Error()
 		// An HTTP answer, even an error, proves the server is there.
-		var se *transport.StatusError
 		r.Reachable = s.Version != nil || errors.As(err, &se) || errors.Is(err, model.ErrModelNotFound)
 		return r
 	}

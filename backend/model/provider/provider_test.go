@@ -154,3 +154,12 @@ func TestMultimodalEmbedName(t *testing.T) {
 		})
 	}
 }
+
+func TestGatewayWithoutModelList(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	r := Test(context.Background(), config.Provider{Name: "gw", Kind: config.KindOpenAI, BaseURL: srv.URL + "/v1", ChatModel: "m"})
+	if !r.Reachable || r.Error != "" || r.Note == "" || r.ChatModelFound != nil || !r.OK() {
+		t.Errorf("a 404 on /models is a note, not a failure: %+v", r)
+	}
+}
