@@ -99,6 +99,14 @@ func has(caps []string, c string) bool {
 	return false
 }
 
+// subject names what failed: `ollama chat "m" at URL`, or `ollama version at URL` when there is no model.
+func (c *Client) subject(op, name string) string {
+	if name == "" {
+		return "ollama " + op + " at " + c.base
+	}
+	return fmt.Sprintf("ollama %s %q at %s", op, name, c.base)
+}
+
 // mapError wraps the model package's sentinel errors around ollama/api's StatusError.
 func (c *Client) mapError(op, name string, err error, hadImages bool) error {
 	var se api.StatusError
@@ -107,14 +115,14 @@ func (c *Client) mapError(op, name string, err error, hadImages bool) error {
 		switch {
 		case se.StatusCode == http.StatusNotFound && (strings.Contains(msg, "model") || strings.Contains(msg, "not found")) ||
 			transport.LooksLikeModelNotFound(se.StatusCode, "", se.ErrorMessage):
-			return fmt.Errorf("ollama %s %q at %s: %w: %w", op, name, c.base, model.ErrModelNotFound, err)
+			return fmt.Errorf("%s: %w: %w", c.subject(op, name), model.ErrModelNotFound, err)
 		case strings.Contains(msg, "does not support chat") || strings.Contains(msg, "does not support generate"):
-			return fmt.Errorf("ollama %s %q at %s: %w: %w", op, name, c.base, model.ErrNoChat, err)
+			return fmt.Errorf("%s: %w: %w", c.subject(op, name), model.ErrNoChat, err)
 		case hadImages && transport.LooksLikeNoVision(se.ErrorMessage):
-			return fmt.Errorf("ollama %s %q at %s: %w: %w", op, name, c.base, model.ErrNoVision, err)
+			return fmt.Errorf("%s: %w: %w", c.subject(op, name), model.ErrNoVision, err)
 		}
 	}
-	return fmt.Errorf("ollama %s %q at %s: %w", op, name, c.base, err)
+	return fmt.Errorf("%s: %w", c.subject(op, name), err)
 }
 
 // Models lists /api/tags and asks /api/show for each model's capabilities (4 at a time).

@@ -103,19 +103,27 @@ func dataURL(img *model.Image) string {
 	return "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
 }
 
+// subject names what failed: `chat "m" at URL`, or `list models at URL` when there is no model.
+func (c *Client) subject(op, modelName string) string {
+	if modelName == "" {
+		return op + " at " + c.base
+	}
+	return fmt.Sprintf("%s %q at %s", op, modelName, c.base)
+}
+
 // mapError turns a server error into one carrying the model package's sentinel errors, with the key redacted.
 func (c *Client) mapError(op, modelName string, se *transport.StatusError, hadImages bool) error {
 	se.Message = transport.Redact(se.Message, c.key)
 	switch {
 	case se.Code == http.StatusNotFound && strings.Contains(strings.ToLower(se.Message), "model") ||
 		transport.LooksLikeModelNotFound(se.Code, se.Kind, se.Message):
-		return fmt.Errorf("%s %q at %s: %w: %w", op, modelName, c.base, model.ErrModelNotFound, se)
+		return fmt.Errorf("%s: %w: %w", c.subject(op, modelName), model.ErrModelNotFound, se)
 	case hadImages && transport.LooksLikeNoVision(se.Message):
-		return fmt.Errorf("%s %q at %s: %w: %w", op, modelName, c.base, model.ErrNoVision, se)
+		return fmt.Errorf("%s: %w: %w", c.subject(op, modelName), model.ErrNoVision, se)
 	case looksLikeNoChat(se.Message):
-		return fmt.Errorf("%s %q at %s: %w: %w", op, modelName, c.base, model.ErrNoChat, se)
+		return fmt.Errorf("%s: %w: %w", c.subject(op, modelName), model.ErrNoChat, se)
 	}
-	return fmt.Errorf("%s %q at %s: %w", op, modelName, c.base, se)
+	return fmt.Errorf("%s: %w", c.subject(op, modelName), se)
 }
 
 // mapGoOpenAIError converts go-openai's error types into a StatusError, then maps it like mapError.
@@ -134,9 +142,9 @@ func (c *Client) mapGoOpenAIError(op, modelName string, err error) error {
 		return c.mapError(op, modelName, se, false)
 	}
 	if c.key != "" && strings.Contains(err.Error(), c.key) {
-		return fmt.Errorf("%s %q at %s: %s", op, modelName, c.base, transport.Redact(err.Error(), c.key))
+		return fmt.Errorf("%s: %s", c.subject(op, modelName), transport.Redact(err.Error(), c.key))
 	}
-	return fmt.Errorf("%s %q at %s: %w", op, modelName, c.base, err)
+	return fmt.Errorf("%s: %w", c.subject(op, modelName), err)
 }
 
 func looksLikeNoChat(msg string) bool {

@@ -175,6 +175,9 @@ func test(ctx context.Context, p config.Provider, o Options) Result {
 		r.Error = err.Error()
 		return r
 	}
+	if p.Kind == config.KindDashScope && p.APIKey == "" {
+		r.Note = "no API key: set DASHSCOPE_API_KEY or store one in settings"
+	}
 	if s.Version != nil {
 		v, err := s.Version(ctx)
 		if err != nil {
