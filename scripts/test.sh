@@ -22,9 +22,15 @@ go vet ./...
 OLLAMA_TOOLS="$SHARED/tools/ollama-e2e"
 if [ -x "$OLLAMA_TOOLS/up.sh" ]; then
   step "ollama (real server, generated models)"
-  hostline="$("$OLLAMA_TOOLS/up.sh")"
+  uplog="$(mktemp)"
+  hostline="$("$OLLAMA_TOOLS/up.sh" 2>"$uplog")" || { cat "$uplog" >&2; exit 1; }
+  cat "$uplog" >&2
   export "${hostline?}"
-  trap '"$OLLAMA_TOOLS/down.sh" >/dev/null 2>&1 || true' EXIT
+  # Stop the server afterwards only if this run started it (a developer's running server is left alone).
+  if ! grep -q "already running" "$uplog"; then
+    trap '"$OLLAMA_TOOLS/down.sh" >/dev/null 2>&1 || true' EXIT
+  fi
+  rm -f "$uplog"
   echo "$hostline"
 else
   echo "warning: $OLLAMA_TOOLS not found: model end-to-end tests will skip" >&2
