@@ -82,6 +82,9 @@ func (t *Table) Dim() int { return t.dim }
 // Len returns the number of words in the table.
 func (t *Table) Len() int { return len(t.words) }
 
+// Word returns the i-th word of the table; words are in descending corpus frequency.
+func (t *Table) Word(i int) string { return t.words[i] }
+
 // Vector returns the raw GloVe vector of word (already lower-case) and whether the table holds it.
 func (t *Table) Vector(word string) ([]float32, bool) {
 	i, ok := t.index[word]

@@ -1,0 +1,227 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"loupe/backend/glove"
+	"loupe/backend/kb"
+)
+
+// benchUnits is the size of the synthetic knowledge base (LOUPE_BENCH_UNITS overrides 100,000).
+func benchUnits() int {
+	if n, err := strconv.Atoi(os.Getenv("LOUPE_BENCH_UNITS")); err == nil && n > 0 {
+		return n
+	}
+	return 100_000
+}
+
+// vocab is the built-in table's words in frequency order, for Zipf-distributed synthetic text.
+func vocab(b *testing.B) []string {
+	tb, err := glove.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := make([]string, tb.Len())
+	for i := range out {
+		out[i] = tb.Word(i)
+	}
+	return out
+}
+
+// synthKB builds (once per directory) a knowledge base of n page units in 100-page documents, each page 150
+// Zipf-distributed English words with word boxes and its built-in text vector, then saves the dense index.
+// LOUPE_BENCH_DIR keeps it between runs.
+func synthKB(b *testing.B, n int) (dir string) {
+	dir = os.Getenv("LOUPE_BENCH_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	dir = filepath.Join(dir, fmt.Sprintf("synth-%d", n))
+	if _, err := os.Stat(filepath.Join(dir, "ready")); err == nil {
+		return dir
+	}
+	os.RemoveAll(dir)
+	ctx := context.Background()
+	k, err := kb.Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer k.Close()
+	c, err := k.EnsureCollection(ctx, "synth")
+	if err != nil {
+		b.Fatal(err)
+	}
+	words := vocab(b)
+	tb, _ := glove.Default()
+	zipf := rand.NewZipf(rand.New(rand.NewPCG(3, 5)), 1.07, 2, uint64(len(words)-1))
+	start := time.Now()
+	tx, err := k.DB().BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for d := 0; d*100 < n; d++ {
+		res, err := tx.ExecContext(ctx, `INSERT INTO documents(collection_id, sha256, name, kind, status, pages, created_at, updated_at)
+			VALUES (?, ?, ?, 'pdf', 'ready', 100, 0, 0)`, c.ID, fmt.Sprintf("%064x", d), fmt.Sprintf("doc%05d.pdf", d))
+		if err != nil {
+			b.Fatal(err)
+		}
+		docID, _ := res.LastInsertId()
+		for p := 1; p <= 100 && d*100+p <= n; p++ {
+			ws := make([]kb.Word, 150)
+			texts := make([]string, 150)
+			for i := range ws {
+				texts[i] = words[zipf.Uint64()]
+				x, y := float64(50+(i%12)*40), float64(60+(i/12)*50)
+				ws[i] = kb.Word{Text: texts[i], X0: x, Y0: y, X1: x + 35, Y1: y + 10}
+			}
+			text := strings.Join(texts, " ")
+			wj, _ := json.Marshal(ws)
+			res, err := tx.ExecContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, text, text_source, words)
+				VALUES (?, ?, 'page', 612, 792, ?, 'layer', ?)`, docID, p, text, string(wj))
+			if err != nil {
+				b.Fatal(err)
+			}
+			uid, _ := res.LastInsertId()
+			if _, err := tx.ExecContext(ctx, `INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (?, ?, 'text', 100, ?)`,
+				uid, glove.ModelID, kb.EncodeVector(tb.Embed(text))); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("synthetic knowledge base: %d units written in %v", n, time.Since(start))
+	// The first search builds the dense index and saves it under index/.
+	start = time.Now()
+	if _, err := New(k, Options{IndexDir: filepath.Join(dir, "index")}).Search(ctx, Query{Text: "warmup query"}); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("dense index built and saved in %v", time.Since(start))
+	if err := os.WriteFile(filepath.Join(dir, "ready"), nil, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// benchQueries are three-to-five-word queries of mid-frequency words, like a person's search.
+func benchQueries(b *testing.B, n int) []string {
+	words := vocab(b)
+	r := rand.New(rand.NewPCG(1, 9))
+	qs := make([]string, n)
+	for i := range qs {
+		m := 3 + r.IntN(3)
+		ws := make([]string, m)
+		for j := range ws {
+			ws[j] = words[200+r.IntN(20000)]
+		}
+		qs[i] = strings.Join(ws, " ")
+	}
+	return qs
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(p*float64(len(s))))]
+}
+
+// BenchmarkSearchLatency reports hybrid search p50/p99 over a 100k-unit knowledge base with 1 and 8 concurrent
+// clients, and bm25-only as the baseline the hybrid ratio is against.
+//
+//	go test -run X -bench SearchLatency -benchtime 1x ./backend/search/
+func BenchmarkSearchLatency(b *testing.B) {
+	n := benchUnits()
+	dir := synthKB(b, n)
+	ctx := context.Background()
+	k, err := kb.Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer k.Close()
+	s := New(k, Options{IndexDir: filepath.Join(dir, "index"), RecheckEvery: time.Second})
+	if _, err := s.Search(ctx, Query{Text: "warm up the index"}); err != nil {
+		b.Fatal(err)
+	}
+	queries := benchQueries(b, 400)
+	run := func(b *testing.B, mode Mode, clients int) (p50, p99 time.Duration) {
+		var mu sync.Mutex
+		var lat []time.Duration
+		{
+			var wg sync.WaitGroup
+			for c := range clients {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var mine []time.Duration
+					for i := c; i < len(queries); i += clients {
+						t0 := time.Now()
+						if _, err := s.Search(ctx, Query{Text: queries[i], K: 10, Mode: mode}); err != nil {
+							b.Error(err)
+							return
+						}
+						mine = append(mine, time.Since(t0))
+					}
+					mu.Lock()
+					lat = append(lat, mine...)
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+		}
+		return percentile(lat, 0.5), percentile(lat, 0.99)
+	}
+	for _, clients := range []int{1, 8} {
+		b.Run(fmt.Sprintf("units=%d/clients=%d", n, clients), func(b *testing.B) {
+			var bp50, bp99, hp50, hp99 time.Duration
+			for b.Loop() {
+				bp50, bp99 = run(b, BM25, clients)
+				hp50, hp99 = run(b, Hybrid, clients)
+			}
+			b.ReportMetric(float64(hp50.Microseconds())/1000, "hybrid-p50-ms")
+			b.ReportMetric(float64(hp99.Microseconds())/1000, "hybrid-p99-ms")
+			b.ReportMetric(float64(bp99.Microseconds())/1000, "bm25-p99-ms")
+			b.ReportMetric(float64(hp99)/float64(bp99), "hybrid/bm25-p99")
+			_ = bp50
+		})
+	}
+}
+
+// BenchmarkColdOpen measures opening the knowledge base and answering the first hybrid search with the saved index
+// (no rebuild), against rebuilding the index from SQLite as the baseline.
+func BenchmarkColdOpen(b *testing.B) {
+	n := benchUnits()
+	dir := synthKB(b, n)
+	ctx := context.Background()
+	open := func(indexDir string) time.Duration {
+		t0 := time.Now()
+		k, err := kb.Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer k.Close()
+		if _, err := New(k, Options{IndexDir: indexDir}).Search(ctx, Query{Text: "river valley bridge"}); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	var cold, rebuild time.Duration
+	for b.Loop() {
+		cold = open(filepath.Join(dir, "index"))
+		rebuild = open("") // no saved index: load vectors and build
+	}
+	b.ReportMetric(float64(cold.Milliseconds()), "cold-open-ms")
+	b.ReportMetric(float64(rebuild.Milliseconds()), "rebuild-ms")
+	b.ReportMetric(float64(cold)/float64(rebuild), "cold/rebuild")
+}
