@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -114,4 +115,55 @@ func TestDoctorStore(t *testing.T) {
 		}
 	}
 	_ = err
+}
+
+func TestDoctorEndpoints(t *testing.T) {
+	// The default provider (ollama) pointed at a closed port must fail doctor; other profiles only warn.
+	t.Setenv("OLLAMA_HOST", "127.0.0.1:1")
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
+	out, err := run(t, t.TempDir(), "doctor", "--json")
+	if err == nil {
+		t.Fatalf("doctor passed with the default provider unreachable:\n%s", out)
+	}
+	var sawOllama, sawOpenAI bool
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var c struct {
+			Name     string `json:"name"`
+			OK       bool   `json:"ok"`
+			Optional bool   `json:"optional"`
+		}
+		json.Unmarshal([]byte(l), &c)
+		switch c.Name {
+		case "model ollama":
+			sawOllama = !c.OK && !c.Optional
+		case "model openai":
+			sawOpenAI = !c.OK && c.Optional
+		}
+	}
+	if !sawOllama || !sawOpenAI {
+		t.Errorf("want ollama failing (required) and openai failing (optional):\n%s", out)
+	}
+}
+
+func TestE2EDoctorRealOllama(t *testing.T) {
+	host := os.Getenv("OLLAMA_HOST")
+	if host == "" {
+		t.Skip("OLLAMA_HOST not set: start ../shared/tools/ollama-e2e/up.sh")
+	}
+	out, _ := run(t, t.TempDir(), "doctor", "--json")
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var c struct {
+			Name   string `json:"name"`
+			OK     bool   `json:"ok"`
+			Detail string `json:"detail"`
+		}
+		json.Unmarshal([]byte(l), &c)
+		if c.Name == "model ollama" {
+			if !c.OK || !strings.Contains(c.Detail, "model(s)") {
+				t.Errorf("real ollama check: %s", l)
+			}
+			return
+		}
+	}
+	t.Errorf("no ollama check in:\n%s", out)
 }

@@ -40,7 +40,10 @@ func init() {
 						continue
 					}
 					mark := "ok  "
-					if !c.OK {
+					switch {
+					case !c.OK && c.Optional:
+						mark = "warn"
+					case !c.OK:
 						mark = "FAIL"
 					}
 					fmt.Fprintf(w, "%s %-20s %s\n", mark, c.Name, c.Detail)

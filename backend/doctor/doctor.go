@@ -21,6 +21,9 @@ type Check struct {
 	OK     bool   `json:"ok"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"` // what to do when not OK
+	// Optional marks a check whose failure is worth showing but does not make the installation unhealthy
+	// (an endpoint profile that is not in use).
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Options select what to check and whether to repair.
@@ -192,7 +195,7 @@ func firstLine(ctx context.Context, path string, args ...string) (string, error)
 // Healthy reports whether every check passed.
 func Healthy(checks []Check) bool {
 	for _, c := range checks {
-		if !c.OK {
+		if !c.OK && !c.Optional {
 			return false
 		}
 	}
