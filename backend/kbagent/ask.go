@@ -1,0 +1,62 @@
+package kbagent
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"loupe/backend/agent"
+	"loupe/backend/kb"
+	"loupe/backend/model"
+	"loupe/backend/pdf"
+	"loupe/backend/search"
+)
+
+// Deps are the long-lived parts a question is answered with.
+type Deps struct {
+	KB     *kb.KB
+	Search *search.Searcher
+	PDF    *pdf.Renderer
+	Chat   model.Chat
+	Log    *slog.Logger
+	// Query is the base of every search (mode, weights); the run's collection is added to it.
+	Query search.Query
+}
+
+// Ask answers question as a stored run: it creates the run, runs the agent with the knowledge base behind it,
+// stores every event (and the outcome) and passes each to sink after storing it. It returns the run's id even
+// when the run failed or was cancelled.
+func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, question string, sink agent.Sink) (int64, agent.Result, error) {
+	mode := cfg.Mode
+	if mode == "" {
+		mode = agent.ModeVRAG
+	}
+	run, err := d.KB.CreateRun(ctx, kb.Run{ConversationID: conversationID, Question: question, Mode: string(mode),
+		Provider: cfg.Provider, Model: cfg.Model})
+	if err != nil {
+		return 0, agent.Result{}, err
+	}
+	q := d.Query
+	if cfg.Collection != "" {
+		q.Collections = []string{cfg.Collection}
+	}
+	a := &agent.Agent{
+		Chat:      d.Chat,
+		Retriever: &Retriever{Searcher: d.Search, Base: q},
+		Renderer:  &Renderer{KB: d.KB, PDF: d.PDF},
+		Frames:    &Frames{KB: d.KB},
+		Blobs:     &Blobs{KB: d.KB, RunID: run.ID},
+		Log:       d.Log,
+	}
+	rec := NewRecorder(ctx, d.KB, run.ID, sink)
+	res, runErr := a.Run(ctx, ID(run.ID), cfg, question, rec.Sink)
+	if res.RunID == "" {
+		// The agent refused to start (a bad mode): no done event will close the run, so close it here.
+		_ = d.KB.FinishRun(context.WithoutCancel(ctx), run.ID, "failed", "", nil)
+		return run.ID, res, runErr
+	}
+	if err := rec.Err(); err != nil {
+		return run.ID, res, fmt.Errorf("run %d: stored copy incomplete: %w", run.ID, err)
+	}
+	return run.ID, res, runErr
+}

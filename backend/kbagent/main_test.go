@@ -1,0 +1,101 @@
+package kbagent
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"loupe/backend/kb"
+	"loupe/backend/pdf"
+)
+
+// TestMain lets the test binary serve as the pdf worker, the way the loupe binary does: the pdf client
+// re-executes os.Executable() with the worker command.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand {
+		if err := pdf.ServeWorker(os.Stdin, os.Stdout); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// testdata returns a file of ../shared/testdata, or skips.
+func testdata(t testing.TB, rel string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata", rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared test data %s not found: %v", rel, err)
+	}
+	return p
+}
+
+func openKB(t testing.TB) *kb.KB {
+	t.Helper()
+	dir := t.TempDir()
+	k, err := kb.Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { k.Close() })
+	return k
+}
+
+func pdfClient(t testing.TB) *pdf.Client {
+	t.Helper()
+	c := pdf.NewClient(pdf.Options{})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// addPDF stores a real PDF as a document whose original is in the blob store, with one unit per page carrying
+// MuPDF's text layer and word boxes (what ingest stores), and returns the page units' ids.
+func addPDF(t testing.TB, k *kb.KB, c *pdf.Client, coll string, path string) (kb.Document, []int64) {
+	t.Helper()
+	ctx := context.Background()
+	col, err := k.EnsureCollection(ctx, coll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, size, err := k.Blobs.PutFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := c.Open(ctx, path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer doc.Close()
+	data, _ := os.ReadFile(path)
+	sum := sha256.Sum256(data)
+	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]), Name: filepath.Base(path),
+		Kind: "pdf", MIME: "application/pdf", SizeBytes: size, Blob: blob, Status: kb.StatusReady, Pages: doc.Pages()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for i := range doc.Pages() {
+		p, err := doc.Page(ctx, i, pdf.PageOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := make([]kb.Word, len(p.Words))
+		for j, w := range p.Words {
+			words[j] = kb.Word{Text: w.Text, X0: w.Box.X0, Y0: w.Box.Y0, X1: w.Box.X1, Y1: w.Box.Y1}
+		}
+		id, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
+			Text: p.Text, TextSource: kb.TextLayer, Words: words})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	return d, ids
+}

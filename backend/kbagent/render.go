@@ -1,0 +1,199 @@
+package kbagent
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/jpeg" // stored images and frames are JPEG
+	_ "image/png"
+	"math"
+	"sync"
+
+	"loupe/backend/agent"
+	"loupe/backend/kb"
+	"loupe/backend/pdf"
+	"loupe/backend/vision"
+)
+
+// RawDPI is the resolution a PDF page's raw pixels are measured at: VRAG's corpus was rendered at 200 DPI, so the
+// model's bbox padding (56 raw px) and crop sizes mean the same on Loupe's pages as in training.
+const RawDPI = 200
+
+// Renderer draws units for the agent: PDF pages through MuPDF (any region at the resolution asked: a true zoom),
+// images and video clips from their stored normalised pixels. Safe for concurrent use.
+type Renderer struct {
+	KB  *kb.KB
+	PDF *pdf.Renderer // nil: PDF pages cannot be rendered
+
+	mu    sync.Mutex
+	units map[int64]*unitSource
+	last  *decoded // the most recently decoded stored image: crops of one picture come in a row
+}
+
+type unitSource struct {
+	unit kb.Unit
+	doc  kb.Document
+	size vision.Size
+}
+
+type decoded struct {
+	blob string
+	img  image.Image
+}
+
+func (r *Renderer) source(ctx context.Context, unitID string) (*unitSource, error) {
+	id, err := ParseID(unitID)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	s, ok := r.units[id]
+	r.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	u, err := r.KB.Unit(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	d, err := r.KB.Document(ctx, u.DocumentID)
+	if err != nil {
+		return nil, fmt.Errorf("unit %d: %w", id, err)
+	}
+	s = &unitSource{unit: u, doc: d}
+	switch {
+	case u.Kind == kb.UnitPage:
+		if u.Width <= 0 || u.Height <= 0 {
+			return nil, fmt.Errorf("unit %d (page %d of %s) has no page size", id, u.Ordinal, d.Name)
+		}
+		s.size = vision.Size{W: pointsToRaw(u.Width), H: pointsToRaw(u.Height)}
+	case u.ImageBlob != "":
+		f, err := r.KB.Blobs.Open(u.ImageBlob)
+		if err != nil {
+			return nil, fmt.Errorf("unit %d of %s: stored image: %w", id, d.Name, err)
+		}
+		cfg, _, err := image.DecodeConfig(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("unit %d of %s: stored image %s: %w", id, d.Name, u.ImageBlob, err)
+		}
+		s.size = vision.Size{W: cfg.Width, H: cfg.Height}
+	default:
+		return nil, fmt.Errorf("unit %d of %s (%s) has no stored image", id, d.Name, u.Kind)
+	}
+	r.mu.Lock()
+	if r.units == nil {
+		r.units = map[int64]*unitSource{}
+	}
+	r.units[id] = s
+	r.mu.Unlock()
+	return s, nil
+}
+
+func pointsToRaw(pt float64) int { return max(1, int(math.Round(pt*RawDPI/72))) }
+
+// PageInfo gives a unit's raw size: the 200-DPI pixel size of a PDF page, the stored pixels of an image or clip.
+func (r *Renderer) PageInfo(ctx context.Context, unitID string) (agent.PageInfo, error) {
+	s, err := r.source(ctx, unitID)
+	if err != nil {
+		return agent.PageInfo{}, err
+	}
+	return agent.PageInfo{Size: s.size, Vector: s.unit.Kind == kb.UnitPage}, nil
+}
+
+// Render draws region (raw pixels; zero means the whole unit) at exactly out.
+func (r *Renderer) Render(ctx context.Context, unitID string, region vision.Rect, out vision.Size) (image.Image, error) {
+	if out.W <= 0 || out.H <= 0 {
+		return nil, fmt.Errorf("render unit %s: output size %dx%d", unitID, out.W, out.H)
+	}
+	s, err := r.source(ctx, unitID)
+	if err != nil {
+		return nil, err
+	}
+	full := vision.Full(s.size)
+	if region == (vision.Rect{}) {
+		region = full
+	}
+	region = vision.Rect{X0: max(0, region.X0), Y0: max(0, region.Y0), X1: min(full.X1, region.X1), Y1: min(full.Y1, region.Y1)}
+	if region.W() <= 0 || region.H() <= 0 {
+		return nil, fmt.Errorf("render unit %s: region %v lies outside the %dx%d page", unitID, region.Array(), s.size.W, s.size.H)
+	}
+	if s.unit.Kind == kb.UnitPage {
+		return r.renderPDF(ctx, s, region, out)
+	}
+	img, err := r.stored(s)
+	if err != nil {
+		return nil, err
+	}
+	return vision.Resize(vision.Crop(img, region), out), nil
+}
+
+// renderPDF asks MuPDF for the region at the DPI that makes it out.W pixels wide, then fits the last pixel of
+// rounding by resizing.
+func (r *Renderer) renderPDF(ctx context.Context, s *unitSource, region vision.Rect, out vision.Size) (image.Image, error) {
+	if r.PDF == nil {
+		return nil, errors.New("render pdf page: no pdf renderer configured")
+	}
+	path, err := r.pdfPath(s)
+	if err != nil {
+		return nil, err
+	}
+	dpi := RawDPI * float64(out.W) / region.W()
+	pt := 72.0 / RawDPI
+	clip := pdf.Box{X0: region.X0 * pt, Y0: region.Y0 * pt, X1: region.X1 * pt, Y1: region.Y1 * pt}
+	rend, err := r.PDF.Render(ctx, path, "", pdf.RenderRequest{
+		Page: s.unit.Ordinal - 1, DPI: dpi, Clip: &clip, Format: pdf.JPEG, Quality: 92,
+		MaxPixels: 2 * (out.W + 2) * (out.H + 2),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("render page %d of %s: %w", s.unit.Ordinal, s.doc.Name, err)
+	}
+	img, _, err := image.Decode(bytes.NewReader(rend.Data))
+	if err != nil {
+		return nil, fmt.Errorf("render page %d of %s: decode: %w", s.unit.Ordinal, s.doc.Name, err)
+	}
+	return vision.Resize(img, out), nil
+}
+
+// pdfPath is the original in the blob store, or the file it was added from when the store has no copy.
+func (r *Renderer) pdfPath(s *unitSource) (string, error) {
+	if s.doc.Blob != "" && r.KB.Blobs.Has(s.doc.Blob) {
+		return r.KB.Blobs.Path(s.doc.Blob), nil
+	}
+	if s.doc.SourcePath != "" {
+		return s.doc.SourcePath, nil
+	}
+	return "", fmt.Errorf("document %d (%s): the original PDF is neither in the blob store nor at a source path", s.doc.ID, s.doc.Name)
+}
+
+func (r *Renderer) stored(s *unitSource) (image.Image, error) {
+	blob := s.unit.ImageBlob
+	r.mu.Lock()
+	last := r.last
+	r.mu.Unlock()
+	if last != nil && last.blob == blob {
+		return last.img, nil
+	}
+	img, err := decodeBlob(r.KB, blob)
+	if err != nil {
+		return nil, fmt.Errorf("unit %d of %s: %w", s.unit.ID, s.doc.Name, err)
+	}
+	r.mu.Lock()
+	r.last = &decoded{blob: blob, img: img}
+	r.mu.Unlock()
+	return img, nil
+}
+
+func decodeBlob(k *kb.KB, blob string) (image.Image, error) {
+	data, err := k.Blobs.Get(blob)
+	if err != nil {
+		return nil, fmt.Errorf("stored image %s: %w", blob, err)
+	}
+	img, err := vision.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("stored image %s: %w", blob, err)
+	}
+	return img, nil
+}
