@@ -51,14 +51,32 @@ func (a *Auto) index() Index {
 	return a.cur
 }
 
-func (a *Auto) Len() int             { return a.index().Len() }
-func (a *Auto) Delete(id int64) bool { return a.index().Delete(id) }
+// Every operation holds mu shared while it runs, so a promotion (which holds it exclusively) never misses a write
+// made to the exact index it is copying.
+
+func (a *Auto) Len() int {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.cur.Len()
+}
+
+func (a *Auto) Delete(id int64) bool {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.cur.Delete(id)
+}
+
 func (a *Auto) Search(q []float32, k int, f *Filter) ([]Result, error) {
-	return a.index().Search(q, k, f)
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.cur.Search(q, k, f)
 }
 
 func (a *Auto) Add(id int64, vec []float32) error {
-	if err := a.index().Add(id, vec); err != nil {
+	a.mu.RLock()
+	err := a.cur.Add(id, vec)
+	a.mu.RUnlock()
+	if err != nil {
 		return err
 	}
 	return a.promote()
@@ -69,7 +87,7 @@ func (a *Auto) AddBatch(ids []int64, vecs [][]float32) error {
 	_, exact := a.cur.(*Exact)
 	n := a.cur.Len()
 	a.mu.RUnlock()
-	if exact && n+len(ids) >= a.cfg.Crossover && n == 0 {
+	if exact && n == 0 && len(ids) >= a.cfg.Crossover {
 		// Straight to the graph: building it in bulk uses every core.
 		h, err := NewHNSW(a.cfg)
 		if err != nil {
@@ -86,7 +104,10 @@ func (a *Auto) AddBatch(ids []int64, vecs [][]float32) error {
 		}
 		a.mu.Unlock()
 	}
-	if err := a.index().AddBatch(ids, vecs); err != nil {
+	a.mu.RLock()
+	err := a.cur.AddBatch(ids, vecs)
+	a.mu.RUnlock()
+	if err != nil {
 		return err
 	}
 	return a.promote()

@@ -550,3 +550,32 @@ func TestKernelsMatchPortable(t *testing.T) {
 		}
 	}
 }
+
+func TestAutoPromotesUnderConcurrentWrites(t *testing.T) {
+	vecs := lowRank(900, 16, 6, 9)
+	a, err := NewAuto(Config{Dims: 16, Metric: Cosine, Crossover: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < 3; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(vecs); i += 3 {
+				if err := a.Add(int64(i), vecs[i]); err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := a.Search(vecs[i], 3, nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if a.Len() != len(vecs) || a.Kind() != "hnsw" {
+		t.Fatalf("len %d kind %s, want %d hnsw: a write was lost during promotion", a.Len(), a.Kind(), len(vecs))
+	}
+}
