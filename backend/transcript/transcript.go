@@ -29,6 +29,7 @@ type Printer struct {
 	step   int
 	col0   bool   // the cursor is at the start of a line
 	stream string // the kind of the text being streamed: thinking or content
+	trim   bool   // drop the newlines a streamed text starts with (they follow a </think> already ended here)
 	err    error
 }
 
@@ -83,13 +84,17 @@ func (p *Printer) enterStep(ev agent.Event) {
 func (p *Printer) streamText(kind, text string) {
 	if p.stream != kind {
 		p.endStream()
-		p.stream = kind
+		p.stream, p.trim = kind, true
 		if kind == "thinking" {
 			p.printf("thinking: ")
 			if p.Dim {
 				p.printf("%s", dimOn)
 			}
 		}
+	}
+	if p.trim {
+		text = strings.TrimLeft(text, "\n")
+		p.trim = text == ""
 	}
 	p.printf("%s", text)
 }

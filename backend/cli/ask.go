@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/agent"
+	"loupe/backend/config"
+	"loupe/backend/kb"
+	"loupe/backend/kbagent"
+	"loupe/backend/model/provider"
+	"loupe/backend/pdf"
+	"loupe/backend/search"
+	"loupe/backend/transcript"
+)
+
+func init() {
+	register("ask", func(g *Globals) *cobra.Command {
+		var (
+			mode, collection, prov, modelName, crops string
+			think, asJSON                            bool
+		)
+		cmd := &cobra.Command{
+			Use:   "ask QUESTION",
+			Short: "Answer a question with the visual RAG agent (vrag, vimrag, vanilla or react) and store the run",
+			Args:  cobra.MinimumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				cfg, k, err := g.Open(ctx)
+				if err != nil {
+					return err
+				}
+				defer k.Close()
+				if mode == "" {
+					mode = cfg.Settings.Agent.Mode
+				}
+				if !cmd.Flags().Changed("think") {
+					think = cfg.Settings.Agent.Think
+				}
+				p, err := cfg.Provider(prov)
+				if err != nil {
+					return err
+				}
+				if modelName == "" {
+					modelName = p.ChatModel
+				}
+				if modelName == "" {
+					return fmt.Errorf("provider %s has no chat model: pass --model or set chat_model in %s", p.Name, cfg.SettingsPath())
+				}
+				set, err := provider.New(p, provider.Options{})
+				if err != nil {
+					return err
+				}
+				if set.Chat == nil {
+					return fmt.Errorf("provider %s (%s) cannot chat", p.Name, p.Kind)
+				}
+				pc := pdf.NewClient(pdf.Options{})
+				defer pc.Close()
+				d := kbagent.Deps{
+					KB: k, Chat: set.Chat, Log: slog.Default(),
+					Search: search.New(k, search.Options{Embedders: search.ConfigResolver(cfg)}),
+					PDF:    pdf.NewRenderer(pc, pdf.NewCache(64<<20), 4),
+				}
+				ac := agent.Config{Mode: agent.Mode(mode), Provider: p.Name, Model: modelName, Collection: collection, Think: think}
+				out := cmd.OutOrStdout()
+				sink, printErr := askOutput(out, cfg, k, asJSON, crops)
+				runID, res, err := kbagent.Ask(ctx, d, 0, ac, strings.Join(args, " "), sink)
+				if err == nil {
+					err = printErr()
+				}
+				if res.Status == agent.StatusCancelled {
+					fmt.Fprintf(cmd.ErrOrStderr(), "run %d cancelled and stored; see it with: loupe runs show %d\n", runID, runID)
+				}
+				return err
+			},
+		}
+		f := cmd.Flags()
+		f.StringVar(&mode, "mode", "", "agent: vrag, vimrag, vanilla or react (default from settings)")
+		f.StringVar(&collection, "collection", "", "search only this collection")
+		f.StringVar(&prov, "provider", "", "provider profile or kind: ollama, openai, dashscope, … (default from settings)")
+		f.StringVar(&modelName, "model", "", "chat model (default: the profile's chat_model)")
+		f.BoolVar(&think, "think", false, "ask the model to think (reasoning models)")
+		f.BoolVar(&asJSON, "json", false, "print the events as JSON lines instead of a transcript")
+		f.StringVar(&crops, "crops", "", "folder for crop images (default: DATA/runs)")
+		return cmd
+	})
+}
+
+// askOutput is the sink that prints a run, live or replayed: a transcript, or one JSON event per line. The
+// returned function reports the first write error.
+func askOutput(w io.Writer, cfg *config.Config, k *kb.KB, asJSON bool, crops string) (agent.Sink, func() error) {
+	if asJSON {
+		var werr error
+		return func(ev agent.Event) {
+			if werr == nil {
+				werr = writeJSONLine(w, ev)
+			}
+		}, func() error { return werr }
+	}
+	if crops == "" {
+		crops = filepath.Join(cfg.DataDir, "runs")
+	}
+	p := transcript.New(w)
+	p.Dim = isTerminal(w)
+	p.CropDir = crops
+	p.Blob = k.Blobs.Get
+	return p.Sink, p.Err
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// errRunNotFound is returned for an unknown run id.
+var errRunNotFound = errors.New("no such run")
+
+// replayRun prints stored run id through sink after checking its events form a whole run.
+func replayRun(ctx context.Context, k *kb.KB, id int64, sink agent.Sink) error {
+	if _, err := k.Run(ctx, id); err != nil {
+		if errors.Is(err, kb.ErrNotFound) {
+			return fmt.Errorf("run %d: %w", id, errRunNotFound)
+		}
+		return err
+	}
+	evs, err := kbagent.Events(ctx, k, id)
+	if err != nil {
+		return err
+	}
+	if _, err := agent.Replay(evs); err != nil {
+		return err
+	}
+	for _, ev := range evs {
+		sink(ev)
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/kbagent"
+)
+
+func init() {
+	register("runs", func(g *Globals) *cobra.Command {
+		cmd := &cobra.Command{Use: "runs", Short: "List and replay stored agent runs"}
+		var listJSON bool
+		var limit int
+		list := &cobra.Command{
+			Use:   "list",
+			Short: "List stored runs, newest first",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				ctx := cmd.Context()
+				_, k, err := g.Open(ctx)
+				if err != nil {
+					return err
+				}
+				defer k.Close()
+				runs, err := kbagent.Runs(ctx, k, limit)
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				if listJSON {
+					for _, r := range runs {
+						if err := writeJSONLine(w, r); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tSTATUS\tMODE\tMODEL\tSTARTED\tQUESTION")
+				for _, r := range runs {
+					q := r.Question
+					if len([]rune(q)) > 60 {
+						q = string([]rune(q)[:59]) + "…"
+					}
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Mode, strings.Trim(r.Provider+"/"+r.Model, "/"),
+						r.StartedAt.Format("2006-01-02 15:04:05"), q)
+				}
+				return tw.Flush()
+			},
+		}
+		list.Flags().BoolVar(&listJSON, "json", false, "print one JSON object per run")
+		list.Flags().IntVar(&limit, "limit", 50, "show at most this many runs (0: all)")
+
+		var showJSON bool
+		var crops string
+		show := &cobra.Command{
+			Use:   "show ID",
+			Short: "Replay a stored run as its live transcript (or its events as JSON lines)",
+			Args:  cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				ctx := cmd.Context()
+				id, err := kbagent.ParseID(args[0])
+				if err != nil {
+					return err
+				}
+				cfg, k, err := g.Open(ctx)
+				if err != nil {
+					return err
+				}
+				defer k.Close()
+				sink, printErr := askOutput(cmd.OutOrStdout(), cfg, k, showJSON, crops)
+				if err := replayRun(ctx, k, id, sink); err != nil {
+					return err
+				}
+				return printErr()
+			},
+		}
+		show.Flags().BoolVar(&showJSON, "json", false, "print the stored events as JSON lines")
+		show.Flags().StringVar(&crops, "crops", "", "folder for crop images (default: DATA/runs)")
+		cmd.AddCommand(list, show)
+		return cmd
+	})
+}
