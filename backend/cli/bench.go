@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -40,22 +39,17 @@ func benchVectorCmd() *cobra.Command {
 				o.Efs = append(o.Efs, ef)
 			}
 			out := cmd.OutOrStdout()
-			var tw *tabwriter.Writer
 			if !asJSON {
-				tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-				fmt.Fprintln(tw, "index\tsetting\trecall@10\tqps\tqps8\tbuild/s\tfile MB\tload s\theap MB\tpeak RSS MB\tpanic\t")
+				// Fixed widths rather than a tabwriter, so each row prints as soon as it is measured.
+				fmt.Fprintf(out, benchRowFormat, "index", "setting", "recall@10", "qps", "qps8", "build/s", "file MB", "load s", "heap MB", "peakRSS MB", "panic")
 			}
-			err := vecbench.Run(cmd.Context(), o, func(r vecbench.Row) {
+			return vecbench.Run(cmd.Context(), o, func(r vecbench.Row) {
 				if asJSON {
 					writeJSONLine(out, r)
 					return
 				}
-				writeBenchRow(tw, r) // the table is aligned once every row is in
+				writeBenchRow(out, r)
 			})
-			if tw != nil {
-				tw.Flush()
-			}
-			return err
 		},
 	}
 	f := c.Flags()
@@ -75,6 +69,8 @@ func benchVectorCmd() *cobra.Command {
 	return c
 }
 
+const benchRowFormat = "%-11s %-24s %9s %8s %8s %8s %8s %7s %8s %10s  %s\n"
+
 func writeBenchRow(w io.Writer, r vecbench.Row) {
 	mb := func(b uint64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
 	panicText := r.Panic
@@ -84,6 +80,7 @@ func writeBenchRow(w io.Writer, r vecbench.Row) {
 	if r.Note != "" {
 		panicText = strings.TrimSpace(panicText + " (" + r.Note + ")")
 	}
-	fmt.Fprintf(w, "%s\t%s\t%.3f\t%.0f\t%.0f\t%.0f\t%s\t%.3f\t%s\t%s\t%s\t\n",
-		r.Index, r.Setting, r.Recall, r.QPS, r.QPS8, r.BuildPerS, mb(uint64(r.FileBytes)), r.LoadS, mb(r.HeapBytes), mb(r.PeakRSS), panicText)
+	f := func(format string, v float64) string { return fmt.Sprintf(format, v) }
+	fmt.Fprintf(w, benchRowFormat, r.Index, r.Setting, f("%.3f", r.Recall), f("%.0f", r.QPS), f("%.0f", r.QPS8),
+		f("%.0f", r.BuildPerS), mb(uint64(r.FileBytes)), f("%.3f", r.LoadS), mb(r.HeapBytes), mb(r.PeakRSS), panicText)
 }
