@@ -1,0 +1,259 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"loupe/backend/kb"
+	"loupe/backend/model"
+)
+
+// embedItem is a unit waiting for its vectors.
+type embedItem struct {
+	unitID  int64
+	ordinal int
+	text    string
+	// image returns the unit's image for an image embedder (nil when the unit has none).
+	image func(ctx context.Context) (*model.Image, error)
+	fresh bool // extracted by this run (counts toward the rate)
+}
+
+// embedStage batches units through the collection's embedders and stores their vectors.
+type embedStage struct {
+	j     *job
+	text  model.Embedder
+	image model.Embedder // nil without an image embedder
+}
+
+var embedCache sync.Map // model id → model.Embedder, shared by all ingesters of the process
+
+func (in *Ingester) embedder(ctx context.Context, id string) (model.Embedder, error) {
+	if e, ok := embedCache.Load(id); ok {
+		return e.(model.Embedder), nil
+	}
+	e, err := in.o.Embedders(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	embedCache.Store(id, e)
+	return e, nil
+}
+
+func (j *job) newEmbedStage(ctx context.Context) (*embedStage, error) {
+	s := &embedStage{j: j}
+	var err error
+	if s.text, err = j.in.embedder(ctx, j.coll.TextEmbedder); err != nil {
+		return nil, fmt.Errorf("text embedder %s of collection %q: %w", j.coll.TextEmbedder, j.coll.Name, err)
+	}
+	if j.coll.ImageEmbedder != "" {
+		if s.image, err = j.in.embedder(ctx, j.coll.ImageEmbedder); err != nil {
+			return nil, fmt.Errorf("image embedder %s of collection %q: %w", j.coll.ImageEmbedder, j.coll.Name, err)
+		}
+	}
+	return s, nil
+}
+
+// run consumes items until ch closes, embedding them in batches. After an error it keeps draining ch, so
+// producers never block, and returns the first error.
+func (s *embedStage) run(ctx context.Context, ch <-chan embedItem) error {
+	batch := make([]embedItem, 0, s.j.in.o.EmbedBatch)
+	var firstErr error
+	flush := func() {
+		if len(batch) == 0 || firstErr != nil {
+			batch = batch[:0]
+			return
+		}
+		firstErr = s.embed(ctx, batch)
+		batch = batch[:0]
+	}
+	for it := range ch {
+		if firstErr != nil {
+			continue
+		}
+		batch = append(batch, it)
+		if len(batch) == cap(batch) {
+			flush()
+		}
+	}
+	flush()
+	return firstErr
+}
+
+func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
+	j := s.j
+	limit := j.in.o.MaxEmbedChars
+	var inputs []model.EmbedInput
+	var idx []int
+	for i, it := range batch {
+		if it.text == "" {
+			continue
+		}
+		t := it.text
+		if len(t) > limit {
+			t = truncateUTF8(t, limit)
+		}
+		inputs = append(inputs, model.EmbedInput{Text: t})
+		idx = append(idx, i)
+	}
+	vecs := make([][]float32, len(batch))
+	if len(inputs) > 0 {
+		out, err := s.text.Embed(ctx, inputs)
+		if err != nil {
+			return fmt.Errorf("embedding with %s: %w", j.coll.TextEmbedder, err)
+		}
+		if len(out) != len(inputs) {
+			return fmt.Errorf("embedding with %s: %d vectors for %d texts", j.coll.TextEmbedder, len(out), len(inputs))
+		}
+		for k, v := range out {
+			vecs[idx[k]] = v
+		}
+	}
+	var imgVecs [][]float32
+	if s.image != nil {
+		var err error
+		if imgVecs, err = s.embedImages(ctx, batch); err != nil {
+			return err
+		}
+	}
+	for i, it := range batch {
+		status := kb.StepSkipped // no text, or no known word: a zero vector would only add noise to the index
+		if v := vecs[i]; v != nil && !zero(v) {
+			if len(v) != j.coll.TextDim {
+				return fmt.Errorf("embedder %s returned %d dimensions; collection %q is pinned to %d", j.coll.TextEmbedder,
+					len(v), j.coll.Name, j.coll.TextDim)
+			}
+			if err := j.in.kb.PutVector(ctx, it.unitID, j.coll.TextEmbedder, kb.ModalityText, v); err != nil {
+				return err
+			}
+			status = kb.StepDone
+		}
+		if imgVecs != nil && imgVecs[i] != nil {
+			if err := j.in.kb.PutVector(ctx, it.unitID, j.coll.ImageEmbedder, kb.ModalityImage, imgVecs[i]); err != nil {
+				return err
+			}
+			status = kb.StepDone
+		}
+		if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: it.ordinal, Stage: StageEmbed, Status: status}); err != nil {
+			return err
+		}
+		j.unitDone(it.ordinal, it.fresh)
+	}
+	return nil
+}
+
+func (s *embedStage) embedImages(ctx context.Context, batch []embedItem) ([][]float32, error) {
+	j := s.j
+	var inputs []model.EmbedInput
+	var idx []int
+	for i, it := range batch {
+		if it.image == nil {
+			continue
+		}
+		img, err := it.image(ctx)
+		if err != nil {
+			j.warn("unit %d: image for %s: %v", it.ordinal, j.coll.ImageEmbedder, err)
+			continue
+		}
+		inputs = append(inputs, model.EmbedInput{Image: img})
+		idx = append(idx, i)
+	}
+	out := make([][]float32, len(batch))
+	if len(inputs) == 0 {
+		return out, nil
+	}
+	vecs, err := s.image.Embed(ctx, inputs)
+	if err != nil {
+		return nil, fmt.Errorf("image embedding with %s: %w", j.coll.ImageEmbedder, err)
+	}
+	if len(vecs) != len(inputs) {
+		return nil, fmt.Errorf("image embedding with %s: %d vectors for %d images", j.coll.ImageEmbedder, len(vecs), len(inputs))
+	}
+	for k, v := range vecs {
+		if j.coll.ImageDim > 0 && len(v) != j.coll.ImageDim {
+			return nil, fmt.Errorf("embedder %s returned %d dimensions; collection %q is pinned to %d", j.coll.ImageEmbedder,
+				len(v), j.coll.Name, j.coll.ImageDim)
+		}
+		out[idx[k]] = v
+	}
+	return out, nil
+}
+
+func zero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// stepState is a document's recorded steps: stage → ordinal → status.
+type stepState map[string]map[int]string
+
+func (j *job) loadSteps(ctx context.Context) (stepState, error) {
+	steps, err := j.in.kb.Steps(ctx, j.doc.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read ingest steps: %w", err)
+	}
+	st := stepState{}
+	for _, s := range steps {
+		if st[s.Stage] == nil {
+			st[s.Stage] = map[int]string{}
+		}
+		st[s.Stage][s.Ordinal] = s.Status
+	}
+	return st, nil
+}
+
+// finished reports whether a stage of a unit has a recorded outcome that needs no redoing.
+func (s stepState) finished(stage string, ordinal int) bool {
+	st := s[stage][ordinal]
+	return st == kb.StepDone || st == kb.StepSkipped || (stage == StageExtract && st == kb.StepFailed)
+}
+
+// pendingEmbeds returns the units extracted by an earlier run whose embedding was not recorded.
+func (j *job) pendingEmbeds(ctx context.Context, st stepState) ([]embedItem, error) {
+	rows, err := j.in.kb.DB().QueryContext(ctx, `SELECT id, ordinal, text, image_blob FROM units WHERE document_id = ? ORDER BY ordinal`, j.doc.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read units: %w", err)
+	}
+	defer rows.Close()
+	var out []embedItem
+	for rows.Next() {
+		var it embedItem
+		var blob string
+		if err := rows.Scan(&it.unitID, &it.ordinal, &it.text, &blob); err != nil {
+			return nil, err
+		}
+		if !st.finished(StageExtract, it.ordinal) || st.finished(StageEmbed, it.ordinal) {
+			continue
+		}
+		if blob != "" {
+			it.image = j.blobImage(blob)
+		}
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// blobImage loads a stored JPEG for an image embedder.
+func (j *job) blobImage(h string) func(context.Context) (*model.Image, error) {
+	return func(context.Context) (*model.Image, error) {
+		b, err := j.in.kb.Blobs.Get(h)
+		if err != nil {
+			return nil, err
+		}
+		return &model.Image{Data: b, MIME: "image/jpeg"}, nil
+	}
+}

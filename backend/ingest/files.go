@@ -1,0 +1,158 @@
+package ingest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"loupe/backend/imagefile"
+)
+
+// file is one input file; fromFolder marks files found by walking a folder, where files of other types are
+// skipped quietly instead of failing.
+type file struct {
+	path       string
+	fromFolder bool
+}
+
+// expand turns paths (files and folders, recursively) into the list of files, in a stable order. Hidden files and
+// folders inside a walked folder are skipped; a path that does not exist fails the batch before anything is done.
+func expand(paths []string) ([]file, error) {
+	var out []file
+	seen := map[string]bool{}
+	add := func(f file) {
+		abs, err := filepath.Abs(f.path)
+		if err == nil {
+			f.path = abs
+		}
+		if !seen[f.path] {
+			seen[f.path] = true
+			out = append(out, f)
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("add %s: %w", p, err)
+		}
+		if !st.IsDir() {
+			add(file{path: p})
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // an unreadable subfolder does not stop the walk
+			}
+			if q != p && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
+				found = append(found, q)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("add %s: %w", p, err)
+		}
+		sort.Strings(found)
+		for _, q := range found {
+			add(file{path: q, fromFolder: true})
+		}
+	}
+	return out, nil
+}
+
+// kindOf maps a sniffed type to a document kind ("" when Loupe cannot ingest it).
+func kindOf(k imagefile.Kind) string {
+	switch k.Class() {
+	case imagefile.ClassDocument:
+		return "pdf"
+	case imagefile.ClassImage:
+		return "image"
+	case imagefile.ClassVideo:
+		return "video"
+	}
+	return ""
+}
+
+func mimeOf(k imagefile.Kind) string {
+	switch k {
+	case imagefile.PDF:
+		return "application/pdf"
+	case imagefile.JPEG, imagefile.PNG, imagefile.GIF, imagefile.WebP, imagefile.TIFF, imagefile.BMP:
+		return "image/" + string(k)
+	case imagefile.MP4:
+		return "video/mp4"
+	case imagefile.Matroska:
+		return "video/x-matroska"
+	case imagefile.Ogg:
+		return "video/ogg"
+	case imagefile.AVI:
+		return "video/x-msvideo"
+	case imagefile.MPEGPS, imagefile.MPEGTS:
+		return "video/mpeg"
+	}
+	return ""
+}
+
+var extKinds = map[string]string{
+	".pdf": "pdf",
+	".jpg": "image", ".jpeg": "image", ".png": "image", ".gif": "image", ".webp": "image", ".tif": "image",
+	".tiff": "image", ".bmp": "image", ".heic": "image", ".icns": "image", ".sgi": "image", ".j2k": "image",
+	".jp2": "image", ".blp": "image", ".dds": "image", ".fli": "image",
+	".mp4": "video", ".m4v": "video", ".mov": "video", ".mkv": "video", ".webm": "video", ".ogv": "video",
+	".ogg": "video", ".avi": "video", ".mpeg": "video", ".mpg": "video", ".ts": "video",
+}
+
+// knownExtension reports whether a name claims to be a PDF, image or video.
+func knownExtension(path string) bool { return extKinds[strings.ToLower(filepath.Ext(path))] != "" }
+
+// kindFromExtension is the kind a rejected file claims to be, so its failure shows up where the user expects it.
+func kindFromExtension(path string) string {
+	if k := extKinds[strings.ToLower(filepath.Ext(path))]; k != "" {
+		return k
+	}
+	return "pdf"
+}
+
+// rejectReason says why a file whose content is not a PDF, image or video is refused.
+func rejectReason(path string, size int64) error {
+	name := filepath.Base(path)
+	if size == 0 {
+		return fmt.Errorf("%s: empty file", name)
+	}
+	claim := extKinds[strings.ToLower(filepath.Ext(path))]
+	switch claim {
+	case "pdf":
+		return fmt.Errorf("%s: not a PDF (the content is not a PDF, image or video whatever the name says)", name)
+	case "image":
+		return fmt.Errorf("%s: unsupported or unrecognised image format (Loupe reads JPEG, PNG, GIF, WebP, TIFF, BMP)", name)
+	case "video":
+		return fmt.Errorf("%s: unsupported or unrecognised video format", name)
+	}
+	return fmt.Errorf("%s: unsupported format: not a PDF, image or video", name)
+}
+
+func hashFile(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}

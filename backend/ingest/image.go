@@ -1,0 +1,102 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"loupe/backend/imagefile"
+	"loupe/backend/kb"
+)
+
+// image ingests a picture as one unit: the upright, normalised JPEG (whose pixels the unit's size and word boxes
+// are in), a thumbnail and the OCR text.
+func (j *job) image(ctx context.Context) error {
+	st, err := j.loadSteps(ctx)
+	if err != nil {
+		return err
+	}
+	j.mu.Lock()
+	j.total = 1
+	j.mu.Unlock()
+	j.doc.Pages = 1
+	if st.finished(StageExtract, 1) && st.finished(StageEmbed, 1) {
+		j.mu.Lock()
+		j.doneUnits = 1
+		j.mu.Unlock()
+		return nil
+	}
+	j.emit(Progress{Stage: StageStart})
+	emb, err := j.newEmbedStage(ctx)
+	if err != nil {
+		return err
+	}
+	var items []embedItem
+	if st.finished(StageExtract, 1) {
+		if items, err = j.pendingEmbeds(ctx, st); err != nil {
+			return err
+		}
+	} else {
+		it, err := j.extractImage(ctx)
+		if err != nil {
+			return err
+		}
+		items = []embedItem{it}
+	}
+	if emb.image == nil {
+		for i := range items {
+			items[i].image = nil
+		}
+	}
+	return emb.embed(ctx, items)
+}
+
+func (j *job) extractImage(ctx context.Context) (embedItem, error) {
+	res, err := imagefile.ProcessFile(j.path, j.in.o.Image)
+	if err != nil {
+		return embedItem{}, err
+	}
+	j.meta.Width, j.meta.Height, j.meta.Orientation = res.Width, res.Height, res.Orientation
+	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW), Height: float64(res.NormalH),
+		TextSource: kb.TextNone}
+	if u.ImageBlob, err = j.in.kb.Blobs.Put(res.Normal); err != nil {
+		return embedItem{}, err
+	}
+	if u.ThumbBlob, err = j.in.kb.Blobs.Put(res.Thumb); err != nil {
+		return embedItem{}, err
+	}
+	if j.in.o.OCR != nil {
+		j.emit(Progress{Stage: StageOCR, Ordinal: 1})
+		r, err := j.recognize(ctx, j.doc.Name, res.Normal)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return embedItem{}, ctx.Err()
+		case err != nil:
+			j.warn("%v", err)
+			_ = j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageOCR, Status: kb.StepFailed, Error: j.clean(err.Error())})
+		default:
+			// Word boxes stay in the normalised image's pixels: that is the image the unit shows.
+			if txt := strings.TrimSpace(r.Text); txt != "" {
+				u.Text, u.Words, u.TextSource = txt, ocrWords(r, 1), kb.TextOCR
+			}
+			j.meta.OCRUnits = 1
+			if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageOCR, Status: kb.StepDone}); err != nil {
+				return embedItem{}, err
+			}
+		}
+	}
+	id, err := j.in.kb.PutUnit(ctx, u)
+	if err != nil {
+		return embedItem{}, err
+	}
+	if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageExtract, Status: kb.StepDone}); err != nil {
+		return embedItem{}, err
+	}
+	j.emit(Progress{Stage: StageExtract, Ordinal: 1})
+	return embedItem{unitID: id, ordinal: 1, text: u.Text, image: j.blobImage(u.ImageBlob), fresh: true}, nil
+}
+
+// errorf names the document in an error.
+func (j *job) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s: %s", j.doc.Name, fmt.Sprintf(format, args...))
+}

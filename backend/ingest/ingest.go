@@ -1,0 +1,524 @@
+// Package ingest turns files into knowledge-base units (sniff, store, extract, OCR, embed), resumably and with progress.
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"loupe/backend/config"
+	"loupe/backend/imagefile"
+	"loupe/backend/kb"
+	"loupe/backend/media"
+	"loupe/backend/ocr"
+	"loupe/backend/pdf"
+	"loupe/backend/search"
+)
+
+// Stages recorded per unit in kb ingest steps, and reported in Progress.
+const (
+	StageExtract = "extract" // text layer, word boxes, thumbnail, size (PDF page); decode (image); keyframes (clip)
+	StageOCR     = "ocr"     // recognition of a page without a usable text layer, an image or keyframes
+	StageEmbed   = "embed"   // vectors of the unit's text (and image, with an image embedder)
+)
+
+// Options configure an Ingester. Zero values are sensible defaults.
+type Options struct {
+	// Workers bounds the parallel work: MuPDF worker processes, tesseract runs and documents in flight.
+	// 0 means runtime.NumCPU().
+	Workers int
+	// PDF configures the MuPDF worker processes (Command/Args/Env for tests; Timeout is the per-operation limit,
+	// 0 meaning 30 s here).
+	PDF pdf.Options
+	// OCR recognises scanned pages, images and keyframes; nil means tesseract with the configured languages. Set
+	// NoOCR to skip recognition entirely.
+	OCR   *ocr.Engine
+	NoOCR bool
+	// OCRDPI is the resolution scanned pages are rendered at for OCR; 0 means 300 (tesseract's sweet spot).
+	OCRDPI float64
+	// OCRMaxPixels caps that render (huge pages are rendered at a lower DPI); 0 means 16 megapixels.
+	OCRMaxPixels int
+	// ThumbSize is the longest side of page thumbnails; 0 means 256.
+	ThumbSize int
+	// Media shapes video clips (the OCR engine is filled in from OCR).
+	Media media.Options
+	// Image bounds image decoding.
+	Image imagefile.Options
+	// Embedders resolves a collection's pinned embedder ids; nil means search.ConfigResolver of the config (or the
+	// built-in embedder without a config).
+	Embedders search.Resolver
+	// EmbedBatch is the number of units per embedding call; 0 means 32.
+	EmbedBatch int
+	// MaxEmbedChars truncates the text sent to the embedder; 0 means 8000.
+	MaxEmbedChars int
+	// FileTimeout bounds the whole ingest of one file; 0 means 30 minutes.
+	FileTimeout time.Duration
+	// Secrets keeps PDF passwords (so resume and on-demand renders can reopen the file); nil means the config's
+	// secret store, or memory only without a config.
+	Secrets config.SecretStore
+	Logger  *slog.Logger
+}
+
+// Ingester adds files to a knowledge base. It is safe for concurrent use.
+type Ingester struct {
+	kb      *kb.KB
+	cfg     *config.Config
+	o       Options
+	clients chan *pdf.Client
+	all     []*pdf.Client
+	ocrSem  chan struct{}
+	log     *slog.Logger
+	progMu  sync.Mutex
+
+	memMu      sync.Mutex
+	memSecrets map[string]string
+}
+
+// New returns an Ingester writing to k. cfg may be nil (built-in embedder, default OCR languages).
+func New(k *kb.KB, cfg *config.Config, o Options) *Ingester {
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+		if cfg != nil && cfg.Settings.Ingest.Workers > 0 {
+			o.Workers = cfg.Settings.Ingest.Workers
+		}
+	}
+	if o.PDF.Timeout <= 0 {
+		o.PDF.Timeout = 30 * time.Second
+	}
+	if o.OCR == nil && !o.NoOCR {
+		var langs []string
+		if cfg != nil {
+			langs = cfg.Settings.Ingest.OCRLanguages
+		}
+		o.OCR = ocr.New(ocr.Options{Languages: langs})
+	}
+	if o.NoOCR {
+		o.OCR = nil
+	}
+	if o.OCRDPI <= 0 {
+		o.OCRDPI = 300
+	}
+	if o.OCRMaxPixels <= 0 {
+		o.OCRMaxPixels = 16_000_000
+	}
+	if o.ThumbSize <= 0 {
+		o.ThumbSize = 256
+	}
+	if o.Media.ClipSeconds <= 0 && cfg != nil && cfg.Settings.Ingest.ClipSeconds > 0 {
+		o.Media.ClipSeconds = float64(cfg.Settings.Ingest.ClipSeconds)
+	}
+	o.Media.OCR = o.OCR
+	if o.Embedders == nil {
+		if cfg != nil {
+			o.Embedders = search.ConfigResolver(cfg)
+		} else {
+			o.Embedders = search.BuiltinResolver
+		}
+	}
+	if o.EmbedBatch <= 0 {
+		o.EmbedBatch = 32
+	}
+	if o.MaxEmbedChars <= 0 {
+		o.MaxEmbedChars = 8000
+	}
+	if o.FileTimeout <= 0 {
+		o.FileTimeout = 30 * time.Minute
+	}
+	if o.Secrets == nil && cfg != nil {
+		o.Secrets = cfg.Secrets
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	o.PDF.Logger = o.Logger
+	in := &Ingester{kb: k, cfg: cfg, o: o, clients: make(chan *pdf.Client, o.Workers),
+		ocrSem: make(chan struct{}, o.Workers), log: o.Logger, memSecrets: map[string]string{}}
+	for range o.Workers {
+		c := pdf.NewClient(o.PDF)
+		in.all = append(in.all, c)
+		in.clients <- c
+	}
+	return in
+}
+
+// Close stops the MuPDF worker processes.
+func (in *Ingester) Close() error {
+	for _, c := range in.all {
+		c.Close()
+	}
+	return nil
+}
+
+// Workers is the size of the worker pool.
+func (in *Ingester) Workers() int { return in.o.Workers }
+
+// Result is the outcome of one file or document.
+type Result struct {
+	Path     string      `json:"path,omitempty"`
+	Document kb.Document `json:"document"`
+	// Existed is true when the file was already in the collection (same sha256) and was not ingested again.
+	Existed bool `json:"existed,omitempty"`
+	// Skipped is true for a file found in a folder that is not a PDF, image or video; it gets no document.
+	Skipped bool   `json:"skipped,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Request is one Add call's input beyond the paths.
+type Request struct {
+	Collection string
+	Paths      []string
+	// Password opens encrypted PDFs of the batch (and retries those already in the collection that need one).
+	Password string
+}
+
+// Add ingests the files and folders (recursively) at paths into the named collection (created with the default
+// embedder when missing). One bad file never stops the batch: its document ends failed with the reason. The
+// returned error is for the batch as a whole (no such collection, cancellation); per-file errors are in Results.
+func (in *Ingester) Add(ctx context.Context, collection string, paths []string, progress func(Progress)) ([]Result, error) {
+	return in.AddRequest(ctx, Request{Collection: collection, Paths: paths}, progress)
+}
+
+// AddRequest is Add with a password for encrypted PDFs.
+func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Progress)) ([]Result, error) {
+	if r.Collection == "" {
+		r.Collection = kb.DefaultCollection
+	}
+	coll, err := in.kb.EnsureCollection(ctx, r.Collection)
+	if err != nil {
+		return nil, err
+	}
+	files, err := expand(r.Paths)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(files))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(in.o.Workers)
+	for i, f := range files {
+		g.Go(func() error {
+			results[i] = in.addFile(gctx, coll, f, r.Password, progress)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return results, ctx.Err()
+}
+
+// Resume continues every document left queued or ingesting by an interrupted run (a crash, kill -9, a closed
+// app), redoing only the units whose steps were not recorded.
+func (in *Ingester) Resume(ctx context.Context, progress func(Progress)) ([]Result, error) {
+	docs, err := in.kb.Documents(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	var todo []kb.Document
+	for _, d := range docs {
+		if d.Status == kb.StatusQueued || d.Status == kb.StatusIngesting {
+			todo = append(todo, d)
+		}
+	}
+	results := make([]Result, len(todo))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(in.o.Workers)
+	for i, d := range todo {
+		g.Go(func() error {
+			results[i] = in.run(gctx, d, "", progress)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return results, ctx.Err()
+}
+
+// Retry ingests a failed (or interrupted) document again from its stored original, keeping the units already
+// done; password, when not empty, is used for an encrypted PDF and remembered.
+func (in *Ingester) Retry(ctx context.Context, id int64, password string, progress func(Progress)) (Result, error) {
+	d, err := in.kb.Document(ctx, id)
+	if err != nil {
+		return Result{}, err
+	}
+	if d.Blob == "" || !in.kb.Blobs.Has(d.Blob) {
+		return Result{Document: d, Error: d.Error}, fmt.Errorf("document %d (%s): the original is not stored: add the file again", id, d.Name)
+	}
+	if d.Status == kb.StatusReady && password == "" {
+		return Result{Document: d}, nil
+	}
+	return in.run(ctx, d, password, progress), nil
+}
+
+// Delete removes a document with its units, vectors, steps and the blobs no other document uses.
+func (in *Ingester) Delete(ctx context.Context, id int64) error {
+	d, err := in.kb.Document(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := in.kb.DeleteDocument(ctx, id); err != nil {
+		return err
+	}
+	// Another collection may hold the same file and still need its password.
+	others, err := in.kb.Documents(ctx, 0)
+	if err == nil {
+		for _, o := range others {
+			if o.SHA256 == d.SHA256 {
+				return nil
+			}
+		}
+		in.deleteSecret(PasswordKey(d.SHA256))
+	}
+	return nil
+}
+
+// addFile stores one file and ingests it, or reports it as already there.
+func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, password string, progress func(Progress)) Result {
+	res := Result{Path: f.path}
+	name := filepath.Base(f.path)
+	kind, err := imagefile.SniffFile(f.path)
+	if err != nil {
+		res.Error = err.Error()
+		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
+		return res
+	}
+	docKind := kindOf(kind)
+	if docKind == "" && f.fromFolder && !knownExtension(f.path) {
+		res.Skipped = true
+		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageSkipped})
+		return res
+	}
+	var sha string
+	var size int64
+	var rejectErr error
+	if docKind == "" {
+		// Not stored: nothing can be done with it. The failed row still tells the user what happened.
+		sha, size, err = hashFile(f.path)
+		docKind = kindFromExtension(f.path)
+		rejectErr = rejectReason(f.path, size)
+	} else {
+		sha, size, err = in.kb.Blobs.PutFile(f.path)
+	}
+	if err != nil {
+		res.Error = fmt.Sprintf("%s: %v", f.path, err)
+		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
+		return res
+	}
+	blob := sha
+	if rejectErr != nil {
+		blob = ""
+	}
+	d, existed, err := in.kb.AddDocument(ctx, kb.Document{CollectionID: coll.ID, SHA256: sha, Name: name, SourcePath: f.path,
+		Kind: docKind, MIME: mimeOf(kind), SizeBytes: size, Blob: blob})
+	if err != nil {
+		res.Error = err.Error()
+		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
+		return res
+	}
+	if existed {
+		resume := d.Status == kb.StatusQueued || d.Status == kb.StatusIngesting
+		retry := d.Status == kb.StatusFailed && password != "" && ParseMeta(d.Meta).NeedsPassword
+		if !resume && !retry {
+			res.Document, res.Existed, res.Error = d, true, d.Error
+			in.emit(progress, Progress{DocumentID: d.ID, Name: d.Name, Path: f.path, Collection: coll.Name, Stage: StageExists,
+				Status: d.Status, Error: d.Error, Done: d.Pages, Total: d.Pages})
+			return res
+		}
+	}
+	if rejectErr != nil {
+		d.Status, d.Error = kb.StatusFailed, rejectErr.Error()
+		if err := in.kb.UpdateDocument(ctx, d); err != nil {
+			in.log.Error("ingest: record failure", "file", f.path, "err", err)
+		}
+		res.Document, res.Error = d, d.Error
+		in.emit(progress, Progress{DocumentID: d.ID, Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed,
+			Status: kb.StatusFailed, Error: d.Error})
+		return res
+	}
+	r := in.run(ctx, d, password, progress)
+	r.Path = f.path
+	return r
+}
+
+// run ingests a stored document from its blob, resuming from its recorded steps, and records its final status.
+func (in *Ingester) run(ctx context.Context, d kb.Document, password string, progress func(Progress)) Result {
+	coll, err := in.kb.Collection(ctx, d.CollectionID)
+	if err != nil {
+		return Result{Document: d, Error: err.Error()}
+	}
+	meta := ParseMeta(d.Meta)
+	meta.Warnings = nil
+	meta.NeedsPassword = false
+	if password != "" {
+		if err := in.setSecret(PasswordKey(d.SHA256), password); err != nil {
+			in.log.Warn("ingest: cannot remember the PDF password", "document", d.Name, "err", err)
+		}
+	} else {
+		password = in.getSecret(PasswordKey(d.SHA256))
+	}
+	d.Status, d.Error = kb.StatusIngesting, ""
+	if err := in.kb.UpdateDocument(ctx, d); err != nil {
+		return Result{Document: d, Error: err.Error()}
+	}
+	job := &job{in: in, doc: d, coll: coll, meta: meta, password: password, progress: progress,
+		path: in.kb.Blobs.Path(d.Blob), start: time.Now()}
+	fctx, cancel := context.WithTimeout(ctx, in.o.FileTimeout)
+	defer cancel()
+	err = job.ingest(fctx)
+	if err != nil && ctx.Err() != nil {
+		// Interrupted (the app is closing, the user cancelled): stay "ingesting" so Resume picks it up.
+		return Result{Document: job.doc, Error: ctx.Err().Error()}
+	}
+	if err != nil && fctx.Err() != nil {
+		err = fmt.Errorf("%s: stopped after the per-file time limit of %s", d.Name, in.o.FileTimeout)
+	}
+	d = job.doc
+	d.Meta = job.meta.String()
+	if err != nil {
+		d.Status, d.Error = kb.StatusFailed, job.clean(err.Error())
+		if errors.Is(err, pdf.ErrPasswordRequired) {
+			job.meta.NeedsPassword = true
+			d.Meta = job.meta.String()
+			d.Error += " (give it with: loupe documents retry " + fmt.Sprint(d.ID) + " --password P)"
+		}
+	} else {
+		d.Status = kb.StatusReady
+	}
+	// Record the outcome even when the caller's context ends now: a half-written status is what resume is for,
+	// but a finished document should say so.
+	if uerr := in.kb.UpdateDocument(context.WithoutCancel(ctx), d); uerr != nil {
+		in.log.Error("ingest: record outcome", "document", d.Name, "err", uerr)
+	}
+	stage := StageDone
+	if d.Status == kb.StatusFailed {
+		stage = StageFailed
+	}
+	job.emit(Progress{Stage: stage, Status: d.Status, Error: d.Error, Done: job.done(), Total: d.Pages})
+	return Result{Document: d, Error: d.Error}
+}
+
+// Meta is what ingest keeps in a document's meta column.
+type Meta struct {
+	Warnings      []string          `json:"warnings,omitempty"`
+	NeedsPassword bool              `json:"needs_password,omitempty"`
+	Encrypted     bool              `json:"encrypted,omitempty"`
+	PDF           map[string]string `json:"pdf,omitempty"` // document metadata (title, author, …)
+	// Images: the upright size of the original; units hold the normalised image's size.
+	Width       int    `json:"width,omitempty"`
+	Height      int    `json:"height,omitempty"`
+	Orientation int    `json:"orientation,omitempty"`
+	Format      string `json:"format,omitempty"` // video container
+	Codec       string `json:"codec,omitempty"`  // video codec
+	OCRUnits    int    `json:"ocr_units,omitempty"`
+}
+
+// ParseMeta reads a document's meta column; unknown or broken content gives an empty Meta.
+func ParseMeta(s string) Meta {
+	var m Meta
+	_ = json.Unmarshal([]byte(s), &m)
+	return m
+}
+
+func (m Meta) String() string {
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// PasswordKey is the secret-store key under which the password of the PDF with this sha256 is kept; renderers
+// that reopen the original need it.
+func PasswordKey(sha256 string) string { return "pdf-password/" + sha256 }
+
+// Password returns the remembered password of a document's original ("" when none).
+func (in *Ingester) Password(d kb.Document) string { return in.getSecret(PasswordKey(d.SHA256)) }
+
+func (in *Ingester) setSecret(k, v string) error {
+	in.memMu.Lock()
+	in.memSecrets[k] = v
+	in.memMu.Unlock()
+	if in.o.Secrets != nil {
+		return in.o.Secrets.Set(k, v)
+	}
+	return nil
+}
+
+func (in *Ingester) getSecret(k string) string {
+	in.memMu.Lock()
+	v, ok := in.memSecrets[k]
+	in.memMu.Unlock()
+	if ok || in.o.Secrets == nil {
+		return v
+	}
+	v, _ = in.o.Secrets.Get(k)
+	return v
+}
+
+func (in *Ingester) deleteSecret(k string) {
+	in.memMu.Lock()
+	delete(in.memSecrets, k)
+	in.memMu.Unlock()
+	if in.o.Secrets != nil {
+		_ = in.o.Secrets.Delete(k)
+	}
+}
+
+// job is the ingest of one document.
+type job struct {
+	in       *Ingester
+	doc      kb.Document
+	coll     kb.Collection
+	meta     Meta
+	password string
+	path     string // the stored original
+	progress func(Progress)
+	start    time.Time
+
+	mu        sync.Mutex
+	doneUnits int // units finished (all stages) in total, including those of an earlier run
+	newUnits  int // units finished by this run, for the rate
+	total     int
+}
+
+func (j *job) ingest(ctx context.Context) error {
+	if _, err := os.Stat(j.path); err != nil {
+		return fmt.Errorf("%s: the stored original is missing: %w", j.doc.Name, err)
+	}
+	switch j.doc.Kind {
+	case "pdf":
+		return j.pdf(ctx)
+	case "image":
+		return j.image(ctx)
+	case "video":
+		return j.video(ctx)
+	}
+	return fmt.Errorf("%s: unknown document kind %q", j.doc.Name, j.doc.Kind)
+}
+
+// clean replaces the blob path in error messages with the document's name.
+func (j *job) clean(s string) string {
+	s = strings.ReplaceAll(s, j.path, j.doc.Name)
+	if !strings.Contains(s, j.doc.Name) {
+		s = j.doc.Name + ": " + s
+	}
+	return s
+}
+
+func (j *job) warn(format string, args ...any) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	w := j.clean(fmt.Sprintf(format, args...))
+	if len(j.meta.Warnings) < 50 {
+		j.meta.Warnings = append(j.meta.Warnings, w)
+	}
+}
+
+func (j *job) done() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.doneUnits
+}

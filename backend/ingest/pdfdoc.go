@@ -1,0 +1,350 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+
+	"golang.org/x/sync/errgroup"
+
+	"loupe/backend/kb"
+	"loupe/backend/model"
+	"loupe/backend/ocr"
+	"loupe/backend/pdf"
+)
+
+// minLayerRunes is the least number of letters and digits a page's text layer needs to count as text; pages with
+// fewer (scans, pages of images) go to OCR.
+const minLayerRunes = 20
+
+func (in *Ingester) acquire(ctx context.Context) (*pdf.Client, error) {
+	select {
+	case c := <-in.clients:
+		return c, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (in *Ingester) release(c *pdf.Client) { in.clients <- c }
+
+// docSet is one PDF opened on several MuPDF workers, so its pages are extracted in parallel.
+type docSet struct {
+	j  *job
+	mu sync.Mutex
+	m  map[*pdf.Client]*pdf.Doc
+}
+
+func (s *docSet) get(ctx context.Context, c *pdf.Client) (*pdf.Doc, error) {
+	s.mu.Lock()
+	d, ok := s.m[c]
+	s.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	d, err := c.Open(ctx, s.j.path, s.j.password)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.m[c] = d
+	s.mu.Unlock()
+	return d, nil
+}
+
+// drop forgets the document on a worker that died; the next page on that client reopens it on a fresh worker.
+func (s *docSet) drop(c *pdf.Client) {
+	s.mu.Lock()
+	delete(s.m, c)
+	s.mu.Unlock()
+}
+
+func (s *docSet) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c, d := range s.m {
+		d.Close()
+		delete(s.m, c)
+	}
+}
+
+// pdf ingests a PDF page by page: pages are extracted in parallel on the worker pool and streamed to the embed
+// stage, so no more than a pool's worth of pages (and their renders) is in memory at once.
+func (j *job) pdf(ctx context.Context) error {
+	st, err := j.loadSteps(ctx)
+	if err != nil {
+		return err
+	}
+	docs := &docSet{j: j, m: map[*pdf.Client]*pdf.Doc{}}
+	defer docs.close()
+	c, err := j.in.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	d, err := docs.get(ctx, c)
+	j.in.release(c)
+	if err != nil {
+		return err
+	}
+	pages := d.Pages()
+	j.meta.Encrypted, j.meta.PDF = d.Info.Encrypted, d.Info.Metadata
+	j.doc.Pages = pages
+	j.doc.Meta = j.meta.String()
+	if err := j.in.kb.UpdateDocument(ctx, j.doc); err != nil {
+		return err
+	}
+	j.mu.Lock()
+	j.total = pages
+	for o := 1; o <= pages; o++ {
+		if st.finished(StageExtract, o) && st.finished(StageEmbed, o) {
+			j.doneUnits++
+		}
+	}
+	j.mu.Unlock()
+	j.emit(Progress{Stage: StageStart})
+
+	emb, err := j.newEmbedStage(ctx)
+	if err != nil {
+		return err
+	}
+	ch := make(chan embedItem, 2*j.in.o.EmbedBatch)
+	embErr := make(chan error, 1)
+	go func() { embErr <- emb.run(ctx, ch) }()
+	pending, err := j.pendingEmbeds(ctx, st)
+	if err != nil {
+		close(ch)
+		<-embErr
+		return err
+	}
+	for _, it := range pending {
+		if emb.image != nil {
+			it.image = j.pageImage(docs, it.ordinal-1)
+		}
+		ch <- it
+	}
+
+	var failed sync.Map
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(j.in.o.Workers)
+	for i := range pages {
+		if st.finished(StageExtract, i+1) {
+			continue
+		}
+		g.Go(func() error {
+			it, err := j.pdfPage(gctx, docs, i, emb.image != nil)
+			if err != nil {
+				return err
+			}
+			if it.unitID == 0 {
+				failed.Store(i, true)
+			}
+			ch <- it
+			return nil
+		})
+	}
+	err = g.Wait()
+	close(ch)
+	if eerr := <-embErr; err == nil {
+		err = eerr
+	}
+	if err != nil {
+		return err
+	}
+	if info, rerr := d.Refresh(ctx); rerr == nil && info.Warnings > 0 {
+		j.warn("MuPDF repaired the file (%d warnings; last: %s)", info.Warnings, info.LastWarning)
+	}
+	n := 0
+	failed.Range(func(any, any) bool { n++; return true })
+	if n == pages && pages > 0 {
+		return fmt.Errorf("%s: no page could be read (%s)", j.doc.Name, strings.Join(j.meta.Warnings, "; "))
+	}
+	return nil
+}
+
+// pdfPage extracts one page: text layer with word boxes, size and thumbnail; a page without a usable text layer is
+// rendered and OCRed. The unit and its extract step are written before it returns. An unreadable page is stored
+// empty (so page numbers stay whole) with a warning; a returned error stops the document.
+func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) (embedItem, error) {
+	ord := i + 1
+	it := embedItem{ordinal: ord, fresh: true}
+	c, err := j.in.acquire(ctx)
+	if err != nil {
+		return it, err
+	}
+	held := true
+	defer func() {
+		if held {
+			j.in.release(c)
+		}
+	}()
+	d, err := docs.get(ctx, c)
+	if err != nil {
+		return it, err // the document opened once; failing now is a worker problem, not a page one
+	}
+	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize})
+	if err != nil {
+		if ctx.Err() != nil {
+			return it, ctx.Err()
+		}
+		var we *pdf.WorkerError
+		if errors.As(err, &we) {
+			docs.drop(c)
+		}
+		return it, j.pageFailed(ctx, ord, err)
+	}
+	if p.Error != "" {
+		j.warn("page %d: %s", ord, p.Error)
+	}
+	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
+		Text: strings.TrimSpace(p.Text), TextSource: kb.TextLayer}
+	u.Words = make([]kb.Word, 0, len(p.Words))
+	for _, w := range p.Words {
+		u.Words = append(u.Words, kb.Word{Text: w.Text, X0: w.Box.X0, Y0: w.Box.Y0, X1: w.Box.X1, Y1: w.Box.Y1})
+	}
+	layerOK := usableText(u.Text)
+	if !layerOK && j.in.o.OCR != nil {
+		j.emit(Progress{Stage: StageRender, Ordinal: ord})
+		r, err := d.Render(ctx, pdf.RenderRequest{Page: i, DPI: j.in.o.OCRDPI, MaxPixels: j.in.o.OCRMaxPixels, Format: pdf.PNG})
+		j.in.release(c)
+		held = false
+		if err != nil {
+			if ctx.Err() != nil {
+				return it, ctx.Err()
+			}
+			var we *pdf.WorkerError
+			if errors.As(err, &we) {
+				docs.drop(c)
+			}
+			j.warn("page %d: render for OCR: %v", ord, err)
+			_ = j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepFailed, Error: j.clean(err.Error())})
+		} else {
+			j.emit(Progress{Stage: StageOCR, Ordinal: ord})
+			res, err := j.recognize(ctx, fmt.Sprintf("page %d of %s", ord, j.doc.Name), r.Data)
+			if err != nil {
+				if ctx.Err() != nil {
+					return it, ctx.Err()
+				}
+				j.warn("page %d: %v", ord, err)
+				_ = j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepFailed, Error: err.Error()})
+			} else {
+				if txt := strings.TrimSpace(res.Text); preferOCR(u.Text, txt) {
+					// OCR pixels → points: the render was made at r.DPI.
+					u.Text, u.Words, u.TextSource = txt, ocrWords(res, 72/r.DPI), kb.TextOCR
+				}
+				if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepDone}); err != nil {
+					return it, err
+				}
+				j.mu.Lock()
+				j.meta.OCRUnits++
+				j.mu.Unlock()
+			}
+		}
+	}
+	if u.Text == "" {
+		u.TextSource, u.Words = kb.TextNone, nil
+	}
+	if len(p.Thumb) > 0 {
+		if u.ThumbBlob, err = j.in.kb.Blobs.Put(p.Thumb); err != nil {
+			return it, err
+		}
+	}
+	if it.unitID, err = j.in.kb.PutUnit(ctx, u); err != nil {
+		return it, err
+	}
+	if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepDone}); err != nil {
+		return it, err
+	}
+	it.text = u.Text
+	if wantImage {
+		it.image = j.pageImage(docs, i)
+	}
+	j.emit(Progress{Stage: StageExtract, Ordinal: ord})
+	return it, nil
+}
+
+// pageFailed stores an empty unit for a page MuPDF could not read, so ordinals stay whole, and records why.
+func (j *job) pageFailed(ctx context.Context, ord int, cause error) error {
+	msg := j.clean(cause.Error())
+	j.warn("page %d: %s", ord, msg)
+	if _, err := j.in.kb.PutUnit(ctx, kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitPage}); err != nil {
+		return err
+	}
+	if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepFailed, Error: msg}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// pageImage renders a page for an image embedder (1024 px on the long side).
+func (j *job) pageImage(docs *docSet, i int) func(context.Context) (*model.Image, error) {
+	return func(ctx context.Context) (*model.Image, error) {
+		c, err := j.in.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer j.in.release(c)
+		d, err := docs.get(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		r, err := d.Render(ctx, pdf.RenderRequest{Page: i, DPI: 150, MaxPixels: 1024 * 1024, Format: pdf.JPEG})
+		if err != nil {
+			var we *pdf.WorkerError
+			if errors.As(err, &we) {
+				docs.drop(c)
+			}
+			return nil, err
+		}
+		return &model.Image{Data: r.Data, MIME: "image/jpeg"}, nil
+	}
+}
+
+// recognize runs OCR within the pool's bound on concurrent tesseract processes.
+func (j *job) recognize(ctx context.Context, name string, img []byte) (*ocr.Result, error) {
+	select {
+	case j.in.ocrSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-j.in.ocrSem }()
+	return j.in.o.OCR.Recognize(ctx, name, img)
+}
+
+// ocrWords converts OCR word boxes (pixels of the recognised image) to unit coordinates by multiplying by scale.
+func ocrWords(r *ocr.Result, scale float64) []kb.Word {
+	out := make([]kb.Word, 0, len(r.Words))
+	for _, w := range r.Words {
+		out = append(out, kb.Word{Text: w.Text, X0: float64(w.Box.X0) * scale, Y0: float64(w.Box.Y0) * scale,
+			X1: float64(w.Box.X1) * scale, Y1: float64(w.Box.Y1) * scale})
+	}
+	return out
+}
+
+// usableText reports whether a text layer carries real text: enough letters or digits, and not mostly the
+// replacement or private-use characters that fonts without a Unicode mapping produce.
+func usableText(s string) bool {
+	good, bad := runeCounts(s)
+	return good >= minLayerRunes && bad*4 < good
+}
+
+// preferOCR decides between a short or garbled text layer and the OCR of the same page.
+func preferOCR(layer, ocrText string) bool {
+	lg, lb := runeCounts(layer)
+	og, _ := runeCounts(ocrText)
+	return lb*4 >= lg || og > lg
+}
+
+func runeCounts(s string) (good, bad int) {
+	for _, r := range s {
+		switch {
+		case r == unicode.ReplacementChar, unicode.Is(unicode.Co, r), unicode.IsControl(r) && !unicode.IsSpace(r):
+			bad++
+		case unicode.IsLetter(r), unicode.IsDigit(r):
+			good++
+		}
+	}
+	return good, bad
+}
