@@ -326,8 +326,11 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 		retry := d.Status == kb.StatusFailed && password != "" && ParseMeta(d.Meta).NeedsPassword
 		if !resume && !retry {
 			res.Document, res.Existed, res.Error = d, true, d.Error
+			if d.Error != "" && d.Name != name {
+				res.Error = fmt.Sprintf("%s: same content as %s (document %d): %s", name, d.Name, d.ID, d.Error)
+			}
 			in.emit(progress, Progress{DocumentID: d.ID, Name: d.Name, Path: f.path, Collection: coll.Name, Stage: StageExists,
-				Status: d.Status, Error: d.Error, Done: d.Pages, Total: d.Pages})
+				Status: d.Status, Error: res.Error, Done: d.Pages, Total: d.Pages})
 			return res
 		}
 	}
