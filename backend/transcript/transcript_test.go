@@ -1,0 +1,99 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"loupe/backend/agent"
+)
+
+func sampleRun() []agent.Event {
+	region := [4]float64{0.1, 0.2, 0.5, 0.4}
+	evs := []agent.Event{
+		{Kind: agent.KindRunStarted, Run: &agent.RunInfo{Mode: "vrag", Question: "How much?", Provider: "ollama", Model: "qwen"}},
+		{Step: 1, Kind: agent.KindThinking, Text: "look "},
+		{Step: 1, Kind: agent.KindThinking, Text: "it up"},
+		{Step: 1, Kind: agent.KindContent, Text: "\n<search>blo"},
+		{Step: 1, Kind: agent.KindContent, Text: "od</search>"},
+		{Step: 1, Kind: agent.KindSearch, Search: &agent.SearchInfo{Query: "blood"}},
+		{Step: 1, Kind: agent.KindResults, Results: &agent.ResultsInfo{Query: "blood", Hits: []agent.Hit{
+			{UnitID: "7", DocumentName: "r.pdf", Kind: "pdf", Page: 3, Score: 0.5, Shown: true},
+			{UnitID: "8", DocumentName: "r.pdf", Kind: "pdf", Page: 4, Score: 0.25, Skipped: "already_shown"},
+		}, Sent: []agent.SentImage{{UnitID: "7", Image: agent.ImageRef{Width: 532, Height: 753}, VisualTokens: 513}}}},
+		{Step: 2, Kind: agent.KindContent, Text: "<bbox>[1,2,3,4]</bbox>"},
+		{Step: 2, Kind: agent.KindCrop, Crop: &agent.CropInfo{UnitID: "7", DocumentName: "r.pdf", Page: 3, BBoxSent: [4]float64{1, 2, 3, 4},
+			FrameW: 532, FrameH: 756, BBoxRaw: [4]float64{10, 20, 30, 40}, PageW: 1654, PageH: 2339, Region: region, TrueZoom: true,
+			Image: agent.SentImage{Image: agent.ImageRef{Blob: "abc", Width: 600, Height: 400}}}},
+		{Step: 3, Kind: agent.KindError, Error: &agent.ErrorInfo{Code: "invalid_action", Message: "no tag", Recoverable: true}},
+		{Step: 3, Kind: agent.KindAnswer, Answer: &agent.AnswerInfo{Text: "500 ml\nroughly", Citations: []agent.Citation{
+			{UnitID: "7", DocumentName: "r.pdf", Page: 3, Region: &region}}}},
+		{Step: 3, Kind: agent.KindDone, Done: &agent.DoneInfo{Status: agent.StatusAnswered, Usage: agent.Usage{Steps: 3, ToolSteps: 2,
+			Images: 3, VisualTokens: 900, PromptTokens: 3000, CompletionTokens: 60, WallMS: 2500}}},
+	}
+	for i := range evs {
+		evs[i].Seq = i + 1
+		evs[i].RunID = "5"
+	}
+	return evs
+}
+
+func TestTranscript(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]struct {
+		dim  bool
+		blob func(string) ([]byte, error)
+		want string
+	}{
+		"plain with crop saved": {false, func(id string) ([]byte, error) { return []byte("jpeg:" + id), nil }, "" +
+			"run 5 · vrag · ollama/qwen\n" +
+			"question: How much?\n" +
+			"── step 1 ──\n" +
+			"thinking: look it up\n" +
+			"<search>blood</search>\n" +
+			"search: \"blood\"\n" +
+			"  * 1. r.pdf p.3 score 0.5000 → sent 532x753, 513 visual tokens\n" +
+			"    2. r.pdf p.4 score 0.2500 (already shown)\n" +
+			"── step 2 ──\n" +
+			"<bbox>[1,2,3,4]</bbox>\n" +
+			"crop: r.pdf p.3, box [1, 2, 3, 4] in the 532x756 view → [10, 20, 30, 40] of the 1654x2339 page, re-rendered (true zoom), sent 600x400\n" +
+			"  saved " + filepath.Join(dir, "run-5-crop-009.jpg") + "\n" +
+			"── step 3 ──\n" +
+			"warning [invalid_action]: no tag\n" +
+			"answer:\n  500 ml\n  roughly\n" +
+			"  [1] r.pdf p.3 (unit 7), region [0.100, 0.200, 0.500, 0.400]\n" +
+			"done: answered · 3 model calls, 2 tool steps, 3 images (900 visual tokens), 3000 prompt + 60 completion tokens, 2.5 s\n"},
+		"dimmed thinking, missing blob": {true, func(string) ([]byte, error) { return nil, errors.New("gone") }, ""},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			p := New(&out)
+			p.Dim, p.CropDir, p.Blob = c.dim, dir, c.blob
+			for _, ev := range sampleRun() {
+				if err := p.Print(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := out.String()
+			if c.want != "" && got != c.want {
+				t.Fatalf("transcript:\n%s\nwant:\n%s", got, c.want)
+			}
+			if c.dim {
+				if !strings.Contains(got, "thinking: "+dimOn+"look it up"+dimOff+"\n") || strings.Count(got, dimOn) != 1 {
+					t.Fatalf("thinking not dimmed once:\n%q", got)
+				}
+				if !strings.Contains(got, "  crop image not saved: gone\n") {
+					t.Fatalf("missing blob not reported:\n%s", got)
+				}
+				return
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "run-5-crop-009.jpg")); err != nil || string(b) != "jpeg:abc" {
+				t.Fatalf("crop file: %q %v", b, err)
+			}
+		})
+	}
+}
