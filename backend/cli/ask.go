@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -44,6 +45,9 @@ func init() {
 				defer k.Close()
 				if mode == "" {
 					mode = cfg.Settings.Agent.Mode
+				}
+				if mode != "" && !slices.Contains(agent.Modes, agent.Mode(mode)) {
+					return fmt.Errorf("unknown --mode %q (want vrag, vimrag, vanilla or react)", mode)
 				}
 				if !cmd.Flags().Changed("think") {
 					think = cfg.Settings.Agent.Think
