@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/ingest"
+	"loupe/backend/kb"
+)
+
+func init() {
+	register("documents", func(g *Globals) *cobra.Command {
+		cmd := &cobra.Command{Use: "documents", Aliases: []string{"docs"}, Short: "List, show, delete and retry documents"}
+		cmd.AddCommand(docListCmd(g), docShowCmd(g), docDeleteCmd(g), docRetryCmd(g))
+		return cmd
+	})
+}
+
+func parseIDs(args []string) ([]int64, error) {
+	ids := make([]int64, 0, len(args))
+	for _, a := range args {
+		id, err := strconv.ParseInt(a, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, fmt.Errorf("%q is not a document id", a)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func docListCmd(g *Globals) *cobra.Command {
+	var collection, status string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List documents with their status, size and error",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			_, k, err := g.Open(ctx)
+			if err != nil {
+				return err
+			}
+			defer k.Close()
+			var cid int64
+			if collection != "" {
+				c, err := k.CollectionByName(ctx, collection)
+				if err != nil {
+					return err
+				}
+				cid = c.ID
+			}
+			docs, err := k.Documents(ctx, cid)
+			if err != nil {
+				return err
+			}
+			names, err := collectionNames(ctx, k)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			if !asJSON {
+				fmt.Fprintln(tw, "ID\tSTATUS\tKIND\tSIZE\tCOLLECTION\tNAME\tERROR")
+			}
+			for _, d := range docs {
+				if status != "" && d.Status != status {
+					continue
+				}
+				if asJSON {
+					if err := writeJSONLine(w, d); err != nil {
+						return err
+					}
+					continue
+				}
+				e := d.Error
+				if len(e) > 80 {
+					e = e[:77] + "..."
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Status, d.Kind, size(d), names[d.CollectionID], d.Name, e)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().StringVar(&collection, "collection", "", "only this collection")
+	cmd.Flags().StringVar(&status, "status", "", "only documents with this status (queued, ingesting, ready, failed)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per document")
+	return cmd
+}
+
+func collectionNames(ctx context.Context, k *kb.KB) (map[int64]string, error) {
+	cs, err := k.Collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := map[int64]string{}
+	for _, c := range cs {
+		m[c.ID] = c.Name
+	}
+	return m, nil
+}
+
+// docDetail is `loupe documents show --json`.
+type docDetail struct {
+	kb.Document
+	Warnings []string       `json:"warnings,omitempty"`
+	Units    int            `json:"units"`
+	Steps    map[string]int `json:"steps"` // "stage/status" → units
+}
+
+func docShowCmd(g *Globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID...",
+		Short: "Show documents: status, size, error, warnings, per-stage progress",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ids, err := parseIDs(args)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			_, k, err := g.Open(ctx)
+			if err != nil {
+				return err
+			}
+			defer k.Close()
+			w := cmd.OutOrStdout()
+			for _, id := range ids {
+				d, err := k.Document(ctx, id)
+				if err != nil {
+					return err
+				}
+				det := docDetail{Document: d, Warnings: ingest.ParseMeta(d.Meta).Warnings, Steps: map[string]int{}}
+				if err := k.DB().QueryRowContext(ctx, `SELECT count(*) FROM units WHERE document_id = ?`, id).Scan(&det.Units); err != nil {
+					return err
+				}
+				steps, err := k.Steps(ctx, id)
+				if err != nil {
+					return err
+				}
+				for _, s := range steps {
+					det.Steps[s.Stage+"/"+s.Status]++
+				}
+				if asJSON {
+					if err := writeJSONLine(w, det); err != nil {
+						return err
+					}
+					continue
+				}
+				fmt.Fprintf(w, "document %d: %s\n  status:  %s\n  kind:    %s (%s)\n  size:    %s, %d units, %d bytes\n  sha256:  %s\n",
+					d.ID, d.Name, d.Status, d.Kind, d.MIME, size(d), det.Units, d.SizeBytes, d.SHA256)
+				if d.SourcePath != "" {
+					fmt.Fprintf(w, "  source:  %s\n", d.SourcePath)
+				}
+				if d.Error != "" {
+					fmt.Fprintf(w, "  error:   %s\n", d.Error)
+				}
+				for _, wn := range det.Warnings {
+					fmt.Fprintf(w, "  warning: %s\n", wn)
+				}
+				var parts []string
+				for _, st := range []string{ingest.StageExtract, ingest.StageOCR, ingest.StageEmbed} {
+					for _, status := range []string{kb.StepDone, kb.StepSkipped, kb.StepFailed} {
+						if n := det.Steps[st+"/"+status]; n > 0 {
+							parts = append(parts, fmt.Sprintf("%s %s %d", st, status, n))
+						}
+					}
+				}
+				if len(parts) > 0 {
+					fmt.Fprintf(w, "  steps:   %s\n", strings.Join(parts, ", "))
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per document")
+	return cmd
+}
+
+func docDeleteCmd(g *Globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "delete ID...",
+		Short: "Delete documents with their units, vectors and the stored files no other document uses",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ids, err := parseIDs(args)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			cfg, k, err := g.Open(ctx)
+			if err != nil {
+				return err
+			}
+			defer k.Close()
+			in := ingest.New(k, cfg, ingest.Options{NoOCR: true, Workers: 1})
+			defer in.Close()
+			for _, id := range ids {
+				if err := in.Delete(ctx, id); err != nil {
+					return err
+				}
+				if asJSON {
+					writeJSONLine(cmd.OutOrStdout(), map[string]any{"deleted": id})
+				} else {
+					fmt.Fprintf(cmd.OutOrStdout(), "deleted document %d\n", id)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per deleted document")
+	return cmd
+}
+
+func docRetryCmd(g *Globals) *cobra.Command {
+	var password string
+	var asJSON, allFailed, noOCR bool
+	cmd := &cobra.Command{
+		Use:   "retry [ID...]",
+		Short: "Ingest failed or interrupted documents again (from the stored original), e.g. with a PDF password",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ids, err := parseIDs(args)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			cfg, k, err := g.Open(ctx)
+			if err != nil {
+				return err
+			}
+			defer k.Close()
+			if allFailed {
+				docs, err := k.Documents(ctx, 0)
+				if err != nil {
+					return err
+				}
+				for _, d := range docs {
+					if d.Status == kb.StatusFailed && d.Blob != "" {
+						ids = append(ids, d.ID)
+					}
+				}
+			}
+			if len(ids) == 0 {
+				return fmt.Errorf("no documents to retry: give ids or --failed")
+			}
+			in := ingest.New(k, cfg, ingest.Options{NoOCR: noOCR})
+			defer in.Close()
+			pr := newProgressPrinter(cmd.OutOrStdout(), cmd.ErrOrStderr(), asJSON)
+			var res []ingest.Result
+			for _, id := range ids {
+				r, err := in.Retry(ctx, id, password, pr.event)
+				if err != nil {
+					r.Error = err.Error()
+				}
+				res = append(res, r)
+			}
+			pr.clear()
+			return reportResults(cmd.OutOrStdout(), res, asJSON)
+		},
+	}
+	cmd.Flags().StringVar(&password, "password", "", "password of an encrypted PDF (remembered in the secret store)")
+	cmd.Flags().BoolVar(&allFailed, "failed", false, "retry every failed document")
+	cmd.Flags().BoolVar(&noOCR, "no-ocr", false, "skip OCR")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print progress events and results as JSON lines")
+	return cmd
+}
