@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/library"
+	"loupe/backend/server"
+)
+
+func init() {
+	register("serve", func(g *Globals) *cobra.Command {
+		var addr, token string
+		var noToken bool
+		cmd := &cobra.Command{
+			Use:   "serve",
+			Short: "Serve the knowledge base over HTTP: VRAG's search API, questions as server-sent events, page images",
+			Long: `Serve the knowledge base over HTTP on 127.0.0.1:8001 (VRAG's search port) by default.
+
+Every request but GET /healthz needs "Authorization: Bearer TOKEN". The token is kept in the secret store and made
+on first use; print it with "loupe serve token". --token or LOUPE_SERVER_TOKEN sets one explicitly. --no-token is
+allowed on a loopback address only, for VRAG's own scripts, which send no header.
+
+  POST /search  {"queries":[...],"top_k":3,"vrag_ret":false,"collection":"…"}   VRAG's newer API
+  GET  /search?queries=…&queries=…                                          VRAG's first API
+  POST /v1/ask  {"question":"…","mode":"vrag","provider":"…","model":"…"}     events as text/event-stream
+  GET  /v1/units/ID/image?region=x0,y0,x1,y1&max_pixels=N                   a page or region as JPEG
+  GET  /v1/blobs/SHA256                                                      thumbnails, crops, originals
+  GET  /v1/runs/ID/events                                                    a stored run's events`,
+			Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				ctx := cmd.Context()
+				lib, err := library.Open(ctx, g.DataDir)
+				if err != nil {
+					return err
+				}
+				defer lib.Close()
+				if token == "" {
+					token = os.Getenv("LOUPE_SERVER_TOKEN")
+				}
+				if token == "" && !noToken {
+					if token, err = server.Token(lib.Config); err != nil {
+						return fmt.Errorf("server token: %w", err)
+					}
+				}
+				s, err := server.New(lib, server.Options{Token: token, Addr: addr, Log: slog.Default()})
+				if err != nil {
+					return err
+				}
+				ln, err := net.Listen("tcp", addr)
+				if err != nil {
+					return fmt.Errorf("listen on %s: %w", addr, err)
+				}
+				hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+				go func() {
+					<-ctx.Done()
+					sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+					defer cancel()
+					hs.Shutdown(sctx)
+				}()
+				auth := "no token (loopback only)"
+				if token != "" {
+					auth = "bearer token " + server.Fingerprint(token) + "… (print it with `loupe serve token`)"
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "loupe: serving %s on http://%s, %s\n", lib.Config.DataDir, ln.Addr(), auth)
+				if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+					return err
+				}
+				return nil
+			},
+		}
+		cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8001", "address to listen on")
+		cmd.Flags().StringVar(&token, "token", "", "bearer token (default: $LOUPE_SERVER_TOKEN, else the stored one)")
+		cmd.Flags().BoolVar(&noToken, "no-token", false, "serve without a token (loopback addresses only)")
+		cmd.AddCommand(&cobra.Command{
+			Use:   "token",
+			Short: "Print the server's bearer token (creating it on first use)",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				cfg, err := g.Config()
+				if err != nil {
+					return err
+				}
+				t, err := server.Token(cfg)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintln(cmd.OutOrStdout(), t)
+				return err
+			},
+		})
+		return cmd
+	})
+}
