@@ -10,7 +10,6 @@ import (
 
 	"loupe/backend/agent"
 	"loupe/backend/kb"
-	"loupe/backend/kbagent"
 )
 
 // TestAskE2EOllama runs `loupe ask` against the real Ollama of ../shared/tools/ollama-e2e with tiny-vision
@@ -99,7 +98,7 @@ func TestAskE2EOllama(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	runs, err := kbagent.Runs(context.Background(), k, 0)
+	runs, err := k.Runs(context.Background(), 0)
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("stored runs %+v %v", runs, err)
 	}

@@ -253,7 +253,7 @@ func TestAskVRAGEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	runs, err := kbagent.Runs(ctx, k, 0)
+	runs, err := k.Runs(ctx, 0)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs %v %v", runs, err)
 	}
@@ -418,7 +418,7 @@ func TestAskCancelledRunIsStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	runs, _ := kbagent.Runs(context.Background(), k, 0)
+	runs, _ := k.Runs(context.Background(), 0)
 	if len(runs) != 1 || runs[0].Status != "cancelled" || runs[0].FinishedAt.IsZero() {
 		t.Fatalf("runs %+v", runs)
 	}

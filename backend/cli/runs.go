@@ -26,7 +26,7 @@ func init() {
 					return err
 				}
 				defer k.Close()
-				runs, err := kbagent.Runs(ctx, k, limit)
+				runs, err := k.Runs(ctx, limit)
 				if err != nil {
 					return err
 				}

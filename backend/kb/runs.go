@@ -211,17 +211,13 @@ func (k *KB) FinishRun(ctx context.Context, runID int64, status, answer string, 
 	return nil
 }
 
-// Run finds a run by id.
-func (k *KB) Run(ctx context.Context, id int64) (Run, error) {
+const runCols = `id, coalesce(conversation_id, 0), question, mode, provider, model, status, answer, usage, started_at, finished_at`
+
+func scanRun(row interface{ Scan(...any) error }) (Run, error) {
 	var r Run
 	var usage string
 	var st, fin int64
-	err := k.db.QueryRowContext(ctx, `SELECT id, coalesce(conversation_id, 0), question, mode, provider, model, status, answer,
-		usage, started_at, finished_at FROM runs WHERE id = ?`, id).Scan(&r.ID, &r.ConversationID, &r.Question, &r.Mode,
-		&r.Provider, &r.Model, &r.Status, &r.Answer, &usage, &st, &fin)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Run{}, fmt.Errorf("run %d: %w", id, ErrNotFound)
-	}
+	err := row.Scan(&r.ID, &r.ConversationID, &r.Question, &r.Mode, &r.Provider, &r.Model, &r.Status, &r.Answer, &usage, &st, &fin)
 	if err != nil {
 		return Run{}, err
 	}
@@ -231,6 +227,36 @@ func (k *KB) Run(ctx context.Context, id int64) (Run, error) {
 		r.FinishedAt = time.UnixMilli(fin)
 	}
 	return r, nil
+}
+
+// Run finds a run by id.
+func (k *KB) Run(ctx context.Context, id int64) (Run, error) {
+	r, err := scanRun(k.db.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, fmt.Errorf("run %d: %w", id, ErrNotFound)
+	}
+	return r, err
+}
+
+// Runs lists runs newest first; limit <= 0 means all.
+func (k *KB) Runs(ctx context.Context, limit int) ([]Run, error) {
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := k.db.QueryContext(ctx, `SELECT `+runCols+` FROM runs ORDER BY id DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list runs: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // PutGraphNode stores or replaces a memory-graph node of a run.

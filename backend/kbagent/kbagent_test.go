@@ -303,7 +303,7 @@ func TestRecorderStoresRun(t *testing.T) {
 	if rec.Err() == nil {
 		t.Fatal("duplicate seq not reported")
 	}
-	runs, err := Runs(ctx, k, 0)
+	runs, err := k.Runs(ctx, 0)
 	if err != nil || len(runs) != 1 || runs[0].ID != run.ID {
 		t.Fatalf("runs %+v %v", runs, err)
 	}

@@ -3,7 +3,6 @@ package kbagent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -139,35 +138,3 @@ func Events(ctx context.Context, k *kb.KB, runID int64) ([]agent.Event, error) {
 	return out, nil
 }
 
-// Runs lists stored runs, newest first; limit ≤ 0 means all.
-func Runs(ctx context.Context, k *kb.KB, limit int) ([]kb.Run, error) {
-	if limit <= 0 {
-		limit = -1
-	}
-	rows, err := k.DB().QueryContext(ctx, `SELECT id FROM runs ORDER BY id DESC LIMIT ?`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list runs: %w", err)
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("list runs: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	err = errors.Join(rows.Err(), rows.Close())
-	if err != nil {
-		return nil, fmt.Errorf("list runs: %w", err)
-	}
-	out := make([]kb.Run, 0, len(ids))
-	for _, id := range ids {
-		r, err := k.Run(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
