@@ -137,4 +137,3 @@ func Events(ctx context.Context, k *kb.KB, runID int64) ([]agent.Event, error) {
 	}
 	return out, nil
 }
-
