@@ -19,9 +19,7 @@ import (
 	"loupe/backend/config"
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
-	"loupe/backend/model/provider"
-	"loupe/backend/pdf"
-	"loupe/backend/search"
+	"loupe/backend/library"
 	"loupe/backend/transcript"
 )
 
@@ -38,44 +36,26 @@ func init() {
 			RunE: func(cmd *cobra.Command, args []string) error {
 				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 				defer stop()
-				cfg, k, err := g.Open(ctx)
+				lib, err := library.Open(ctx, g.DataDir)
 				if err != nil {
 					return err
 				}
-				defer k.Close()
+				defer lib.Close()
+				cfg, k := lib.Config, lib.KB
 				if mode == "" {
 					mode = cfg.Settings.Agent.Mode
 				}
-				if mode != "" && !slices.Contains(agent.Modes, agent.Mode(mode)) {
+				if !slices.Contains(agent.Modes, agent.Mode(mode)) {
 					return fmt.Errorf("unknown --mode %q (want vrag, vimrag, vanilla or react)", mode)
 				}
 				if !cmd.Flags().Changed("think") {
 					think = cfg.Settings.Agent.Think
 				}
-				p, err := cfg.Provider(prov)
+				chat, p, modelName, err := lib.Chat(prov, modelName)
 				if err != nil {
 					return err
 				}
-				if modelName == "" {
-					modelName = p.ChatModel
-				}
-				if modelName == "" {
-					return fmt.Errorf("provider %s has no chat model: pass --model or set chat_model in %s", p.Name, cfg.SettingsPath())
-				}
-				set, err := provider.New(p, provider.Options{})
-				if err != nil {
-					return err
-				}
-				if set.Chat == nil {
-					return fmt.Errorf("provider %s (%s) cannot chat", p.Name, p.Kind)
-				}
-				pc := pdf.NewClient(pdf.Options{})
-				defer pc.Close()
-				d := kbagent.Deps{
-					KB: k, Chat: set.Chat, Log: slog.Default(),
-					Search: search.New(k, search.Options{Embedders: search.ConfigResolver(cfg)}),
-					PDF:    pdf.NewRenderer(pc, pdf.NewCache(64<<20), 4),
-				}
+				d := lib.AgentDeps(chat, slog.Default())
 				ac := agent.Config{Mode: agent.Mode(mode), Provider: p.Name, Model: modelName, Collection: collection, Think: think}
 				out := cmd.OutOrStdout()
 				sink, printErr := askOutput(out, cfg, k, asJSON, crops)
