@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"loupe/backend/imagefile"
@@ -94,9 +93,4 @@ func (j *job) extractImage(ctx context.Context) (embedItem, error) {
 	}
 	j.emit(Progress{Stage: StageExtract, Ordinal: 1})
 	return embedItem{unitID: id, ordinal: 1, text: u.Text, image: j.blobImage(u.ImageBlob), fresh: true}, nil
-}
-
-// errorf names the document in an error.
-func (j *job) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s: %s", j.doc.Name, fmt.Sprintf(format, args...))
 }

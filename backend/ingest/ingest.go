@@ -1,4 +1,11 @@
 // Package ingest turns files into knowledge-base units (sniff, store, extract, OCR, embed), resumably and with progress.
+//
+// Coordinates of the units it writes (kb.Unit Width/Height and kb.Word boxes, origin top-left):
+//   - PDF pages: points (1/72 inch) after /Rotate; OCR boxes of scanned pages are converted from the render's
+//     pixels to points, so layer and OCR pages read the same way.
+//   - Images: pixels of the upright, normalised JPEG stored as the unit's ImageBlob (at most 2048 px on the long
+//     side); the original's size is in the document's Meta.
+//   - Video clips: Width/Height are the keyframes' pixels; a clip has no word boxes (its frames carry their text).
 package ingest
 
 import (
@@ -82,6 +89,7 @@ type Ingester struct {
 
 	memMu      sync.Mutex
 	memSecrets map[string]string
+	active     map[int64]bool // documents being ingested by this Ingester
 }
 
 // New returns an Ingester writing to k. cfg may be nil (built-in embedder, default OCR languages).
@@ -142,7 +150,7 @@ func New(k *kb.KB, cfg *config.Config, o Options) *Ingester {
 	}
 	o.PDF.Logger = o.Logger
 	in := &Ingester{kb: k, cfg: cfg, o: o, clients: make(chan *pdf.Client, o.Workers),
-		ocrSem: make(chan struct{}, o.Workers), log: o.Logger, memSecrets: map[string]string{}}
+		ocrSem: make(chan struct{}, o.Workers), log: o.Logger, memSecrets: map[string]string{}, active: map[int64]bool{}}
 	for range o.Workers {
 		c := pdf.NewClient(o.PDF)
 		in.all = append(in.all, c)
@@ -351,6 +359,19 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 
 // run ingests a stored document from its blob, resuming from its recorded steps, and records its final status.
 func (in *Ingester) run(ctx context.Context, d kb.Document, password string, progress func(Progress)) Result {
+	// The same content twice in one batch, or a Resume racing an Add: one ingest per document at a time.
+	in.memMu.Lock()
+	busy := in.active[d.ID]
+	in.active[d.ID] = true
+	in.memMu.Unlock()
+	if busy {
+		return Result{Document: d, Existed: true}
+	}
+	defer func() {
+		in.memMu.Lock()
+		delete(in.active, d.ID)
+		in.memMu.Unlock()
+	}()
 	coll, err := in.kb.Collection(ctx, d.CollectionID)
 	if err != nil {
 		return Result{Document: d, Error: err.Error()}

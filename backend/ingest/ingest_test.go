@@ -327,3 +327,25 @@ func TestPasswordAndRetry(t *testing.T) {
 		t.Errorf("ready document re-added: %+v", res[0])
 	}
 }
+
+func TestSameContentTwiceInOneBatch(t *testing.T) {
+	in, k := newIngester(t, Options{NoOCR: true})
+	a := testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf")
+	cp := filepath.Join(t.TempDir(), "again.pdf")
+	data, _ := os.ReadFile(a)
+	os.WriteFile(cp, data, 0o644)
+	res, err := in.Add(context.Background(), "c", []string{a, cp}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Document.ID != res[1].Document.ID || res[0].Existed == res[1].Existed {
+		t.Fatalf("results %+v: want one document, ingested once and reported once as existing", res)
+	}
+	if n := len(units(t, k, res[0].Document.ID)); n != 13 {
+		t.Fatalf("%d units, want 13", n)
+	}
+	d, _ := k.Document(context.Background(), res[0].Document.ID)
+	if d.Status != kb.StatusReady {
+		t.Fatalf("status %s", d.Status)
+	}
+}
