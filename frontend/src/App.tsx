@@ -1,19 +1,181 @@
-import { useEffect, useState } from 'react'
-import { backend, hasBackend, type Status } from './lib/backend'
-import { Shell, type View } from './components/Shell'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { PageViewer } from './components/PageViewer'
+import { Shell, views, type View } from './components/Shell'
+import { ViewerContext, type ViewerTarget } from './components/viewerContext'
+import { Chat } from './features/chat/Chat'
+import { useChat } from './features/chat/useChat'
+import { GraphView } from './features/graph/GraphView'
+import { Library } from './features/library/Library'
+import { Settings } from './features/settings/Settings'
+import { backend, hasBackend, onFilesDropped, onIngestProgress, type Status } from './lib/backend'
+import { progressState, type Collection, type IngestProgress, type Settings as SettingsT } from './lib/types'
 
 export function App() {
   const [view, setView] = useState<View>('library')
   const [status, setStatus] = useState<Status | null>(null)
   const [error, setError] = useState<string>('')
+  const [collections, setCollections] = useState<Collection[]>([])
+  const [collection, setCollection] = useState('')
+  const [progress, setProgress] = useState<Record<string, IngestProgress>>({})
+  const [refreshKey, setRefreshKey] = useState(0)
+  const [viewer, setViewer] = useState<ViewerTarget | null>(null)
+  const [settings, setSettings] = useState<SettingsT | null>(null)
+  const [graphRun, setGraphRun] = useState('')
+  const [dragging, setDragging] = useState(false)
+  const searchRef = useRef<HTMLInputElement>(null)
+  const questionRef = useRef<HTMLTextAreaElement>(null)
+  const chat = useChat()
 
-  useEffect(() => {
+  const refresh = useCallback(() => {
     if (!hasBackend()) {
       setError('Backend not connected')
       return
     }
     backend.status().then(setStatus, (e: unknown) => setError(String(e)))
+    backend.collections().then(
+      (cs) => {
+        setCollections(cs ?? [])
+        setCollection((cur) => cur || cs?.[0]?.name || '')
+      },
+      () => {},
+    )
+  }, [])
+  useEffect(refresh, [refresh])
+  useEffect(() => {
+    if (hasBackend()) backend.settings().then(setSettings, () => {})
   }, [])
 
-  return <Shell view={view} onView={setView} status={status} error={error} />
+  // Theme: follow the OS unless the settings pin one.
+  useEffect(() => {
+    const t = settings?.theme
+    if (t === 'light' || t === 'dark') document.documentElement.dataset.theme = t
+    else delete document.documentElement.dataset.theme
+  }, [settings?.theme])
+
+  // Progress events arrive per page; fold them once per frame so a 2,000-page ingest never floods React.
+  useEffect(() => {
+    let batch: IngestProgress[] = []
+    let frame = 0
+    const flush = () => {
+      frame = 0
+      const b = batch
+      batch = []
+      setProgress((m) => {
+        const next = { ...m }
+        for (const p of b) next[p.document_id ? String(p.document_id) : p.path || p.name] = p
+        return next
+      })
+      if (b.some((p) => progressState(p) !== 'running' || p.stage === 'start')) {
+        setRefreshKey((k) => k + 1)
+        refresh()
+      }
+    }
+    return onIngestProgress((p) => {
+      batch.push(p)
+      if (!frame) frame = requestAnimationFrame(flush)
+    })
+  }, [refresh])
+
+  const add = useCallback(
+    (paths: string[]) => {
+      const target = collection || 'default'
+      backend.addPaths(target, paths).then(
+        () => {
+          if (!collection) setCollection(target)
+          refresh()
+        },
+        (e: unknown) => setError(String(e instanceof Error ? e.message : e)),
+      )
+    },
+    [collection, refresh],
+  )
+  useEffect(
+    () =>
+      onFilesDropped((paths) => {
+        setDragging(false)
+        setView('library')
+        add(paths)
+      }),
+    [add],
+  )
+
+  // Keyboard shortcuts: Ctrl+N new chat, Ctrl+K search, Esc stop, Ctrl+1..4 views.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey
+      if (mod && e.key.toLowerCase() === 'n') {
+        e.preventDefault()
+        chat.newChat()
+        setView('chat')
+        setTimeout(() => questionRef.current?.focus(), 0)
+      } else if (mod && e.key.toLowerCase() === 'k') {
+        e.preventDefault()
+        setView('library')
+        setTimeout(() => searchRef.current?.focus(), 0)
+      } else if (e.key === 'Escape' && chat.running && !viewer) {
+        chat.stop()
+      } else if (mod && !e.shiftKey) {
+        const v = views.find((x) => x.key === e.key)
+        if (v) {
+          e.preventDefault()
+          setView(v.id)
+        }
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [chat, viewer])
+
+  const items = Object.values(progress)
+  return (
+    <ViewerContext.Provider value={setViewer}>
+      <div
+        className={dragging ? 'app dragging' : 'app'}
+        onDragEnter={(e) => {
+          if (e.dataTransfer.types.includes('Files')) setDragging(true)
+        }}
+        onDragLeave={(e) => {
+          if (e.relatedTarget === null) setDragging(false)
+        }}
+        onDrop={() => setDragging(false)}
+      >
+        <Shell view={view} onView={setView} status={status} error={error}>
+          {view === 'library' && (
+            <Library
+              collections={collections}
+              current={collection}
+              onCollection={setCollection}
+              onCollectionsChanged={refresh}
+              progress={items}
+              onAdd={add}
+              onRetry={(p) => (p.document_id ? backend.retry(p.document_id) : backend.addPaths(collection, [p.path ?? p.name])).catch((e: unknown) => setError(String(e)))}
+              refreshKey={refreshKey}
+              searchRef={searchRef}
+            />
+          )}
+          <div hidden={view !== 'chat'} className="view-fill">
+            <Chat
+              chat={chat}
+              collection={collection}
+              ingesting={items}
+              defaults={{ mode: settings?.agent.mode ?? 'vrag', think: settings?.agent.think ?? false }}
+              inputRef={questionRef}
+              onShowGraph={(k) => {
+                setGraphRun(k)
+                setView('graph')
+              }}
+            />
+          </div>
+          {view === 'graph' && <GraphView runs={chat.runs} runKey={graphRun || chat.activeRun} onRunKey={setGraphRun} />}
+          {view === 'settings' && <Settings dataDir={status?.data_dir ?? ''} onSaved={setSettings} />}
+        </Shell>
+        {dragging && (
+          <div className="drop-overlay" aria-hidden="true">
+            Drop files or folders to add them to “{collection || 'default'}”
+          </div>
+        )}
+        {viewer && <PageViewer target={viewer} onClose={() => setViewer(null)} />}
+      </div>
+    </ViewerContext.Provider>
+  )
 }

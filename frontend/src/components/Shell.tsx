@@ -1,12 +1,13 @@
+import type { ReactNode } from 'react'
 import type { Status } from '../lib/backend'
 
 export type View = 'library' | 'chat' | 'graph' | 'settings'
 
-const views: { id: View; label: string; hint: string }[] = [
-  { id: 'library', label: 'Library', hint: 'Drop PDFs, images and videos to build your knowledge base.' },
-  { id: 'chat', label: 'Chat', hint: 'Ask questions; the agent searches, crops and cites pages.' },
-  { id: 'graph', label: 'Memory graph', hint: 'The reasoning graph of a VimRAG run, live.' },
-  { id: 'settings', label: 'Settings', hint: 'Model providers, agent defaults, data directory.' },
+export const views: { id: View; label: string; hint: string; key: string }[] = [
+  { id: 'library', label: 'Library', hint: 'Drop PDFs, images and videos to build your knowledge base.', key: '1' },
+  { id: 'chat', label: 'Chat', hint: 'Ask questions; the agent searches, crops and cites pages.', key: '2' },
+  { id: 'graph', label: 'Memory graph', hint: 'The reasoning graph of a VimRAG run, live.', key: '3' },
+  { id: 'settings', label: 'Settings', hint: 'Model providers, agent defaults, data directory.', key: '4' },
 ]
 
 type Props = {
@@ -14,19 +15,26 @@ type Props = {
   onView: (v: View) => void
   status: Status | null
   error: string
+  children?: ReactNode
 }
 
-export function Shell({ view, onView, status, error }: Props) {
+export function Shell({ view, onView, status, error, children }: Props) {
   const current = views.find((v) => v.id === view) ?? views[0]
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Main">
-        <div className="brand">Loupe</div>
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            ◎
+          </span>{' '}
+          Loupe
+        </div>
         {views.map((v) => (
           <button
             key={v.id}
             className={v.id === view ? 'nav active' : 'nav'}
             aria-current={v.id === view ? 'page' : undefined}
+            title={`Ctrl+${v.key}`}
             onClick={() => onView(v.id)}
           >
             {v.label}
@@ -50,8 +58,11 @@ export function Shell({ view, onView, status, error }: Props) {
         </footer>
       </nav>
       <main className="content">
-        <h1>{current.label}</h1>
-        <p className="muted">{current.hint}</p>
+        <header className="view-head">
+          <h1>{current.label}</h1>
+          <p className="muted">{current.hint}</p>
+        </header>
+        <div className="view-body">{children}</div>
       </main>
     </div>
   )

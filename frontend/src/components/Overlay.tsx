@@ -1,0 +1,22 @@
+import type { Box4 } from '../lib/events'
+import { percentRect } from '../lib/geometry'
+
+/** Boxes drawn over a page image; the parent must be position: relative and sized like the image. */
+export function Overlay({ regions, label }: { regions: Box4[]; label?: string }) {
+  return (
+    <>
+      {regions.map((r, i) => {
+        const p = percentRect(r)
+        return (
+          <div
+            key={i}
+            className="region"
+            data-testid="region"
+            aria-label={label ?? 'highlighted region'}
+            style={{ left: p.left + '%', top: p.top + '%', width: p.width + '%', height: p.height + '%' }}
+          />
+        )
+      })}
+    </>
+  )
+}

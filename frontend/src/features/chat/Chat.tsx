@@ -1,0 +1,200 @@
+import { useEffect, useRef, useState } from 'react'
+import { has } from '../../lib/backend'
+import { modes } from '../../lib/events'
+import { liveAnswer, type RunView } from '../../lib/run'
+import { progressState, type IngestProgress } from '../../lib/types'
+import { exportHTML, exportMarkdown } from '../../lib/export'
+import { backend } from '../../lib/backend'
+import { CitationChips, StepCard } from './StepCard'
+import type { ChatState, Turn } from './useChat'
+
+type Props = {
+  chat: ChatState
+  collection: string
+  ingesting: IngestProgress[]
+  defaults: { mode: string; think: boolean }
+  inputRef: React.RefObject<HTMLTextAreaElement | null>
+  onShowGraph: (runKey: string) => void
+}
+
+export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGraph }: Props) {
+  const [question, setQuestion] = useState('')
+  const [mode, setMode] = useState(defaults.mode || 'vrag')
+  const [think, setThink] = useState(defaults.think)
+  const [exportMsg, setExportMsg] = useState('')
+  const end = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    setMode(defaults.mode || 'vrag')
+    setThink(defaults.think)
+  }, [defaults.mode, defaults.think])
+
+  const lastRun = chat.turns.length ? chat.runs[chat.turns[chat.turns.length - 1].runKey ?? ''] : undefined
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' })
+  }, [chat.turns.length, lastRun?.lastSeq])
+
+  const send = (e?: React.FormEvent) => {
+    e?.preventDefault()
+    const q = question.trim()
+    if (!q || chat.running) return
+    chat.ask(q, { mode, think, collection })
+    setQuestion('')
+  }
+
+  const pending = ingesting.filter((p) => progressState(p) === 'running')
+  const canAsk = has('Ask')
+
+  const doExport = async (kind: 'md' | 'html') => {
+    const title = chat.conversations.find((c) => c.id === chat.current)?.title || chat.turns[0]?.question || 'Conversation'
+    const turns = chat.turns.map((t) => ({ question: t.question, run: t.runKey ? chat.runs[t.runKey] : undefined, stored: t.stored }))
+    const content = kind === 'md' ? exportMarkdown(title, turns) : await exportHTML(title, turns, backend)
+    const name = title.replace(/[^\w\- ]+/g, '').slice(0, 60).trim() || 'conversation'
+    try {
+      const path = await backend.saveTextFile(`${name}.${kind}`, content)
+      setExportMsg(path ? `Saved ${path}` : '')
+    } catch (err) {
+      setExportMsg(String(err))
+    }
+  }
+
+  return (
+    <div className="chat">
+      <aside className="conversations" aria-label="Conversations">
+        <button className="primary" onClick={chat.newChat} title="Ctrl+N">
+          New chat
+        </button>
+        <ul>
+          {chat.conversations.map((c) => (
+            <li key={c.id}>
+              <button
+                className={c.id === chat.current ? 'nav active' : 'nav'}
+                aria-current={c.id === chat.current ? 'true' : undefined}
+                onClick={() => chat.open(c.id)}
+              >
+                <span className="ellipsis">{c.title || 'Untitled'}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <section className="chat-main">
+        <div className="chat-bar">
+          <span className="muted">Collection: {collection || 'all'}</span>
+          <span className="spacer" />
+          {chat.turns.length > 0 && (
+            <>
+              <button onClick={() => doExport('md')}>Export Markdown</button>
+              <button onClick={() => doExport('html')}>Export HTML</button>
+            </>
+          )}
+        </div>
+        {exportMsg && <p className="muted small">{exportMsg}</p>}
+        <div className="turns" aria-live="polite">
+          {chat.turns.length === 0 && (
+            <div className="empty small-empty">
+              <h2>Ask about your documents</h2>
+              <p className="muted">
+                The agent searches your pages, zooms into regions, and answers with citations you can click. Choose a
+                mode: <b>vrag</b> (search and crop), <b>vimrag</b> (memory graph), <b>vanilla</b> (retrieve then answer),
+                <b> react</b> (search only).
+              </p>
+            </div>
+          )}
+          {chat.turns.map((t, i) => (
+            <TurnView key={i} turn={t} run={t.runKey ? chat.runs[t.runKey] : undefined} onShowGraph={onShowGraph} />
+          ))}
+          <div ref={end} />
+        </div>
+        {pending.length > 0 && (
+          <p className="notice" role="status" data-testid="ingest-notice">
+            Still ingesting:{' '}
+            {pending
+              .map((p) => `${p.name} (pages ${Math.min(p.done + 1, p.total)}–${p.total} not searchable yet)`)
+              .join('; ')}
+          </p>
+        )}
+        <form className="composer" onSubmit={send}>
+          <textarea
+            ref={inputRef}
+            aria-label="Question"
+            placeholder={canAsk ? 'Ask a question… (Enter to send, Shift+Enter for a new line)' : 'The agent is not in this build yet'}
+            rows={2}
+            value={question}
+            onChange={(e) => setQuestion(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey) send(e)
+            }}
+          />
+          <div className="composer-controls">
+            <label>
+              Mode{' '}
+              <select aria-label="Mode" value={mode} onChange={(e) => setMode(e.target.value)}>
+                {modes.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="toggle">
+              <input type="checkbox" checked={think} onChange={(e) => setThink(e.target.checked)} /> Thinking
+            </label>
+            <span className="spacer" />
+            {chat.running ? (
+              <button type="button" className="danger" onClick={chat.stop} title="Esc">
+                Stop
+              </button>
+            ) : (
+              <button type="submit" className="primary" disabled={!canAsk || !question.trim()}>
+                Ask
+              </button>
+            )}
+          </div>
+        </form>
+      </section>
+    </div>
+  )
+}
+
+function TurnView({ turn, run, onShowGraph }: { turn: Turn; run?: RunView; onShowGraph: (k: string) => void }) {
+  const answer = run ? liveAnswer(run) : (turn.stored ?? '')
+  const running = run && !run.done && !turn.error
+  return (
+    <article className="turn" data-testid="turn">
+      <div className="question">{turn.question}</div>
+      {run?.info && (
+        <div className="muted small">
+          {run.info.mode}
+          {run.info.model ? ` · ${run.info.model}` : ''}
+          {run.info.think ? ' · thinking' : ''}
+        </div>
+      )}
+      <div className="steps">
+        {run?.steps.map((s) => <StepCard key={s.seq + s.type} step={s} />)}
+      </div>
+      {turn.error && (
+        <p className="error" role="alert">
+          {turn.error}
+        </p>
+      )}
+      {(answer || running) && (
+        <div className="answer" data-testid="answer">
+          {answer || <span className="muted">Working…</span>}
+          {running && <span className="cursor" aria-hidden="true" />}
+        </div>
+      )}
+      {run?.answer && <CitationChips citations={run.answer.citations ?? []} />}
+      {run?.done && (
+        <div className="muted small usage" data-testid="usage">
+          {run.done.status} · {run.done.usage.steps} model calls · {run.done.usage.images} images ·{' '}
+          {run.done.usage.visual_tokens} visual tokens · {(run.done.usage.wall_ms / 1000).toFixed(1)} s
+          {run.graph && turn.runKey && (
+            <button className="link" onClick={() => onShowGraph(turn.runKey ?? '')}>
+              Show memory graph
+            </button>
+          )}
+        </div>
+      )}
+    </article>
+  )
+}

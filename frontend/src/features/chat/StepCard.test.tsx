@@ -1,0 +1,57 @@
+import { fireEvent, render, screen } from '@testing-library/react'
+import { ViewerContext, type ViewerTarget } from '../../components/viewerContext'
+import { replayRun } from '../../lib/run'
+import { vragRun } from '../../test/fixtures'
+import { CitationChips, StepCard } from './StepCard'
+
+function renderRun(open: (t: ViewerTarget) => void) {
+  const v = replayRun(vragRun())
+  return render(
+    <ViewerContext.Provider value={open}>
+      {v.steps.map((s) => (
+        <StepCard key={s.seq} step={s} />
+      ))}
+      <CitationChips citations={v.answer?.citations ?? []} />
+    </ViewerContext.Provider>,
+  )
+}
+
+describe('step cards', () => {
+  it('shows thinking collapsed, the search with its pages, and the crop with its box', () => {
+    const opened: ViewerTarget[] = []
+    renderRun((t) => opened.push(t))
+    const think = screen.getAllByTestId('step-think')[0] as HTMLDetailsElement
+    expect(think.open).toBe(false)
+    expect(think.textContent).toContain('I should search for revenue.')
+
+    const search = screen.getByTestId('step-search')
+    expect(search.textContent).toContain('revenue 2023')
+    expect(screen.getAllByTestId('step-hit')).toHaveLength(2)
+
+    const crop = screen.getByTestId('step-crop')
+    expect(crop.textContent).toContain('report.pdf p. 3')
+    expect(crop.textContent).toContain('true zoom')
+    const box = crop.querySelector<HTMLElement>('[data-testid="region"]')!
+    expect(box.style.left).toBe('10%')
+    expect(box.style.width).toBe('50%')
+    expect(parseFloat(box.style.top)).toBeCloseTo(14.29, 2)
+
+    fireEvent.click(screen.getByRole('button', { name: /open page 3 at the cropped region/i }))
+    expect(opened[0]).toMatchObject({ documentId: 2, unitId: 11, title: 'report.pdf' })
+    expect(opened[0].regions?.[0][0]).toBeCloseTo(0.1)
+  })
+
+  it('opens the viewer at the cited region from a citation chip', () => {
+    const opened: ViewerTarget[] = []
+    renderRun((t) => opened.push(t))
+    const chip = screen.getByTestId('citation')
+    expect(chip.textContent).toContain('report.pdf · p. 3')
+    fireEvent.click(chip)
+    expect(opened).toEqual([{ documentId: 2, unitId: 11, title: 'report.pdf', regions: [[0.1, 0.14, 0.6, 0.36]] }])
+  })
+
+  it('shows a recoverable error as a correction, not a failure', () => {
+    render(<StepCard step={{ type: 'error', seq: 1, step: 1, error: { code: 'invalid_action', message: 'no tag', recoverable: true } }} />)
+    expect(screen.getByTestId('step-error').textContent).toContain('Corrected a step')
+  })
+})

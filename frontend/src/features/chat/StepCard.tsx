@@ -1,0 +1,140 @@
+import { Overlay } from '../../components/Overlay'
+import { Thumb } from '../../components/Thumb'
+import { useOpenViewer } from '../../components/viewerContext'
+import type { Citation, CropInfo, Hit } from '../../lib/events'
+import type { Step } from '../../lib/run'
+
+/** StepCard draws one step of a run: thinking (collapsed), a search with its pages, a crop, a memory, an error. */
+export function StepCard({ step }: { step: Step }) {
+  switch (step.type) {
+    case 'think':
+      return (
+        <details className="card think" data-testid="step-think">
+          <summary>Thinking</summary>
+          <p className="think-text">{step.text}</p>
+        </details>
+      )
+    case 'search':
+      return <SearchCard query={step.query} hits={step.results?.hits} pending={!step.results} />
+    case 'crop':
+      return <CropCard crop={step.crop} />
+    case 'memorize':
+      return (
+        <div className="card memorize" data-testid="step-memorize">
+          <div className="card-title">
+            Memorised <code>{step.memorize.node_id}</code>
+          </div>
+          <p>{step.memorize.summary}</p>
+          <ul className="mem-items">
+            {step.memorize.items.map((i) => (
+              <li key={i.information_id} className={i.kept ? 'kept' : ''}>
+                {i.information_id}
+                {i.document_name ? ` · ${i.document_name} p. ${i.page}` : ''} · priority {i.priority_score}
+                {i.kept ? ' · kept' : i.is_useful ? '' : ' · not useful'}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )
+    case 'error':
+      return (
+        <div className={'card error-card' + (step.error.recoverable ? ' recoverable' : '')} data-testid="step-error" role="status">
+          <div className="card-title">{step.error.recoverable ? 'Corrected a step' : 'Error'}</div>
+          <p>{step.error.message}</p>
+        </div>
+      )
+  }
+}
+
+function SearchCard({ query, hits, pending }: { query: string; hits?: Hit[]; pending: boolean }) {
+  const open = useOpenViewer()
+  return (
+    <div className="card search" data-testid="step-search">
+      <div className="card-title">
+        <span aria-hidden="true">⌕</span> Searched <q>{query}</q>
+        {pending && <span className="muted"> …</span>}
+      </div>
+      {hits && hits.length === 0 && <p className="muted">No pages found.</p>}
+      {hits && hits.length > 0 && (
+        <ul className="hit-strip">
+          {hits.map((h) => (
+            <li key={h.unit_id} className={h.shown ? 'shown' : 'not-shown'}>
+              <button
+                onClick={() => open({ documentId: Number(h.document_id), unitId: Number(h.unit_id), title: h.document_name })}
+                title={`${h.document_name}, page ${h.page}${h.shown ? ' (shown to the model)' : h.skipped ? ` (${h.skipped.replace('_', ' ')})` : ''}`}
+                data-testid="step-hit"
+              >
+                <Thumb blob={h.thumbnail} unitId={Number(h.unit_id)} width={256} alt={`${h.document_name} page ${h.page}`} />
+                <span className="hit-label">
+                  {h.label ?? `p. ${h.page}`}
+                  {h.shown && <span className="dot" aria-label="shown to the model" />}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+/** CropCard shows the source page with the crop box drawn on it beside the zoomed crop the model received. */
+export function CropCard({ crop }: { crop: CropInfo }) {
+  const open = useOpenViewer()
+  const openAt = () =>
+    open({ documentId: Number(crop.document_id), unitId: Number(crop.unit_id), title: crop.document_name, regions: [crop.region] })
+  return (
+    <div className="card crop" data-testid="step-crop">
+      <div className="card-title">
+        <span aria-hidden="true">⤢</span> Zoomed into {crop.document_name} p. {crop.page}
+        {crop.true_zoom && <span className="badge">true zoom</span>}
+        {crop.of_crop && <span className="badge">crop of crop</span>}
+      </div>
+      <div className="crop-pair">
+        <button className="crop-source" onClick={openAt} aria-label={`Open page ${crop.page} at the cropped region`}>
+          <span className="page-with-box" style={{ aspectRatio: `${crop.page_w || 1} / ${crop.page_h || 1.414}` }}>
+            <Thumb unitId={Number(crop.unit_id)} width={384} alt={`${crop.document_name} page ${crop.page}`} />
+            <Overlay regions={[crop.region]} label="crop box" />
+          </span>
+        </button>
+        <span className="crop-arrow" aria-hidden="true">
+          →
+        </span>
+        <button className="crop-zoom" onClick={openAt} aria-label="Zoomed crop">
+          <Thumb blob={crop.image.image.blob} alt={`Crop of ${crop.document_name} page ${crop.page}`} />
+        </button>
+      </div>
+      <p className="muted small">
+        box [{crop.bbox_sent.map((n) => Math.round(n)).join(', ')}] in a {crop.frame_w}×{crop.frame_h} image → [
+        {crop.bbox_raw.map((n) => Math.round(n)).join(', ')}] of {crop.page_w}×{crop.page_h} px
+      </p>
+    </div>
+  )
+}
+
+export function CitationChips({ citations }: { citations: Citation[] }) {
+  const open = useOpenViewer()
+  if (citations.length === 0) return null
+  return (
+    <div className="citations" aria-label="Citations">
+      {citations.map((c, i) => (
+        <button
+          key={i}
+          className="chip"
+          data-testid="citation"
+          onClick={() =>
+            open({
+              documentId: Number(c.document_id),
+              unitId: Number(c.unit_id),
+              title: c.document_name,
+              regions: c.region ? [c.region] : [],
+            })
+          }
+        >
+          {c.document_name} · p. {c.page}
+          {c.region ? ' ⤢' : ''}
+        </button>
+      ))}
+    </div>
+  )
+}

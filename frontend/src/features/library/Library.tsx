@@ -1,0 +1,332 @@
+import { useCallback, useEffect, useState } from 'react'
+import { Thumb } from '../../components/Thumb'
+import { Overlay } from '../../components/Overlay'
+import { useOpenViewer } from '../../components/viewerContext'
+import { backend, has } from '../../lib/backend'
+import type { Box4 } from '../../lib/events'
+import { formatBytes } from '../../lib/format'
+import { regionOf } from '../../lib/geometry'
+import type { Collection, Document, IngestProgress, PageRef, SearchHit } from '../../lib/types'
+import { PageGrid } from './PageGrid'
+import { IngestList } from './Progress'
+
+type Props = {
+  collections: Collection[]
+  current: string
+  onCollection: (name: string) => void
+  onCollectionsChanged: () => void
+  progress: IngestProgress[]
+  onAdd: (paths: string[]) => void
+  onRetry: (p: IngestProgress) => void
+  refreshKey: number
+  searchRef: React.RefObject<HTMLInputElement | null>
+}
+
+export function Library(p: Props) {
+  const openViewer = useOpenViewer()
+  const coll = p.collections.find((c) => c.name === p.current)
+  const [docs, setDocs] = useState<Document[]>([])
+  const [open, setOpen] = useState<Document | null>(null)
+  const [pages, setPages] = useState<PageRef[]>([])
+  const [query, setQuery] = useState('')
+  const [hits, setHits] = useState<SearchHit[] | null>(null)
+  const [notes, setNotes] = useState<string[]>([])
+  const [error, setError] = useState('')
+  const [newName, setNewName] = useState('')
+  const [pathText, setPathText] = useState('')
+
+  useEffect(() => {
+    if (!coll) {
+      setDocs([])
+      return
+    }
+    backend.documents(coll.id).then((d) => setDocs(d ?? []), (e: unknown) => setError(String(e)))
+  }, [coll, p.refreshKey])
+  useEffect(() => {
+    if (!open) return
+    backend.pages(open.id).then((u) => setPages(u ?? []), (e: unknown) => setError(String(e)))
+  }, [open, p.refreshKey])
+
+  const runSearch = useCallback(
+    (e?: React.FormEvent) => {
+      e?.preventDefault()
+      if (!query.trim()) {
+        setHits(null)
+        return
+      }
+      backend.search(query, p.current, 20).then(
+        (r) => {
+          setHits(r.hits ?? [])
+          setNotes(r.notes ?? [])
+          setError('')
+        },
+        (err: unknown) => setError(String(err)),
+      )
+    },
+    [query, p.current],
+  )
+
+  const pick = async (folder: boolean) => {
+    try {
+      const paths = folder ? [await backend.pickFolder()].filter(Boolean) : await backend.pickFiles()
+      if (paths && paths.length) p.onAdd(paths)
+    } catch (e) {
+      setError(String(e))
+    }
+  }
+
+  const create = async (e: React.FormEvent) => {
+    e.preventDefault()
+    if (!newName.trim()) return
+    try {
+      await backend.createCollection(newName.trim())
+      p.onCollectionsChanged()
+      p.onCollection(newName.trim())
+      setNewName('')
+    } catch (err) {
+      setError(String(err))
+    }
+  }
+
+  const addTyped = (e: React.FormEvent) => {
+    e.preventDefault()
+    const paths = pathText
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean)
+    if (paths.length) p.onAdd(paths)
+    setPathText('')
+  }
+
+  const canAdd = has('AddPaths')
+  const active = p.progress.filter((x) => !x.collection || x.collection === p.current)
+
+  return (
+    <div className="library">
+      <aside className="collections" aria-label="Collections">
+        <h2>Collections</h2>
+        <ul>
+          {p.collections.map((c) => (
+            <li key={c.id}>
+              <button
+                className={c.name === p.current ? 'nav active' : 'nav'}
+                aria-current={c.name === p.current ? 'true' : undefined}
+                onClick={() => {
+                  p.onCollection(c.name)
+                  setOpen(null)
+                }}
+              >
+                <span className="ellipsis">{c.name}</span>
+                <span className="count">{c.documents}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <form onSubmit={create} className="new-collection">
+          <input
+            aria-label="New collection name"
+            placeholder="New collection"
+            value={newName}
+            onChange={(e) => setNewName(e.target.value)}
+          />
+        </form>
+      </aside>
+      <section className="library-main">
+        <div className="toolbar">
+          <form onSubmit={runSearch} className="search-form" role="search">
+            <input
+              ref={p.searchRef}
+              type="search"
+              placeholder="Search pages (Ctrl+K)"
+              aria-label="Search pages"
+              value={query}
+              onChange={(e) => {
+                setQuery(e.target.value)
+                if (!e.target.value) setHits(null)
+              }}
+            />
+          </form>
+          <button onClick={() => pick(false)} disabled={!canAdd} title={canAdd ? '' : 'Adding documents is not in this build yet'}>
+            Add files…
+          </button>
+          <button onClick={() => pick(true)} disabled={!canAdd}>
+            Add folder…
+          </button>
+        </div>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <IngestList items={active} onRetry={p.onRetry} />
+        {hits ? (
+          <SearchResults
+            hits={hits}
+            notes={notes}
+            onOpen={(h, regions) =>
+              openViewer({ documentId: h.document_id, unitId: h.unit_id, title: h.doc, regions })
+            }
+          />
+        ) : open ? (
+          <div className="doc-pages">
+            <div className="crumbs">
+              <button className="link" onClick={() => setOpen(null)}>
+                {p.current}
+              </button>
+              <span> / </span>
+              <strong>{open.name}</strong>
+              <span className="muted"> · {pages.length} pages</span>
+            </div>
+            <PageGrid
+              pages={pages}
+              label={`Pages of ${open.name}`}
+              onOpen={(u) => openViewer({ documentId: open.id, unitId: u.id, title: open.name })}
+            />
+          </div>
+        ) : docs.length === 0 ? (
+          <EmptyState canAdd={canAdd} onPick={() => pick(false)} />
+        ) : (
+          <DocGrid docs={docs} onOpen={setOpen} />
+        )}
+        {canAdd && (
+          <details className="add-path">
+            <summary>Add by path</summary>
+            <form onSubmit={addTyped}>
+              <textarea
+                aria-label="Paths to add, one per line"
+                rows={2}
+                value={pathText}
+                onChange={(e) => setPathText(e.target.value)}
+                placeholder="/home/me/Documents/report.pdf"
+              />
+              <button type="submit">Add</button>
+            </form>
+          </details>
+        )}
+      </section>
+    </div>
+  )
+}
+
+function EmptyState({ canAdd, onPick }: { canAdd: boolean; onPick: () => void }) {
+  const [busy, setBusy] = useState(false)
+  const [err, setErr] = useState('')
+  return (
+    <div className="empty" data-testid="empty-state">
+      <div className="empty-art" aria-hidden="true">
+        ⌕
+      </div>
+      <h2>Your library is empty</h2>
+      <p>
+        Drop PDFs, images or videos anywhere on this window, or choose files. Loupe reads every page (text layer or
+        OCR) and indexes it on this computer; then ask questions in Chat and see which page, and which part of it, each
+        answer comes from.
+      </p>
+      <div className="row">
+        <button className="primary" onClick={onPick} disabled={!canAdd}>
+          Choose files…
+        </button>
+        {has('AddSampleLibrary') && (
+          <button
+            disabled={busy}
+            onClick={() => {
+              setBusy(true)
+              backend.addSample().then(
+                () => setBusy(false),
+                (e: unknown) => {
+                  setBusy(false)
+                  setErr(String(e))
+                },
+              )
+            }}
+          >
+            Try the sample library
+          </button>
+        )}
+      </div>
+      {err && <p className="error">{err}</p>}
+    </div>
+  )
+}
+
+function DocGrid({ docs, onOpen }: { docs: Document[]; onOpen: (d: Document) => void }) {
+  return (
+    <ul className="doc-grid" aria-label="Documents" data-testid="doc-grid">
+      {docs.map((d) => (
+        <li key={d.id}>
+          <button className="doc-card" onClick={() => onOpen(d)} data-testid="doc-card" data-status={d.status}>
+            <DocCover doc={d} />
+            <span className="ellipsis doc-name" title={d.name}>
+              {d.name}
+            </span>
+            <span className="muted">
+              {d.kind.toUpperCase()} · {d.pages} {d.kind === 'video' ? 'clips' : d.pages === 1 ? 'page' : 'pages'} ·{' '}
+              {formatBytes(d.size_bytes)}
+            </span>
+            {d.status !== 'ready' && (
+              <span className={'badge ' + d.status} title={d.error}>
+                {d.status}
+              </span>
+            )}
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function DocCover({ doc }: { doc: Document }) {
+  const [first, setFirst] = useState<PageRef | null>(null)
+  // Asked again as the document progresses: its first page may not exist when the card first shows.
+  useEffect(() => {
+    if (first?.thumb || doc.pages === 0) return
+    let live = true
+    backend.pages(doc.id).then((u) => live && setFirst(u?.[0] ?? null), () => {})
+    return () => {
+      live = false
+    }
+  }, [doc.id, doc.pages, doc.status, doc.updated_at, first?.thumb])
+  if (!first) return <div className="thumb placeholder cover" />
+  return <Thumb blob={first.thumb} unitId={first.id} alt={`First page of ${doc.name}`} className="cover" />
+}
+
+function SearchResults({
+  hits,
+  notes,
+  onOpen,
+}: {
+  hits: SearchHit[]
+  notes: string[]
+  onOpen: (h: SearchHit, regions: Box4[]) => void
+}) {
+  return (
+    <section aria-label="Search results" data-testid="search-results">
+      <p className="muted">
+        {hits.length} result{hits.length === 1 ? '' : 's'}
+        {notes.length > 0 && <span title={notes.join('\n')}> · {notes.length} note(s)</span>}
+      </p>
+      <ul className="hits">
+        {hits.map((h) => {
+          const regions = (h.boxes ?? []).map((b) => regionOf([b.x0, b.y0, b.x1, b.y1], h.width, h.height))
+          return (
+            <li key={h.unit_id}>
+              <button className="hit" onClick={() => onOpen(h, regions)} data-testid="hit">
+                <div className="hit-thumb">
+                  <Thumb blob={h.thumb} unitId={h.unit_id} alt={`${h.doc} page ${h.page}`} />
+                  <Overlay regions={regions} label="match" />
+                </div>
+                <div className="hit-text">
+                  <strong className="ellipsis">
+                    {h.doc} · p. {h.page}
+                  </strong>
+                  {h.snippet && <span className="snippet">{h.snippet}</span>}
+                  <span className="muted">score {h.score.toFixed(4)}</span>
+                </div>
+              </button>
+            </li>
+          )
+        })}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,49 @@
+import { percent, progressLine } from '../../lib/format'
+import { progressState, type IngestProgress } from '../../lib/types'
+
+/** IngestList shows each document being added: stage, a bar, pages/s and ETA; failures with the reason and a retry. */
+export function IngestList({ items, onRetry }: { items: IngestProgress[]; onRetry: (p: IngestProgress) => void }) {
+  if (items.length === 0) return null
+  return (
+    <section className="ingest" aria-label="Adding documents" data-testid="ingest">
+      {items.map((p) => {
+        const state = progressState(p)
+        return (
+        <div key={(p.document_id ?? '') + ':' + (p.path ?? p.name)} className={'ingest-row ' + state} data-testid="ingest-row" data-state={state}>
+          <div className="ingest-head">
+            <span className="ellipsis" title={p.path ?? p.name}>
+              {p.name}
+            </span>
+            <span className="muted" data-testid="ingest-line">
+              {state === 'failed' ? 'Failed' : state === 'done' ? doneLine(p) : progressLine(p)}
+            </span>
+          </div>
+          {state === 'failed' ? (
+            <div className="ingest-error">
+              <span role="alert">{p.error || 'Unknown error'}</span>
+              <button onClick={() => onRetry(p)}>Retry</button>
+            </div>
+          ) : (
+            <div
+              className="bar"
+              role="progressbar"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={state === 'done' ? 100 : percent(p.done, p.total)}
+              aria-label={`${p.name} progress`}
+            >
+              <div style={{ width: (state === 'done' ? 100 : percent(p.done, p.total)) + '%' }} />
+            </div>
+          )}
+        </div>
+        )
+      })}
+    </section>
+  )
+}
+
+function doneLine(p: IngestProgress): string {
+  if (p.stage === 'exists') return 'Already in this collection'
+  if (p.stage === 'skipped') return 'Skipped: not a PDF, image or video'
+  return `Done · ${p.total} ${p.total === 1 ? 'page' : 'pages'}`
+}

@@ -1,0 +1,196 @@
+import { useEffect, useState } from 'react'
+import { backend } from '../../lib/backend'
+import { modes } from '../../lib/events'
+import type { ModelInfo, Provider, ProviderResult, Settings as S } from '../../lib/types'
+
+type Props = { dataDir: string; onSaved: (s: S) => void }
+
+/** Settings: providers with model pickers filled from the server and a connection test; agent defaults; theme. */
+export function Settings({ dataDir, onSaved }: Props) {
+  const [s, setS] = useState<S | null>(null)
+  const [msg, setMsg] = useState('')
+  useEffect(() => {
+    backend.settings().then(setS, (e: unknown) => setMsg(String(e)))
+  }, [])
+  if (!s) return <p className="muted">{msg || 'Loading settings…'}</p>
+
+  const setProvider = (i: number, p: Provider) => setS({ ...s, providers: s.providers.map((x, j) => (j === i ? p : x)) })
+  const save = async () => {
+    try {
+      await backend.saveSettings(s)
+      setMsg('Saved.')
+      onSaved(s)
+    } catch (e) {
+      setMsg(String(e))
+    }
+  }
+  return (
+    <div className="settings" data-testid="settings">
+      <section>
+        <h2>Model providers</h2>
+        {s.providers.map((p, i) => (
+          <ProviderCard key={p.name} p={p} onChange={(np) => setProvider(i, np)} />
+        ))}
+      </section>
+      <section>
+        <h2>Agent defaults</h2>
+        <div className="form-grid">
+          <label htmlFor="def-provider">Provider</label>
+          <select
+            id="def-provider"
+            value={s.agent.provider}
+            onChange={(e) => setS({ ...s, agent: { ...s.agent, provider: e.target.value } })}
+          >
+            {s.providers.map((p) => (
+              <option key={p.name}>{p.name}</option>
+            ))}
+          </select>
+          <label htmlFor="def-mode">Mode</label>
+          <select id="def-mode" value={s.agent.mode} onChange={(e) => setS({ ...s, agent: { ...s.agent, mode: e.target.value } })}>
+            {modes.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+          <label htmlFor="def-topk">Pages per search</label>
+          <input
+            id="def-topk"
+            type="number"
+            min={1}
+            max={50}
+            value={s.agent.top_k}
+            onChange={(e) => setS({ ...s, agent: { ...s.agent, top_k: Number(e.target.value) } })}
+          />
+          <label htmlFor="def-think">Thinking</label>
+          <input
+            id="def-think"
+            type="checkbox"
+            checked={s.agent.think}
+            onChange={(e) => setS({ ...s, agent: { ...s.agent, think: e.target.checked } })}
+          />
+        </div>
+      </section>
+      <section>
+        <h2>Appearance and data</h2>
+        <div className="form-grid">
+          <label htmlFor="theme">Theme</label>
+          <select id="theme" value={s.theme || 'system'} onChange={(e) => setS({ ...s, theme: e.target.value })}>
+            <option value="system">Follow the system</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+          <span>Data directory</span>
+          <code data-testid="data-dir">{dataDir}</code>
+        </div>
+        <p className="muted small">Start Loupe with --data DIR (or LOUPE_DATA) to use another data directory.</p>
+      </section>
+      <div className="row">
+        <button className="primary" onClick={save}>
+          Save settings
+        </button>
+        <span role="status" className="muted">
+          {msg}
+        </span>
+      </div>
+    </div>
+  )
+}
+
+function ProviderCard({ p, onChange }: { p: Provider; onChange: (p: Provider) => void }) {
+  const [models, setModels] = useState<ModelInfo[] | null>(null)
+  const [result, setResult] = useState<ProviderResult | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [key, setKey] = useState('')
+  const [keyMsg, setKeyMsg] = useState('')
+
+  const test = async () => {
+    setBusy(true)
+    try {
+      const r = await backend.testProvider(p)
+      setResult(r)
+      if (r.reachable) setModels(await backend.listModels(p).catch(() => []))
+    } finally {
+      setBusy(false)
+    }
+  }
+  // Only vision models can read pages; servers that report no capabilities get every non-embedding model.
+  const all = models ?? []
+  const chatModels = all.some((m) => m.vision) ? all.filter((m) => m.vision) : all.filter((m) => !m.embedding)
+  const embedModels = (models ?? []).filter((m) => m.embedding)
+  const id = `prov-${p.name}`
+  return (
+    <div className="card provider" data-testid="provider" data-name={p.name}>
+      <div className="card-title">
+        {p.name} <span className="muted">({p.kind})</span>
+      </div>
+      <div className="form-grid">
+        <label htmlFor={id + '-url'}>Server URL</label>
+        <input id={id + '-url'} value={p.base_url} onChange={(e) => onChange({ ...p, base_url: e.target.value })} />
+        <label htmlFor={id + '-chat'}>Chat model (vision)</label>
+        <ModelPicker id={id + '-chat'} value={p.chat_model} options={models ? chatModels : null} onChange={(v) => onChange({ ...p, chat_model: v })} />
+        <label htmlFor={id + '-embed'}>Embedding model</label>
+        <ModelPicker id={id + '-embed'} value={p.embed_model} options={models ? embedModels : null} onChange={(v) => onChange({ ...p, embed_model: v })} />
+        {p.kind !== 'ollama' && (
+          <>
+            <label htmlFor={id + '-key'}>API key</label>
+            <span className="row">
+              <input id={id + '-key'} type="password" value={key} onChange={(e) => setKey(e.target.value)} placeholder="stored in the OS keyring" />
+              <button
+                disabled={!key}
+                onClick={() =>
+                  backend.setAPIKey(p.name, key).then(
+                    () => {
+                      setKey('')
+                      setKeyMsg('Key saved.')
+                    },
+                    (e: unknown) => setKeyMsg(String(e)),
+                  )
+                }
+              >
+                Save key
+              </button>
+              <span className="muted small">{keyMsg}</span>
+            </span>
+          </>
+        )}
+      </div>
+      <div className="row">
+        <button onClick={test} disabled={busy} data-testid="test-connection">
+          {busy ? 'Testing…' : 'Test connection'}
+        </button>
+        {result && <TestResult r={result} />}
+      </div>
+    </div>
+  )
+}
+
+function ModelPicker(props: { id: string; value: string; options: ModelInfo[] | null; onChange: (v: string) => void }) {
+  if (!props.options) {
+    return <input id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)} placeholder="test the connection to list models" />
+  }
+  const names = props.options.map((m) => m.name)
+  return (
+    <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      <option value="">(none)</option>
+      {props.value && !names.includes(props.value) && <option value={props.value}>{props.value} (not on server)</option>}
+      {props.options.map((m) => (
+        <option key={m.name} value={m.name}>
+          {m.name}
+          {m.thinking ? ' · thinking' : ''}
+          {m.tools ? ' · tools' : ''}
+        </option>
+      ))}
+    </select>
+  )
+}
+
+function TestResult({ r }: { r: ProviderResult }) {
+  const ok = r.reachable && !r.error && r.chat_model_found !== false && r.embed_model_found !== false
+  return (
+    <span className={ok ? 'ok' : 'error'} data-testid="test-result" role="status">
+      {r.reachable ? `Connected${r.version ? ` (v${r.version})` : ''} · ${r.models} models · ${r.latency_ms} ms` : 'Not reachable'}
+      {r.chat_model_found === false && ` · chat model ${r.chat_model} not found`}
+      {r.embed_model_found === false && ` · embedding model ${r.embed_model} not found`}
+      {r.error && ` · ${r.error}`}
+    </span>
+  )
+}

@@ -1,0 +1,86 @@
+// Exports a conversation to Markdown and to a self-contained HTML report (crops and pages inlined as data URLs).
+import { liveAnswer, type RunView } from './run'
+
+export interface ExportTurn {
+  question: string
+  run?: RunView
+  stored?: string
+}
+
+function cite(run?: RunView): string[] {
+  return (run?.answer?.citations ?? []).map(
+    (c) => `${c.document_name}, page ${c.page}${c.region ? ` (region ${c.region.map((n) => n.toFixed(3)).join(', ')})` : ''}`,
+  )
+}
+
+export function exportMarkdown(title: string, turns: ExportTurn[]): string {
+  const out: string[] = [`# ${title}`, '']
+  for (const t of turns) {
+    out.push(`## ${t.question}`, '')
+    if (t.run?.info) out.push(`*Mode: ${t.run.info.mode}${t.run.info.model ? `, model ${t.run.info.model}` : ''}*`, '')
+    for (const s of t.run?.steps ?? []) {
+      if (s.type === 'search') {
+        const pages = (s.results?.hits ?? []).filter((h) => h.shown).map((h) => `${h.document_name} p. ${h.page}`)
+        out.push(`- Searched “${s.query}”${pages.length ? ` → ${pages.join(', ')}` : ''}`)
+      } else if (s.type === 'crop') {
+        out.push(`- Zoomed into ${s.crop.document_name} p. ${s.crop.page}, box [${s.crop.bbox_raw.map(Math.round).join(', ')}]`)
+      } else if (s.type === 'memorize') {
+        out.push(`- Memorised ${s.memorize.node_id}: ${s.memorize.summary}`)
+      }
+    }
+    const answer = t.run ? liveAnswer(t.run) : (t.stored ?? '')
+    out.push('', `**Answer:** ${answer || '(none)'}`, '')
+    const c = cite(t.run)
+    if (c.length) out.push('Sources:', ...c.map((x) => `- ${x}`), '')
+  }
+  return out.join('\n')
+}
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+
+export interface ImageSource {
+  blob: (hash: string) => Promise<string>
+  pageImage: (unitId: number, width: number) => Promise<string>
+}
+
+export async function exportHTML(title: string, turns: ExportTurn[], images: ImageSource): Promise<string> {
+  const img = async (p: Promise<string>) => {
+    try {
+      return await p
+    } catch {
+      return ''
+    }
+  }
+  const body: string[] = []
+  for (const t of turns) {
+    body.push(`<section><h2>${esc(t.question)}</h2>`)
+    for (const s of t.run?.steps ?? []) {
+      if (s.type === 'search') {
+        body.push(`<p class="step">Searched “${esc(s.query)}”</p>`)
+      } else if (s.type === 'crop') {
+        const c = s.crop
+        const [x0, y0, x1, y1] = c.region
+        const page = await img(images.pageImage(Number(c.unit_id), 512))
+        const crop = await img(images.blob(c.image.image.blob))
+        body.push(
+          `<div class="crop"><figure><div class="page"><img src="${page}" alt="page ${c.page}"><div class="box" style="left:${x0 * 100}%;top:${y0 * 100}%;width:${(x1 - x0) * 100}%;height:${(y1 - y0) * 100}%"></div></div><figcaption>${esc(c.document_name)} p. ${c.page}</figcaption></figure>` +
+            `<figure><img src="${crop}" alt="crop"><figcaption>zoomed crop</figcaption></figure></div>`,
+        )
+      } else if (s.type === 'memorize') {
+        body.push(`<p class="step">Memorised ${esc(s.memorize.node_id)}: ${esc(s.memorize.summary)}</p>`)
+      }
+    }
+    const answer = t.run ? liveAnswer(t.run) : (t.stored ?? '')
+    body.push(`<div class="answer">${esc(answer)}</div>`)
+    const c = cite(t.run)
+    if (c.length) body.push(`<ul class="sources">${c.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`)
+    body.push('</section>')
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
+body{font-family:system-ui,sans-serif;max-width:860px;margin:2em auto;padding:0 1em;color:#1b1c1f}
+.step{color:#5b5f69}.answer{background:#f1f4fb;padding:.8em 1em;border-radius:8px;white-space:pre-wrap}
+.crop{display:flex;gap:1em;align-items:flex-start}figure{margin:0}figure img{max-width:380px;display:block;border:1px solid #dfe1e6}
+.page{position:relative}.box{position:absolute;border:2px solid #e5484d;background:rgba(229,72,77,.12)}
+</style></head><body><h1>${esc(title)}</h1>${body.join('\n')}</body></html>`
+}

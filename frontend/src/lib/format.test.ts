@@ -1,0 +1,39 @@
+import { formatBytes, formatDuration, formatRate, percent, progressLine } from './format'
+
+describe('progress formatting', () => {
+  const durations: Record<string, [number, string]> = {
+    seconds: [42.4, '42 s'],
+    minutes: [125, '2 min 05 s'],
+    hours: [3 * 3600 + 7 * 60, '3 h 07 min'],
+    negative: [-1, '—'],
+    infinite: [Infinity, '—'],
+  }
+  for (const [name, [s, want]] of Object.entries(durations)) it(`duration: ${name}`, () => expect(formatDuration(s)).toBe(want))
+
+  it('formats rates with one decimal below 10', () => {
+    expect(formatRate(3.25)).toBe('3.3 pages/s')
+    expect(formatRate(41.6)).toBe('42 pages/s')
+    expect(formatRate(0)).toBe('')
+    expect(formatRate(NaN)).toBe('')
+  })
+
+  it('formats sizes', () => {
+    expect(formatBytes(512)).toBe('512 B')
+    expect(formatBytes(1536)).toBe('1.5 KB')
+    expect(formatBytes(25 * 1024 * 1024)).toBe('25 MB')
+  })
+
+  it('clamps percentages', () => {
+    expect(percent(5, 0)).toBe(0)
+    expect(percent(7, 3)).toBe(100)
+    expect(percent(1, 3)).toBe(33)
+  })
+
+  it('writes the line under a progress bar', () => {
+    expect(progressLine({ stage: 'ocr', done: 12, total: 40, pages_per_s: 3.2, eta_s: 9 })).toBe(
+      'OCR · 12/40 pages · 3.2 pages/s · ETA 9 s',
+    )
+    expect(progressLine({ stage: 'embed', done: 40, total: 40, pages_per_s: 50, eta_s: 0 })).toBe('Embedding · 40/40 pages · 50 pages/s')
+    expect(progressLine({ stage: 'queued', done: 0, total: 0 })).toBe('Queued')
+  })
+})

@@ -1,0 +1,59 @@
+import { vragRun } from '../test/fixtures'
+import { emptyRun, isRunning, liveAnswer, reduceRun, replayRun, splitContent } from './run'
+
+describe('reduceRun', () => {
+  it('folds a vrag run into thinking, search, crop cards and the answer', () => {
+    const v = replayRun(vragRun())
+    expect(v.info?.mode).toBe('vrag')
+    expect(v.steps.map((s) => s.type)).toEqual(['think', 'search', 'think', 'crop', 'think'])
+    const search = v.steps[1]
+    expect(search.type === 'search' && search.results?.hits.length).toBe(2)
+    expect(v.steps[0].type === 'think' && v.steps[0].text).toBe('I should search for revenue.')
+    expect(liveAnswer(v)).toBe('Revenue was $4.2M.')
+    expect(v.done?.status).toBe('answered')
+    expect(isRunning(v)).toBe(false)
+  })
+
+  it('streams a partial answer before the answer event', () => {
+    const evs = vragRun()
+    const upTo = evs.findIndex((e) => e.kind === 'answer')
+    const v = evs.slice(0, upTo - 1).reduce(reduceRun, emptyRun())
+    expect(liveAnswer(v)).toBe('Revenue was')
+    expect(isRunning(v)).toBe(true)
+  })
+
+  it('ignores replayed events it has already applied', () => {
+    const evs = vragRun()
+    const once = replayRun(evs)
+    const twice = evs.reduce(reduceRun, once)
+    expect(twice).toBe(once)
+  })
+
+  it('keeps a results event without its search as its own card', () => {
+    const [start, , , , results] = vragRun()
+    const v = [start, results].reduce(reduceRun, emptyRun())
+    expect(v.steps).toHaveLength(1)
+    expect(v.steps[0].type === 'search' && v.steps[0].query).toBe('revenue 2023')
+  })
+
+  it('records thinking deltas per model call', () => {
+    const v = [
+      { seq: 1, time: '', elapsed_ms: 0, run_id: 'x', kind: 'thinking' as const, step: 1, text: 'a' },
+      { seq: 2, time: '', elapsed_ms: 0, run_id: 'x', kind: 'thinking' as const, step: 1, text: 'b' },
+      { seq: 3, time: '', elapsed_ms: 0, run_id: 'x', kind: 'thinking' as const, step: 2, text: 'c' },
+    ].reduce(reduceRun, emptyRun())
+    expect(v.steps.map((s) => (s.type === 'think' ? s.text : ''))).toEqual(['ab', 'c'])
+  })
+})
+
+describe('splitContent', () => {
+  const cases: Record<string, [string, { think: string; answer: string }]> = {
+    'complete turn': ['<think>x</think><answer>y</answer>', { think: 'x', answer: 'y' }],
+    'unfinished answer': ['<think>x</think><answer>part', { think: 'x', answer: 'part' }],
+    'no tags': ['plain', { think: '', answer: '' }],
+    'search turn': ['<think> t </think><search>q</search>', { think: 't', answer: '' }],
+  }
+  for (const [name, [input, want]] of Object.entries(cases)) {
+    it(name, () => expect(splitContent(input)).toEqual(want))
+  }
+})
