@@ -25,7 +25,7 @@ func init() {
 func benchVectorCmd() *cobra.Command {
 	o := vecbench.Options{}
 	var efs string
-	var asJSON bool
+	var asJSON, sweep bool
 	c := &cobra.Command{
 		Use:   "vector",
 		Short: "Compare exact scan, Loupe's HNSW and coder/hnsw: recall@10, QPS, build rate, file size, load time, memory",
@@ -41,15 +41,20 @@ func benchVectorCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			if !asJSON {
 				// Fixed widths rather than a tabwriter, so each row prints as soon as it is measured.
+				fmt.Fprintf(out, "%-7s ", "n")
 				fmt.Fprintf(out, benchRowFormat, "index", "setting", "recall@10", "qps", "qps8", "build/s", "file MB", "load s", "heap MB", "peakRSS MB", "panic")
 			}
-			return vecbench.Run(cmd.Context(), o, func(r vecbench.Row) {
+			emit := func(r vecbench.Row) {
 				if asJSON {
 					writeJSONLine(out, r)
 					return
 				}
 				writeBenchRow(out, r)
-			})
+			}
+			if sweep {
+				return vecbench.Sweep(cmd.Context(), o, []int{1000, 2000, 5000, 10000, 20000, 50000}, emit)
+			}
+			return vecbench.Run(cmd.Context(), o, emit)
 		},
 	}
 	f := c.Flags()
@@ -57,7 +62,7 @@ func benchVectorCmd() *cobra.Command {
 	f.IntVar(&o.Dims, "dim", 768, "dimension of synthetic vectors")
 	f.StringVar(&o.Data, "data", "synthetic", "synthetic (random projection of a 32-d latent Gaussian, plus noise) or glove")
 	f.IntVar(&o.Queries, "queries", 200, "queries, held out from the indexed vectors")
-	f.StringVar(&efs, "ef", "32,96", "efSearch settings for Loupe's HNSW, comma-separated")
+	f.StringVar(&efs, "ef", "48,128,256", "efSearch settings for Loupe's HNSW, comma-separated")
 	f.IntVar(&o.M, "m", 16, "HNSW M")
 	f.IntVar(&o.EfC, "efc", 128, "HNSW efConstruction")
 	f.IntVar(&o.Workers, "threads", 8, "concurrent searchers for the qps8 column")
@@ -66,6 +71,7 @@ func benchVectorCmd() *cobra.Command {
 	f.BoolVar(&o.NoCoder, "no-coder", false, "skip coder/hnsw")
 	f.StringVar(&o.Dir, "dir", "", "directory for index files (default: a temp dir, removed afterwards)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object per index and setting")
+	f.BoolVar(&sweep, "sweep", false, "instead: exact vs HNSW QPS at 1k…50k synthetic vectors, to locate the exact/HNSW crossover")
 	return c
 }
 
@@ -81,6 +87,7 @@ func writeBenchRow(w io.Writer, r vecbench.Row) {
 		panicText = strings.TrimSpace(panicText + " (" + r.Note + ")")
 	}
 	f := func(format string, v float64) string { return fmt.Sprintf(format, v) }
+	fmt.Fprintf(w, "%-7d ", r.N)
 	fmt.Fprintf(w, benchRowFormat, r.Index, r.Setting, f("%.3f", r.Recall), f("%.0f", r.QPS), f("%.0f", r.QPS8),
 		f("%.0f", r.BuildPerS), mb(uint64(r.FileBytes)), f("%.3f", r.LoadS), mb(r.HeapBytes), mb(r.PeakRSS), panicText)
 }

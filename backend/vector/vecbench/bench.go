@@ -51,8 +51,12 @@ type Row struct {
 	LoadS     float64 `json:"load_s"`
 	HeapBytes uint64  `json:"heap_bytes"`     // live heap the index adds (after GC)
 	PeakRSS   uint64  `json:"peak_rss_bytes"` // process peak RSS so far (VmHWM), so it only grows down the table
-	Panic     string  `json:"panic,omitempty"`
-	Note      string  `json:"note,omitempty"`
+	// CPU-time rates: what one core does per second of CPU it actually got. On a shared machine wall-clock rates
+	// depend on the neighbours; these do not (much), and ×cores estimates an idle machine.
+	BuildPerCPUS float64 `json:"build_per_cpu_s"`
+	QPSPerCPUS   float64 `json:"qps_per_cpu_s"`
+	Panic        string  `json:"panic,omitempty"`
+	Note         string  `json:"note,omitempty"`
 }
 
 // Run measures every index and calls emit with each row as soon as it is known.
@@ -67,7 +71,7 @@ func Run(ctx context.Context, o Options, emit func(Row)) error {
 		o.Workers = 8
 	}
 	if len(o.Efs) == 0 {
-		o.Efs = []int{32, 96}
+		o.Efs = []int{48, 128, 256}
 	}
 	if o.Seed == 0 {
 		o.Seed = 1
@@ -126,15 +130,15 @@ func Run(ctx context.Context, o Options, emit func(Row)) error {
 	if err != nil {
 		return err
 	}
-	t0 := time.Now()
+	t0, c0 := time.Now(), cpuSeconds()
 	if err := ex.AddBatch(ids, base); err != nil {
 		return err
 	}
-	buildS := time.Since(t0).Seconds()
+	buildS, buildCPU := time.Since(t0).Seconds(), cpuSeconds()-c0
 	truth := make([][]int64, len(qs))
 	r := row("exact", "f32")
 	r.HeapBytes = grown(h0)
-	r.QPS = qps(len(qs), 1, func(i int) {
+	r.QPS, r.QPSPerCPUS = qpsCPU(len(qs), func(i int) {
 		res, _ := ex.Search(qs[i], o.K, nil)
 		truth[i] = idsOf(res)
 	})
@@ -143,7 +147,7 @@ func Run(ctx context.Context, o Options, emit func(Row)) error {
 	}
 	r.Recall = 1
 	r.QPS8 = qps(len(qs), o.Workers, func(i int) { ex.Search(qs[i], o.K, nil) })
-	r.BuildPerS = float64(o.N) / buildS
+	r.BuildPerS, r.BuildPerCPUS = float64(o.N)/buildS, float64(o.N)/buildCPU
 	r.FileBytes, r.LoadS, err = saveLoad(filepath.Join(dir, "exact.vec"), ex, func() vector.Index { e, _ := vector.NewExact(cfg); return e })
 	if err != nil {
 		return err
@@ -159,11 +163,11 @@ func Run(ctx context.Context, o Options, emit func(Row)) error {
 	if err != nil {
 		return err
 	}
-	t0 = time.Now()
+	t0, c0 = time.Now(), cpuSeconds()
 	if err := hn.AddBatch(ids, base); err != nil {
 		return err
 	}
-	buildPerS := float64(o.N) / time.Since(t0).Seconds()
+	buildPerS, buildPerCPU := float64(o.N)/time.Since(t0).Seconds(), float64(o.N)/(cpuSeconds()-c0)
 	heapBytes := grown(h0)
 	fileBytes, loadS, err := saveLoad(filepath.Join(dir, "hnsw.vec"), hn, func() vector.Index { h, _ := vector.NewHNSW(cfg); return h })
 	if err != nil {
@@ -176,13 +180,14 @@ func Run(ctx context.Context, o Options, emit func(Row)) error {
 		hn.SetEfSearch(ef)
 		r := row("loupe-hnsw", fmt.Sprintf("M=%d efC=%d ef=%d", orDefault(o.M, 16), orDefault(o.EfC, 128), ef))
 		got := make([][]int64, len(qs))
-		r.QPS = qps(len(qs), 1, func(i int) {
+		r.QPS, r.QPSPerCPUS = qpsCPU(len(qs), func(i int) {
 			res, _ := hn.Search(qs[i], o.K, nil)
 			got[i] = idsOf(res)
 		})
 		r.QPS8 = qps(len(qs), o.Workers, func(i int) { hn.Search(qs[i], o.K, nil) })
 		r.Recall = recallAt(truth, got)
-		r.BuildPerS, r.FileBytes, r.LoadS, r.HeapBytes, r.PeakRSS = buildPerS, fileBytes, loadS, heapBytes, peakRSS()
+		r.BuildPerS, r.BuildPerCPUS = buildPerS, buildPerCPU
+		r.FileBytes, r.LoadS, r.HeapBytes, r.PeakRSS = fileBytes, loadS, heapBytes, peakRSS()
 		emit(r)
 	}
 	hn = nil
@@ -203,7 +208,7 @@ func benchCoder(ctx context.Context, o Options, r Row, ids []int64, base, qs [][
 	}
 	h0 := heap()
 	c := newCoder(orDefault(o.M, 16), o.Efs[len(o.Efs)-1])
-	t0 := time.Now()
+	t0, c0 := time.Now(), cpuSeconds()
 	for i := 0; i < n; i++ {
 		if err := c.add(ids[i], base[i]); err != nil {
 			r.Panic = err.Error()
@@ -214,11 +219,11 @@ func benchCoder(ctx context.Context, o Options, r Row, ids []int64, base, qs [][
 			return r
 		}
 	}
-	r.BuildPerS = float64(n) / time.Since(t0).Seconds()
+	r.BuildPerS, r.BuildPerCPUS = float64(n)/time.Since(t0).Seconds(), float64(n)/(cpuSeconds()-c0)
 	r.HeapBytes = grown(h0)
 	got := make([][]int64, len(qs))
 	var firstErr atomic.Value
-	r.QPS = qps(len(qs), 1, func(i int) {
+	r.QPS, r.QPSPerCPUS = qpsCPU(len(qs), func(i int) {
 		res, err := c.search(qs[i], o.K)
 		if err != nil {
 			firstErr.CompareAndSwap(nil, err.Error())
@@ -301,6 +306,13 @@ func qps(n, workers int, fn func(i int)) float64 {
 	}
 	wg.Wait()
 	return float64(n) / time.Since(t0).Seconds()
+}
+
+// qpsCPU is qps on one goroutine, also per CPU-second used.
+func qpsCPU(n int, fn func(i int)) (wall, perCPU float64) {
+	c0 := cpuSeconds()
+	wall = qps(n, 1, fn)
+	return wall, float64(n) / (cpuSeconds() - c0)
 }
 
 func idsOf(rs []vector.Result) []int64 {
