@@ -42,7 +42,7 @@ func benchVectorCmd() *cobra.Command {
 			if !asJSON {
 				// Fixed widths rather than a tabwriter, so each row prints as soon as it is measured.
 				fmt.Fprintf(out, "%-7s ", "n")
-				fmt.Fprintf(out, benchRowFormat, "index", "setting", "recall@10", "qps", "qps8", "build/s", "file MB", "load s", "heap MB", "peakRSS MB", "panic")
+				fmt.Fprintf(out, benchRowFormat, "index", "setting", "recall@10", "qps", "qps8", "qps/cpu", "build/s", "bld/cpu", "file MB", "load s", "heap MB", "peakRSS MB", "panic")
 			}
 			emit := func(r vecbench.Row) {
 				if asJSON {
@@ -75,7 +75,7 @@ func benchVectorCmd() *cobra.Command {
 	return c
 }
 
-const benchRowFormat = "%-11s %-24s %9s %8s %8s %8s %8s %7s %8s %10s  %s\n"
+const benchRowFormat = "%-11s %-24s %9s %8s %8s %8s %8s %8s %8s %7s %8s %10s  %s\n"
 
 func writeBenchRow(w io.Writer, r vecbench.Row) {
 	mb := func(b uint64) string { return fmt.Sprintf("%.1f", float64(b)/(1<<20)) }
@@ -88,6 +88,6 @@ func writeBenchRow(w io.Writer, r vecbench.Row) {
 	}
 	f := func(format string, v float64) string { return fmt.Sprintf(format, v) }
 	fmt.Fprintf(w, "%-7d ", r.N)
-	fmt.Fprintf(w, benchRowFormat, r.Index, r.Setting, f("%.3f", r.Recall), f("%.0f", r.QPS), f("%.0f", r.QPS8),
-		f("%.0f", r.BuildPerS), mb(uint64(r.FileBytes)), f("%.3f", r.LoadS), mb(r.HeapBytes), mb(r.PeakRSS), panicText)
+	fmt.Fprintf(w, benchRowFormat, r.Index, r.Setting, f("%.3f", r.Recall), f("%.0f", r.QPS), f("%.0f", r.QPS8), f("%.0f", r.QPSPerCPUS),
+		f("%.0f", r.BuildPerS), f("%.0f", r.BuildPerCPUS), mb(uint64(r.FileBytes)), f("%.3f", r.LoadS), mb(r.HeapBytes), mb(r.PeakRSS), panicText)
 }
