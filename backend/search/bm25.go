@@ -53,6 +53,10 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 	var query string
 	var qargs []any
 	switch {
+	case len(t.cjk) == 0 && sc.everything:
+		// No filter narrows the search: rank in the FTS index alone, without visiting the (large) unit rows.
+		query = `SELECT rowid, -bm25(units_fts) FROM units_fts WHERE units_fts MATCH ? ORDER BY bm25(units_fts) LIMIT ?`
+		qargs = []any{ftsOr(t.words), depth}
 	case len(t.cjk) == 0:
 		query = `SELECT units_fts.rowid, -bm25(units_fts) FROM units_fts JOIN units u ON u.id = units_fts.rowid
 			JOIN documents d ON d.id = u.document_id WHERE units_fts MATCH ? AND ` + where +

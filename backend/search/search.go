@@ -167,6 +167,7 @@ func New(k *kb.KB, o Options) *Searcher {
 type scope struct {
 	collections []kb.Collection
 	collIDs     map[int64]bool
+	everything  bool // every collection, no document or kind filter
 	docIDs      map[int64]bool
 	kinds       map[string]bool
 }
@@ -177,7 +178,7 @@ func (s *scope) allows(m unitMeta) bool {
 }
 
 func (s *Searcher) resolveScope(ctx context.Context, q Query) (*scope, error) {
-	all, err := s.kb.Collections(ctx)
+	all, err := s.collections(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -205,6 +206,7 @@ func (s *Searcher) resolveScope(ctx context.Context, q Query) (*scope, error) {
 			return nil, fmt.Errorf("search: unknown document kind %q (want pdf, image or video)", k)
 		}
 	}
+	sc.everything = len(sc.collections) == len(all) && len(sc.docIDs) == 0 && len(sc.kinds) == 0
 	return sc, nil
 }
 
@@ -370,4 +372,24 @@ func ParseWeights(s string) (Weights, error) {
 		}
 	}
 	return w, nil
+}
+
+// collections lists the collections with their embedders. kb.Collections also counts documents and units, which
+// scans every unit: too slow to run on each search of a large knowledge base.
+func (s *Searcher) collections(ctx context.Context) ([]kb.Collection, error) {
+	rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, name, text_embedder, text_dim, image_embedder, image_dim
+		FROM collections ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("search: list collections: %w", err)
+	}
+	defer rows.Close()
+	var out []kb.Collection
+	for rows.Next() {
+		var c kb.Collection
+		if err := rows.Scan(&c.ID, &c.Name, &c.TextEmbedder, &c.TextDim, &c.ImageEmbedder, &c.ImageDim); err != nil {
+			return nil, fmt.Errorf("search: list collections: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
