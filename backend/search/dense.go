@@ -109,11 +109,19 @@ func (s *Searcher) index(ctx context.Context, k indexKey) (*indexState, error) {
 func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (*indexState, error) {
 	start := time.Now()
 	if s.opts.IndexDir != "" {
+		// Read the filter fields from SQLite while the index file loads: the two take similar time.
+		var meta map[int64]unitMeta
+		var metaErr error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			meta, metaErr = s.loadMeta(ctx, k)
+		}()
 		idx, err := openPersisted(s.opts.IndexDir, k, fp)
+		<-done
 		if err == nil {
-			meta, err := s.loadMeta(ctx, k)
-			if err != nil {
-				return nil, err
+			if metaErr != nil {
+				return nil, metaErr
 			}
 			slog.Debug("search: dense index opened", "embedder", k.embedder, "modality", k.modality, "took", time.Since(start))
 			return newState(idx, meta, fp), nil
