@@ -17,7 +17,7 @@ func init() {
 			Use:   "bench",
 			Short: "Measure Loupe's components on this machine",
 		}
-		c.AddCommand(benchVectorCmd())
+		c.AddCommand(benchVectorCmd(), benchIngestCmd())
 		return c
 	})
 }
