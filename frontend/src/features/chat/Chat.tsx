@@ -22,7 +22,7 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
   const [mode, setMode] = useState(defaults.mode || 'vrag')
   const [think, setThink] = useState(defaults.think)
   const [exportMsg, setExportMsg] = useState('')
-  const end = useRef<HTMLDivElement>(null)
+  const turnsRef = useRef<HTMLDivElement>(null)
   useEffect(() => {
     setMode(defaults.mode || 'vrag')
     setThink(defaults.think)
@@ -30,7 +30,9 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
 
   const lastRun = chat.turns.length ? chat.runs[chat.turns[chat.turns.length - 1].runKey ?? ''] : undefined
   useEffect(() => {
-    end.current?.scrollIntoView?.({ block: 'end' })
+    // Follow the stream; scrollIntoView would also scroll the window's other containers.
+    const el = turnsRef.current
+    if (el) el.scrollTop = el.scrollHeight
   }, [chat.turns.length, lastRun?.lastSeq])
 
   const send = (e?: React.FormEvent) => {
@@ -89,7 +91,7 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
           )}
         </div>
         {exportMsg && <p className="muted small">{exportMsg}</p>}
-        <div className="turns" aria-live="polite">
+        <div className="turns" aria-live="polite" ref={turnsRef}>
           {chat.turns.length === 0 && (
             <div className="empty small-empty">
               <h2>Ask about your documents</h2>
@@ -103,7 +105,6 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
           {chat.turns.map((t, i) => (
             <TurnView key={i} turn={t} run={t.runKey ? chat.runs[t.runKey] : undefined} onShowGraph={onShowGraph} />
           ))}
-          <div ref={end} />
         </div>
         {pending.length > 0 && (
           <p className="notice" role="status" data-testid="ingest-notice">
