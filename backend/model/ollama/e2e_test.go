@@ -195,3 +195,25 @@ func TestE2EErrors(t *testing.T) {
 		t.Errorf("embed with unknown model: err = %v", err)
 	}
 }
+
+// A page of numbers overflows glove-embed's 512-token context even with truncation on (the real server answers
+// "the input length exceeds the context length"); the embedder must still return a vector for it, in order.
+func TestE2EEmbedOverlongInput(t *testing.T) {
+	c := e2eClient(t)
+	e := c.Embedder("glove-embed")
+	long := strings.Repeat("0.871 F. II blood ", 300)
+	vs, err := e.Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}, {Text: long}, {Text: "kitten"}})
+	if err != nil {
+		t.Fatalf("over-long input failed the batch: %v", err)
+	}
+	if len(vs) != 3 || len(vs[1]) != 100 {
+		t.Fatalf("got %d vectors", len(vs))
+	}
+	// Order kept: the short inputs keep their own vectors.
+	solo, _ := e.Embed(e2eCtx(t), []model.EmbedInput{{Text: "kitten"}})
+	for i := range solo[0] {
+		if math.Abs(float64(solo[0][i]-vs[2][i])) > 1e-5 {
+			t.Fatalf("vector 2 is not kitten's")
+		}
+	}
+}
