@@ -85,6 +85,43 @@ CREATE TABLE vectors (
 ) WITHOUT ROWID;
 CREATE INDEX vectors_embedder ON vectors(embedder, modality);
 
+CREATE TABLE passages (
+  id       INTEGER PRIMARY KEY,
+  unit_id  INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
+  embedder TEXT NOT NULL,
+  ordinal  INTEGER NOT NULL CHECK (ordinal >= 0),
+  start    INTEGER NOT NULL,
+  end      INTEGER NOT NULL,
+  dim      INTEGER NOT NULL CHECK (dim > 0),
+  vec      BLOB NOT NULL CHECK (length(vec) = 4 * dim),
+  UNIQUE (unit_id, embedder, ordinal)
+);
+CREATE INDEX passages_embedder ON passages(embedder, dim);
+
+CREATE TABLE counters (
+  name  TEXT PRIMARY KEY,
+  value INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+INSERT INTO counters(name, value) VALUES ('vectors', 0);
+CREATE TRIGGER vectors_gen_ai AFTER INSERT ON vectors BEGIN
+  UPDATE counters SET value = value + 1 WHERE name = 'vectors';
+END;
+CREATE TRIGGER vectors_gen_au AFTER UPDATE ON vectors BEGIN
+  UPDATE counters SET value = value + 1 WHERE name = 'vectors';
+END;
+CREATE TRIGGER vectors_gen_ad AFTER DELETE ON vectors BEGIN
+  UPDATE counters SET value = value + 1 WHERE name = 'vectors';
+END;
+CREATE TRIGGER passages_gen_ai AFTER INSERT ON passages BEGIN
+  UPDATE counters SET value = value + 1 WHERE name = 'vectors';
+END;
+CREATE TRIGGER passages_gen_au AFTER UPDATE ON passages BEGIN
+  UPDATE counters SET value = value + 1 WHERE name = 'vectors';
+END;
+CREATE TRIGGER passages_gen_ad AFTER DELETE ON passages BEGIN
+  UPDATE counters SET value = value + 1 WHERE name = 'vectors';
+END;
+
 CREATE TABLE ingest_steps (
   document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
   ordinal     INTEGER NOT NULL,
