@@ -19,9 +19,9 @@ import (
 	"loupe/backend/ingest"
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
+	"loupe/backend/library"
 	"loupe/backend/model"
 	"loupe/backend/model/provider"
-	"loupe/backend/pdf"
 	"loupe/backend/search"
 )
 
@@ -29,11 +29,8 @@ import (
 type App struct {
 	ctx      context.Context
 	dataDir  string
-	cfg      *config.Config
-	kb       *kb.KB
-	search   *search.Searcher
-	renderer *pdf.Renderer
-	pdfc     *pdf.Client
+	lib      *library.Library
+	kb       *kb.KB // lib.KB, for brevity
 	ingester *ingest.Ingester
 	initErr  error
 
@@ -48,23 +45,14 @@ func NewApp(dataDir string) *App {
 
 func (a *App) startup(ctx context.Context) {
 	a.ctx = ctx
-	cfg, err := config.Load(a.dataDir)
+	lib, err := library.Open(ctx, a.dataDir)
 	if err != nil {
 		a.initErr = err
-		slog.Error("load configuration", "err", err)
+		slog.Error("open the data directory", "err", err)
 		return
 	}
-	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
-	if err != nil {
-		a.initErr = err
-		slog.Error("open knowledge base", "err", err)
-		return
-	}
-	a.cfg, a.kb = cfg, k
-	a.search = search.New(k, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir()})
-	a.pdfc = pdf.NewClient(pdf.Options{})
-	a.renderer = pdf.NewRenderer(a.pdfc, pdf.NewCache(256<<20), 4)
-	a.ingester = ingest.New(k, cfg, ingest.Options{})
+	a.lib, a.kb = lib, lib.KB
+	a.ingester = ingest.New(lib.KB, lib.Config, ingest.Options{})
 	// Documents left half-done by a previous session continue in the background.
 	go func() {
 		if _, err := a.ingester.Resume(ctx, a.emitProgress); err != nil && ctx.Err() == nil {
@@ -90,11 +78,8 @@ func (a *App) shutdown(context.Context) {
 	if a.ingester != nil {
 		a.ingester.Close()
 	}
-	if a.pdfc != nil {
-		a.pdfc.Close()
-	}
-	if a.kb != nil {
-		a.kb.Close()
+	if a.lib != nil {
+		a.lib.Close()
 	}
 }
 
@@ -128,7 +113,7 @@ func (a *App) Status() (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	s := Status{Version: buildinfo.Get().Version, DataDir: a.cfg.DataDir, Collections: len(cs), Features: features}
+	s := Status{Version: buildinfo.Get().Version, DataDir: a.lib.Config.DataDir, Collections: len(cs), Features: features}
 	s.SchemaVersion, _ = a.kb.SchemaVersionOf(a.ctx)
 	for _, c := range cs {
 		s.Documents += c.Documents
@@ -136,7 +121,7 @@ func (a *App) Status() (Status, error) {
 	return s, nil
 }
 
-// features lists the optional parts wired into this build (see app_*.go).
+// features lists the backend parts this build has, so the UI shows only what works.
 var features = []string{"search", "render", "ingest", "ask"}
 
 // Collections lists the collections with their document and unit counts.
@@ -216,33 +201,16 @@ func (a *App) Blob(hash string) (string, error) {
 	return dataURL(b), nil
 }
 
-// PageImage renders a unit at about width pixels wide as a data: URL: PDF pages are re-rendered by MuPDF, images and
-// clips return their stored image.
+// PageImage renders a unit about width pixels wide as a data: URL (PDF pages sharp at any zoom).
 func (a *App) PageImage(unitID int64, width int) (string, error) {
 	if err := a.ready(); err != nil {
 		return "", err
 	}
-	u, err := a.kb.Unit(a.ctx, unitID)
+	b, err := a.lib.PageImage(a.ctx, unitID, width)
 	if err != nil {
 		return "", err
 	}
-	if u.Kind != kb.UnitPage || u.Width <= 0 {
-		if u.ImageBlob == "" {
-			return a.Blob(u.ThumbBlob)
-		}
-		return a.Blob(u.ImageBlob)
-	}
-	d, err := a.kb.Document(a.ctx, u.DocumentID)
-	if err != nil {
-		return "", err
-	}
-	r, err := a.renderer.Render(a.ctx, a.kb.Blobs.Path(d.Blob), "", pdf.RenderRequest{
-		Page: u.Ordinal - 1, DPI: 72 * float64(max(width, 64)) / u.Width, MaxPixels: 16 << 20, Format: pdf.JPEG,
-	})
-	if err != nil {
-		return "", fmt.Errorf("render page %d of %s: %w", u.Ordinal, d.Name, err)
-	}
-	return dataURL(r.Data), nil
+	return dataURL(b), nil
 }
 
 func dataURL(b []byte) string {
@@ -258,7 +226,7 @@ func (a *App) Search(query, collection string, k int) (search.Result, error) {
 	if collection != "" {
 		q.Collections = []string{collection}
 	}
-	return a.search.Search(a.ctx, q)
+	return a.lib.Search.Search(a.ctx, q)
 }
 
 // PickFiles opens the system file dialog for documents to add.
@@ -282,7 +250,7 @@ func (a *App) Settings() (config.Settings, error) {
 	if err := a.ready(); err != nil {
 		return config.Settings{}, err
 	}
-	return a.cfg.Settings, nil
+	return a.lib.Config.Settings, nil
 }
 
 // SaveSettings replaces the settings and writes them to the data directory.
@@ -290,8 +258,8 @@ func (a *App) SaveSettings(s config.Settings) error {
 	if err := a.ready(); err != nil {
 		return err
 	}
-	a.cfg.Settings = s
-	return a.cfg.Save()
+	a.lib.Config.Settings = s
+	return a.lib.Config.Save()
 }
 
 // SetAPIKey stores a provider's API key in the OS keyring (or the 0600 fallback file).
@@ -299,13 +267,13 @@ func (a *App) SetAPIKey(profile, key string) error {
 	if err := a.ready(); err != nil {
 		return err
 	}
-	return a.cfg.SetAPIKey(profile, key)
+	return a.lib.Config.SetAPIKey(profile, key)
 }
 
 // TestProvider checks a provider profile as given (unsaved edits included): reachability, version, models found.
 func (a *App) TestProvider(p config.Provider) provider.Result {
-	if a.cfg != nil {
-		if saved, err := a.cfg.Provider(p.Name); err == nil {
+	if a.lib != nil {
+		if saved, err := a.lib.Config.Provider(p.Name); err == nil {
 			p.APIKey = saved.APIKey
 		}
 	}
@@ -418,39 +386,15 @@ func (a *App) Ask(r AskRequest) (AskStarted, error) {
 	if err := a.ready(); err != nil {
 		return AskStarted{}, err
 	}
-	profile := r.Provider
-	if profile == "" {
-		profile = a.cfg.Settings.Agent.Provider
-	}
-	p, err := a.cfg.Provider(profile)
+	chat, p, modelName, err := a.lib.Chat(r.Provider, r.Model)
 	if err != nil {
 		return AskStarted{}, err
 	}
-	modelName := r.Model
-	if modelName == "" {
-		modelName = p.ChatModel
-	}
-	if modelName == "" {
-		return AskStarted{}, fmt.Errorf("provider %s has no chat model: choose one in Settings", p.Name)
-	}
-	set, err := provider.New(p, provider.Options{})
+	convID, err := a.lib.BeginTurn(a.ctx, r.ConversationID, r.Question)
 	if err != nil {
-		return AskStarted{}, err
-	}
-	if set.Chat == nil {
-		return AskStarted{}, fmt.Errorf("provider %s (%s) cannot chat", p.Name, p.Kind)
-	}
-	conv := kb.Conversation{ID: r.ConversationID}
-	if conv.ID == 0 {
-		if conv, err = a.kb.CreateConversation(a.ctx, r.Question, 0); err != nil {
-			return AskStarted{}, err
-		}
-	}
-	if _, err := a.kb.AddMessage(a.ctx, kb.Message{ConversationID: conv.ID, Role: "user", Content: r.Question}); err != nil {
 		return AskStarted{}, err
 	}
 	cfg := agent.Config{Mode: agent.Mode(r.Mode), Provider: p.Name, Model: modelName, Collection: r.Collection, Think: r.Think}
-	d := kbagent.Deps{KB: a.kb, Search: a.search, PDF: a.renderer, Chat: set.Chat, Log: slog.Default()}
 	ctx, cancel := context.WithCancel(a.ctx)
 	started := make(chan string, 1)
 	sink := func(ev agent.Event) {
@@ -465,28 +409,20 @@ func (a *App) Ask(r AskRequest) (AskStarted, error) {
 	failed := make(chan error, 1)
 	go func() {
 		defer cancel()
-		runID, res, err := kbagent.Ask(ctx, d, conv.ID, cfg, r.Question, sink)
+		t, err := a.lib.AnswerTurn(ctx, convID, chat, cfg, r.Question, sink)
 		a.mu.Lock()
-		delete(a.runs, kbagent.ID(runID))
+		delete(a.runs, kbagent.ID(t.RunID))
 		a.mu.Unlock()
-		if res.RunID == "" {
+		if t.Result.RunID == "" {
 			if err == nil {
 				err = errors.New("the run did not start")
 			}
 			failed <- err
-			return
-		}
-		answer := ""
-		if res.Answer != nil {
-			answer = res.Answer.Text
-		}
-		if _, err := a.kb.AddMessage(context.WithoutCancel(ctx), kb.Message{ConversationID: conv.ID, Role: "assistant", Content: answer, RunID: runID}); err != nil {
-			slog.Error("store answer", "conversation", conv.ID, "err", err)
 		}
 	}()
 	select {
 	case id := <-started:
-		return AskStarted{RunID: id, ConversationID: conv.ID}, nil
+		return AskStarted{RunID: id, ConversationID: convID}, nil
 	case err := <-failed:
 		return AskStarted{}, err
 	}

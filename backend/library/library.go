@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 
+	"loupe/backend/agent"
 	"loupe/backend/config"
+	"loupe/backend/ingest"
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
 	"loupe/backend/model"
@@ -89,4 +91,88 @@ func (l *Library) AgentDeps(chat model.Chat, log *slog.Logger) kbagent.Deps {
 		log = slog.Default()
 	}
 	return kbagent.Deps{KB: l.KB, Search: l.Search, PDF: l.PDF, Chat: chat, Log: log}
+}
+
+// PageImage draws a unit about width pixels wide for the viewer: a PDF page is re-rendered by MuPDF at the
+// resolution asked (sharp at any zoom); an image or a video clip returns its stored normalised image (or thumbnail).
+// It returns the encoded image.
+func (l *Library) PageImage(ctx context.Context, unitID int64, width int) ([]byte, error) {
+	u, err := l.KB.Unit(ctx, unitID)
+	if err != nil {
+		return nil, err
+	}
+	if u.Kind != kb.UnitPage || u.Width <= 0 {
+		h := u.ImageBlob
+		if h == "" {
+			h = u.ThumbBlob
+		}
+		return l.KB.Blobs.Get(h)
+	}
+	d, err := l.KB.Document(ctx, u.DocumentID)
+	if err != nil {
+		return nil, err
+	}
+	r, err := l.PDF.Render(ctx, l.KB.Blobs.Path(d.Blob), l.pdfPassword(d), pdf.RenderRequest{
+		Page: u.Ordinal - 1, DPI: 72 * float64(max(width, 64)) / u.Width, MaxPixels: maxViewerPixels, Format: pdf.JPEG,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("render page %d of %s: %w", u.Ordinal, d.Name, err)
+	}
+	return r.Data, nil
+}
+
+// maxViewerPixels bounds one viewer render (a deep zoom of a poster-sized page).
+const maxViewerPixels = 16 << 20
+
+// pdfPassword is the remembered password of an encrypted PDF ("" for the others).
+func (l *Library) pdfPassword(d kb.Document) string {
+	v, err := l.Config.Secrets.Get(ingest.PasswordKey(d.SHA256))
+	if err != nil {
+		return ""
+	}
+	return v
+}
+
+// Turn is the outcome of one question asked in a conversation.
+type Turn struct {
+	RunID  int64
+	Result agent.Result
+}
+
+// BeginTurn records a question in a conversation and returns the conversation's id; conversationID 0 starts a new
+// one, titled by the question.
+func (l *Library) BeginTurn(ctx context.Context, conversationID int64, question string) (int64, error) {
+	if conversationID == 0 {
+		c, err := l.KB.CreateConversation(ctx, question, 0)
+		if err != nil {
+			return 0, err
+		}
+		conversationID = c.ID
+	}
+	if _, err := l.KB.AddMessage(ctx, kb.Message{ConversationID: conversationID, Role: "user", Content: question}); err != nil {
+		return 0, err
+	}
+	return conversationID, nil
+}
+
+// AnswerTurn answers the question BeginTurn recorded as a stored run of the conversation, records the answer as the
+// assistant's message, and passes every event to sink as it happens.
+func (l *Library) AnswerTurn(ctx context.Context, conversationID int64, chat model.Chat, cfg agent.Config,
+	question string, sink agent.Sink) (Turn, error) {
+	var t Turn
+	var err error
+	t.RunID, t.Result, err = kbagent.Ask(ctx, l.AgentDeps(chat, nil), conversationID, cfg, question, sink)
+	if t.Result.RunID == "" {
+		return t, err
+	}
+	answer := ""
+	if t.Result.Answer != nil {
+		answer = t.Result.Answer.Text
+	}
+	// Stored even when the run was cancelled: the conversation shows what happened.
+	if _, merr := l.KB.AddMessage(context.WithoutCancel(ctx), kb.Message{ConversationID: conversationID, Role: "assistant",
+		Content: answer, RunID: t.RunID}); merr != nil && err == nil {
+		err = merr
+	}
+	return t, err
 }

@@ -22,6 +22,23 @@ describe('reduceRun', () => {
     expect(isRunning(v)).toBe(true)
   })
 
+  it('applies events that arrive out of order in seq order', () => {
+    const evs = vragRun()
+    const inOrder = replayRun(evs)
+    // Swap neighbours and move the last event first: every event must still be applied, in order.
+    const shuffled = [evs[evs.length - 1], ...evs.slice(0, -1)]
+    for (let i = 1; i + 1 < shuffled.length; i += 2) [shuffled[i], shuffled[i + 1]] = [shuffled[i + 1], shuffled[i]]
+    const live = shuffled.reduce(reduceRun, emptyRun())
+    expect(live.steps).toEqual(inOrder.steps)
+    expect(live.answer).toEqual(inOrder.answer)
+    expect(live.done).toEqual(inOrder.done)
+    expect(live.pending).toEqual({})
+    // Before the gap is filled the later events wait and nothing after the gap shows.
+    const early = [evs[0], evs[2]].reduce(reduceRun, emptyRun())
+    expect(early.lastSeq).toBe(evs[0].seq)
+    expect(Object.keys(early.pending)).toEqual([String(evs[2].seq)])
+  })
+
   it('ignores replayed events it has already applied', () => {
     const evs = vragRun()
     const once = replayRun(evs)
@@ -31,7 +48,7 @@ describe('reduceRun', () => {
 
   it('keeps a results event without its search as its own card', () => {
     const [start, , , , results] = vragRun()
-    const v = [start, results].reduce(reduceRun, emptyRun())
+    const v = [start, { ...results, seq: start.seq + 1 }].reduce(reduceRun, emptyRun())
     expect(v.steps).toHaveLength(1)
     expect(v.steps[0].type === 'search' && v.steps[0].query).toBe('revenue 2023')
   })

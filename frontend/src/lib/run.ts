@@ -30,15 +30,31 @@ export interface RunView {
   answer?: AnswerInfo
   done?: DoneInfo
   lastSeq: number
+  /** Events that arrived ahead of a gap (the dev server's websocket does not keep order), by seq. */
+  pending: Record<number, AgentEvent>
 }
 
 export function emptyRun(runId = ''): RunView {
-  return { runId, steps: [], content: '', contentStep: 0, memories: {}, lastSeq: 0 }
+  return { runId, steps: [], content: '', contentStep: 0, memories: {}, lastSeq: 0, pending: {} }
 }
 
-/** reduceRun applies one event; events already applied (seq ≤ lastSeq) are ignored, so replays are idempotent. */
+/**
+ * reduceRun applies one event in seq order: events already applied (seq ≤ lastSeq) are ignored, so replays are
+ * idempotent, and an event that arrives early waits in pending until the ones before it have come.
+ */
 export function reduceRun(v: RunView, ev: AgentEvent): RunView {
-  if (ev.seq <= v.lastSeq) return v
+  if (ev.seq <= v.lastSeq || v.pending[ev.seq]) return v
+  if (ev.seq > v.lastSeq + 1) return { ...v, pending: { ...v.pending, [ev.seq]: ev } }
+  let next = applyEvent(v, ev)
+  for (let e = next.pending[next.lastSeq + 1]; e; e = next.pending[next.lastSeq + 1]) {
+    const rest = { ...next.pending }
+    delete rest[e.seq]
+    next = applyEvent({ ...next, pending: rest }, e)
+  }
+  return next
+}
+
+function applyEvent(v: RunView, ev: AgentEvent): RunView {
   const next: RunView = { ...v, lastSeq: ev.seq, runId: v.runId || ev.run_id }
   const steps = v.steps
   switch (ev.kind) {
