@@ -80,33 +80,64 @@ func (s *embedStage) run(ctx context.Context, ch <-chan embedItem) error {
 	return firstErr
 }
 
+// textInput is one text sent to the text embedder: a unit's passage (pass ≥ 0) or its whole text (pass = -1).
+type textInput struct {
+	item  int
+	pass  int
+	text  string
+	start int
+	end   int
+}
+
 func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 	j := s.j
 	limit := j.in.o.MaxEmbedChars
-	var inputs []model.EmbedInput
-	var idx []int
+	var inputs []textInput
+	spans := make([][]span, len(batch))
 	for i, it := range batch {
 		if it.text == "" {
 			continue
 		}
-		t := it.text
-		if len(t) > limit {
-			t = truncateUTF8(t, limit)
+		spans[i] = passageSpans(it.text)
+		for p, sp := range spans[i] {
+			inputs = append(inputs, textInput{item: i, pass: p, text: truncateUTF8(it.text[sp.start:sp.end], limit),
+				start: sp.start, end: sp.end})
 		}
-		inputs = append(inputs, model.EmbedInput{Text: t})
-		idx = append(idx, i)
+		if len(spans[i]) > 1 {
+			// The whole text too: the unit's own vector, kept in vectors for other uses and older readers.
+			inputs = append(inputs, textInput{item: i, pass: -1, text: truncateUTF8(it.text, limit)})
+		}
 	}
 	vecs := make([][]float32, len(batch))
-	if len(inputs) > 0 {
-		out, err := s.text.Embed(ctx, inputs)
+	passages := make([][]kb.Passage, len(batch))
+	for lo := 0; lo < len(inputs); lo += j.in.o.EmbedBatch {
+		chunk := inputs[lo:min(lo+j.in.o.EmbedBatch, len(inputs))]
+		in := make([]model.EmbedInput, len(chunk))
+		for k, t := range chunk {
+			in[k] = model.EmbedInput{Text: t.text}
+		}
+		out, err := s.text.Embed(ctx, in)
 		if err != nil {
 			return fmt.Errorf("embedding with %s: %w", j.coll.TextEmbedder, err)
 		}
-		if len(out) != len(inputs) {
-			return fmt.Errorf("embedding with %s: %d vectors for %d texts", j.coll.TextEmbedder, len(out), len(inputs))
+		if len(out) != len(in) {
+			return fmt.Errorf("embedding with %s: %d vectors for %d texts", j.coll.TextEmbedder, len(out), len(in))
 		}
 		for k, v := range out {
-			vecs[idx[k]] = v
+			t := chunk[k]
+			if len(v) != j.coll.TextDim {
+				return fmt.Errorf("embedder %s returned %d dimensions; collection %q is pinned to %d", j.coll.TextEmbedder,
+					len(v), j.coll.Name, j.coll.TextDim)
+			}
+			if zero(v) {
+				continue // no known word: a zero vector would only add noise to the index
+			}
+			if t.pass < 0 || len(spans[t.item]) == 1 {
+				vecs[t.item] = v
+			}
+			if t.pass >= 0 {
+				passages[t.item] = append(passages[t.item], kb.Passage{Ordinal: t.pass, Start: t.start, End: t.end, Vec: v})
+			}
 		}
 	}
 	var imgVecs [][]float32
@@ -117,12 +148,15 @@ func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 		}
 	}
 	for i, it := range batch {
-		status := kb.StepSkipped // no text, or no known word: a zero vector would only add noise to the index
-		if v := vecs[i]; v != nil && !zero(v) {
-			if len(v) != j.coll.TextDim {
-				return fmt.Errorf("embedder %s returned %d dimensions; collection %q is pinned to %d", j.coll.TextEmbedder,
-					len(v), j.coll.Name, j.coll.TextDim)
-			}
+		status := kb.StepSkipped // no text, or no known word
+		// Passages are replaced even when there are none now, so a re-embedded unit keeps no stale ones.
+		if err := j.in.kb.PutPassages(ctx, it.unitID, j.coll.TextEmbedder, passages[i]); err != nil {
+			return err
+		}
+		if len(passages[i]) > 0 {
+			status = kb.StepDone
+		}
+		if v := vecs[i]; v != nil {
 			if err := j.in.kb.PutVector(ctx, it.unitID, j.coll.TextEmbedder, kb.ModalityText, v); err != nil {
 				return err
 			}

@@ -15,14 +15,16 @@ import (
 	"loupe/backend/model"
 )
 
-// Neighbor is a unit vector near a query, with its cosine similarity.
+// Neighbor is an indexed vector near a query, with its cosine similarity. UnitID is the id the vector was added
+// under: a unit id for image vectors; for text, a passage id, or minus the unit id for a unit's whole-text vector
+// (units embedded before passages existed), which the searcher maps back to units.
 type Neighbor struct {
 	UnitID int64
 	Score  float32
 }
 
-// Index finds the stored unit vectors nearest to a query. Search must be safe for concurrent use; allow, when not
-// nil, limits the result to the units it accepts.
+// Index finds the stored vectors nearest to a query. Search must be safe for concurrent use; allow, when not nil,
+// limits the result to the ids it accepts.
 type Index interface {
 	Search(q []float32, k int, allow func(unitID int64) bool) ([]Neighbor, error)
 }
@@ -37,15 +39,20 @@ type indexKey struct {
 	dim      int
 }
 
-// unitMeta is what filters need to know about a unit, loaded with its vector so filtering costs no query.
+// unitMeta is what filters need to know about an indexed vector's unit, loaded with the vector so filtering costs
+// no query.
 type unitMeta struct {
+	unit       int64
 	collection int64
 	document   int64
 	kind       string
 }
 
-// fingerprint changes when vectors of an embedder are added or removed (counts and the sum of their unit ids).
+// fingerprint changes when vectors of an embedder are added, removed or replaced: kb's vectors generation, which
+// triggers bump on every write, plus the count and id sum of the embedder's vectors (so a file written for another
+// database with the same generation is not trusted either).
 type fingerprint struct {
+	gen int64
 	n   int64
 	sum float64
 }
@@ -53,9 +60,12 @@ type fingerprint struct {
 // indexState is one immutable built index; a rebuild replaces the pointer, so running searches keep theirs.
 type indexState struct {
 	idx         Index
-	meta        map[int64]unitMeta
+	meta        map[int64]unitMeta // by indexed id
 	fp          fingerprint
 	collections map[int64]bool // collections that have units in meta
+	// pending counts, per collection, the units whose embedding is not recorded yet (an ingest or a re-embed after
+	// the collection changed embedders is running): dense search cannot find them until it finishes.
+	pending map[int64]int
 }
 
 type cachedIndex struct {
@@ -66,12 +76,61 @@ type cachedIndex struct {
 
 func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, error) {
 	var fp fingerprint
-	err := s.kb.DB().QueryRowContext(ctx, `SELECT count(*), total(unit_id) FROM vectors WHERE embedder = ? AND modality = ?`,
+	gen, err := s.kb.VectorsGeneration(ctx)
+	if err != nil {
+		return fp, fmt.Errorf("search: %w", err)
+	}
+	fp.gen = gen
+	err = s.kb.DB().QueryRowContext(ctx, `SELECT count(*), total(unit_id) FROM vectors WHERE embedder = ? AND modality = ?`,
 		k.embedder, k.modality).Scan(&fp.n, &fp.sum)
 	if err != nil {
 		return fp, fmt.Errorf("search: count vectors of %s: %w", k.embedder, err)
 	}
 	return fp, nil
+}
+
+// itemsSQL selects the vectors indexed for k with their units' filter fields: indexed id, unit id, collection,
+// document, kind (and the vector when withVec). Text is indexed by passage; a unit embedded before passages existed
+// is indexed by its whole-text vector under minus its unit id, so it stays searchable until it is re-embedded.
+func itemsSQL(k indexKey, withVec bool) (string, []any) {
+	vec := ""
+	if withVec {
+		vec = ", x.vec"
+	}
+	join := ` JOIN units u ON u.id = x.unit_id JOIN documents d ON d.id = u.document_id`
+	if k.modality != kb.ModalityText {
+		return `SELECT x.unit_id, x.unit_id, d.collection_id, d.id, d.kind` + vec + ` FROM vectors x` + join +
+			` WHERE x.embedder = ? AND x.modality = ? AND x.dim = ?`, []any{k.embedder, k.modality, k.dim}
+	}
+	return `SELECT x.id, x.unit_id, d.collection_id, d.id, d.kind` + vec + ` FROM passages x` + join +
+			` WHERE x.embedder = ? AND x.dim = ?
+		UNION ALL
+		SELECT -x.unit_id, x.unit_id, d.collection_id, d.id, d.kind` + vec + ` FROM vectors x` + join +
+			` WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND NOT EXISTS
+			(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND p.embedder = x.embedder AND p.dim = x.dim)`,
+		[]any{k.embedder, k.dim, k.embedder, k.dim}
+}
+
+// pendingUnits counts, per collection, the units extracted but without a recorded embed step.
+func (s *Searcher) pendingUnits(ctx context.Context) (map[int64]int, error) {
+	rows, err := s.kb.DB().QueryContext(ctx, `SELECT d.collection_id, count(*) FROM units u
+		JOIN documents d ON d.id = u.document_id
+		WHERE NOT EXISTS (SELECT 1 FROM ingest_steps s WHERE s.document_id = u.document_id AND s.ordinal = u.ordinal
+			AND s.stage = 'embed') GROUP BY d.collection_id`)
+	if err != nil {
+		return nil, fmt.Errorf("search: count units awaiting embedding: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]int{}
+	for rows.Next() {
+		var c int64
+		var n int
+		if err := rows.Scan(&c, &n); err != nil {
+			return nil, err
+		}
+		out[c] = n
+	}
+	return out, rows.Err()
 }
 
 // index returns the dense index of k, building it from SQLite on first use and rebuilding it when vectors were
@@ -108,6 +167,10 @@ func (s *Searcher) index(ctx context.Context, k indexKey) (*indexState, error) {
 
 func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (*indexState, error) {
 	start := time.Now()
+	pending, err := s.pendingUnits(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if s.opts.IndexDir != "" {
 		// Read the filter fields from SQLite while the index file loads: the two take similar time.
 		var meta map[int64]unitMeta
@@ -124,15 +187,14 @@ func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (
 				return nil, metaErr
 			}
 			slog.Debug("search: dense index opened", "embedder", k.embedder, "modality", k.modality, "took", time.Since(start))
-			return newState(idx, meta, fp), nil
+			return newState(idx, meta, fp, pending), nil
 		}
 		if !isMissing(err) {
 			slog.Info("search: rebuilding dense index", "embedder", k.embedder, "modality", k.modality, "reason", err)
 		}
 	}
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT v.unit_id, v.vec, d.collection_id, d.id, d.kind FROM vectors v
-		JOIN units u ON u.id = v.unit_id JOIN documents d ON d.id = u.document_id
-		WHERE v.embedder = ? AND v.modality = ? AND v.dim = ?`, k.embedder, k.modality, k.dim)
+	q, args := itemsSQL(k, true)
+	rows, err := s.kb.DB().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
 	}
@@ -144,12 +206,12 @@ func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (
 		var id int64
 		var blob []byte
 		var m unitMeta
-		if err := rows.Scan(&id, &blob, &m.collection, &m.document, &m.kind); err != nil {
+		if err := rows.Scan(&id, &m.unit, &m.collection, &m.document, &m.kind, &blob); err != nil {
 			return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
 		}
 		v, err := kb.DecodeVector(blob)
 		if err != nil {
-			return nil, fmt.Errorf("search: unit %d: %w", id, err)
+			return nil, fmt.Errorf("search: unit %d: %w", m.unit, err)
 		}
 		if !normalize(v) {
 			continue // a text without known words: no direction, no dense signal
@@ -170,11 +232,11 @@ func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (
 	if s.opts.IndexDir != "" {
 		persist(s.opts.IndexDir, k, idx, fp)
 	}
-	return newState(idx, meta, fp), nil
+	return newState(idx, meta, fp, pending), nil
 }
 
-func newState(idx Index, meta map[int64]unitMeta, fp fingerprint) *indexState {
-	st := &indexState{idx: idx, meta: meta, fp: fp, collections: map[int64]bool{}}
+func newState(idx Index, meta map[int64]unitMeta, fp fingerprint, pending map[int64]int) *indexState {
+	st := &indexState{idx: idx, meta: meta, fp: fp, collections: map[int64]bool{}, pending: pending}
 	for _, m := range meta {
 		st.collections[m.collection] = true
 	}
@@ -254,15 +316,41 @@ func (s *Searcher) dense(ctx context.Context, text, modality string, sc *scope, 
 		if len(sc.docIDs) == 0 && len(sc.kinds) == 0 && subset(st.collections, colls) {
 			allow = nil // every indexed unit qualifies: let the index search unfiltered
 		}
-		ns, err := st.idx.Search(q, depth, allow)
+		for _, c := range sc.collections {
+			if n := st.pending[c.ID]; colls[c.ID] && n > 0 && modality == kb.ModalityText {
+				logNote(notes, "%s: collection %q has %d units not yet embedded with %s (ingest or re-embedding in progress); "+
+					"dense search covers the others, full-text search covers all", modality, c.Name, n, k.embedder)
+			}
+		}
+		// A unit can have several passages near the query: ask for more than depth so that depth distinct units
+		// remain after each unit keeps its best passage.
+		want := depth
+		if modality == kb.ModalityText {
+			want = depth * passageFanout
+		}
+		ns, err := st.idx.Search(q, want, allow)
 		if err != nil {
 			return signal{}, fmt.Errorf("search: %s index of %s: %w", modality, k.embedder, err)
 		}
-		all = append(all, ns...)
+		for _, n := range ns {
+			if m, ok := st.meta[n.UnitID]; ok {
+				all = append(all, Neighbor{UnitID: m.unit, Score: n.Score})
+			}
+		}
 	}
 	slices.SortStableFunc(all, func(a, b Neighbor) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.UnitID, b.UnitID))
 	})
+	// A unit scores as its best passage (the list is sorted, so its first occurrence).
+	seen := map[int64]bool{}
+	uniq := all[:0]
+	for _, n := range all {
+		if !seen[n.UnitID] {
+			seen[n.UnitID] = true
+			uniq = append(uniq, n)
+		}
+	}
+	all = uniq
 	if len(all) > depth {
 		all = all[:depth]
 	}
@@ -272,6 +360,10 @@ func (s *Searcher) dense(ctx context.Context, text, modality string, sc *scope, 
 	}
 	return sig, nil
 }
+
+// passageFanout is how many passages per wanted unit a text search asks the index for. Pages average a few
+// passages and only the best per page counts, so 4 leaves enough distinct pages in practice.
+const passageFanout = 4
 
 // Exact is an Index that compares the query with every vector: exact, and fast enough for tens of thousands of
 // units (about 100 ns per 100-d vector).

@@ -54,7 +54,7 @@ func NewVectorIndex(dim int, ids []int64, vecs [][]float32) (Index, error) {
 // recognised as stale.
 func (fp fingerprint) generation() uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%d/%x", fp.n, math.Float64bits(fp.sum))
+	fmt.Fprintf(h, "%d/%d/%x", fp.gen, fp.n, math.Float64bits(fp.sum))
 	return h.Sum64()
 }
 
@@ -100,12 +100,11 @@ func persist(dir string, k indexKey, idx Index, fp fingerprint) {
 	slog.Debug("search: index saved", "file", path, "took", time.Since(start))
 }
 
-// loadMeta reads the filter fields of every unit with a vector of k, without the vectors themselves: what a
-// search needs when the index comes from its file.
+// loadMeta reads the filter fields of every vector indexed for k, without the vectors themselves: what a search
+// needs when the index comes from its file.
 func (s *Searcher) loadMeta(ctx context.Context, k indexKey) (map[int64]unitMeta, error) {
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT v.unit_id, d.collection_id, d.id, d.kind FROM vectors v
-		JOIN units u ON u.id = v.unit_id JOIN documents d ON d.id = u.document_id
-		WHERE v.embedder = ? AND v.modality = ? AND v.dim = ?`, k.embedder, k.modality, k.dim)
+	q, args := itemsSQL(k, false)
+	rows, err := s.kb.DB().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: load units of %s: %w", k.embedder, err)
 	}
@@ -114,7 +113,7 @@ func (s *Searcher) loadMeta(ctx context.Context, k indexKey) (map[int64]unitMeta
 	for rows.Next() {
 		var id int64
 		var m unitMeta
-		if err := rows.Scan(&id, &m.collection, &m.document, &m.kind); err != nil {
+		if err := rows.Scan(&id, &m.unit, &m.collection, &m.document, &m.kind); err != nil {
 			return nil, fmt.Errorf("search: load units of %s: %w", k.embedder, err)
 		}
 		meta[id] = m
