@@ -37,3 +37,13 @@ func l2sq(a, b []float32) float32 {
 	}
 	return s
 }
+
+//go:noescape
+func prefetchLines(p *float32, lines int)
+
+// prefetch starts loading v into cache.
+func prefetch(v []float32) {
+	if len(v) > 0 {
+		prefetchLines(&v[0], (len(v)*4+63)/64)
+	}
+}

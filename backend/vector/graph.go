@@ -13,6 +13,10 @@ import (
 // grows and readers need no lock to hold on to it.
 const chunkVecs = 1024
 
+// prefetchAhead is how many neighbours' vectors are requested ahead of the comparison, so their memory latencies
+// overlap instead of adding up.
+var prefetchAhead = 2
+
 // node is one graph slot. id, seq and level never change after the slot is filled; links[l] is replaced, never
 // edited in place, so a reader that loaded a list may use it while writers publish a new one.
 type node struct {
@@ -421,16 +425,28 @@ func (g *graph) searchLayer(q []float32, eps []cand, ef, level int, vs *visitedS
 	if len(res) > 0 && len(res) >= ef {
 		bound = res[0].dist
 	}
+	var fresh [64]uint32
 	for len(cands) > 0 {
 		c := cands.pop()
 		if c.dist > bound {
 			break
 		}
+		// Collect the unvisited neighbours first so the next one's vector can be prefetched while the current one
+		// is compared: at 100k × 768 a vector is 3 KB far from cache, and the wait for it dominates the walk.
+		todo := fresh[:0]
 		for _, x := range g.neighbours(g.nodes[c.slot], level) {
-			if vs.marks[x] == vs.epoch {
-				continue
+			if vs.marks[x] != vs.epoch {
+				vs.marks[x] = vs.epoch
+				todo = append(todo, x)
 			}
-			vs.marks[x] = vs.epoch
+		}
+		for i := 0; i < len(todo) && i < prefetchAhead; i++ {
+			prefetch(g.vec(todo[i]))
+		}
+		for i, x := range todo {
+			if i+prefetchAhead < len(todo) {
+				prefetch(g.vec(todo[i+prefetchAhead]))
+			}
 			d := g.dist(q, g.vec(x))
 			if d >= bound {
 				continue
