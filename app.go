@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
@@ -22,6 +23,7 @@ import (
 	"loupe/backend/library"
 	"loupe/backend/model"
 	"loupe/backend/model/provider"
+	"loupe/backend/sample"
 	"loupe/backend/search"
 )
 
@@ -349,6 +351,22 @@ func (a *App) AddPaths(collection string, paths []string) error {
 		}
 	}()
 	return nil
+}
+
+// AddSampleLibrary adds the bundled public-domain samples (a text PDF, a scanned page, an image, a film clip) to a
+// collection, as AddPaths does.
+func (a *App) AddSampleLibrary(collection string) error {
+	if err := a.ready(); err != nil {
+		return err
+	}
+	paths, err := sample.Extract(filepath.Join(a.lib.Config.DataDir, "samples"))
+	if err != nil {
+		return err
+	}
+	if collection == "" {
+		collection = sample.Collection
+	}
+	return a.AddPaths(collection, paths)
 }
 
 // RetryDocument ingests a failed document again from its stored original.

@@ -92,6 +92,7 @@ func init() {
 			},
 		}
 		cmd.AddCommand(list, create, del)
+		cmd.AddCommand(collectionsEmbedderCmds(g)...)
 		return cmd
 	})
 }

@@ -89,7 +89,7 @@ export const backend = {
   ask: (r: AskRequest): Promise<AskStarted> => App.Ask(main.AskRequest.createFrom(r)),
   stop: (runId: string): Promise<void> => App.Stop(runId),
   // Parts that land in later builds.
-  addSample: (): Promise<void> => optional('AddSampleLibrary'),
+  addSample: (collection: string): Promise<void> => optional('AddSampleLibrary', collection),
 }
 
 /** onAgentEvent subscribes to the live agent stream; returns the unsubscribe function. */

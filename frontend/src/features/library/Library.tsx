@@ -184,7 +184,7 @@ export function Library(p: Props) {
             />
           </div>
         ) : docs.length === 0 ? (
-          <EmptyState canAdd={canAdd} onPick={() => pick(false)} />
+          <EmptyState canAdd={canAdd} collection={p.current} onPick={() => pick(false)} />
         ) : (
           <DocGrid docs={docs} onOpen={setOpen} />
         )}
@@ -208,7 +208,7 @@ export function Library(p: Props) {
   )
 }
 
-function EmptyState({ canAdd, onPick }: { canAdd: boolean; onPick: () => void }) {
+function EmptyState({ canAdd, collection, onPick }: { canAdd: boolean; collection: string; onPick: () => void }) {
   const [busy, setBusy] = useState(false)
   const [err, setErr] = useState('')
   return (
@@ -231,7 +231,7 @@ function EmptyState({ canAdd, onPick }: { canAdd: boolean; onPick: () => void })
             disabled={busy}
             onClick={() => {
               setBusy(true)
-              backend.addSample().then(
+              backend.addSample(collection).then(
                 () => setBusy(false),
                 (e: unknown) => {
                   setBusy(false)
@@ -260,7 +260,8 @@ function DocGrid({ docs, onOpen }: { docs: Document[]; onOpen: (d: Document) => 
               {d.name}
             </span>
             <span className="muted">
-              {d.kind.toUpperCase()} · {d.pages} {d.kind === 'video' ? 'clips' : d.pages === 1 ? 'page' : 'pages'} ·{' '}
+              {d.kind.toUpperCase()} · {d.pages} {d.kind === 'video' ? 'clip' : 'page'}
+                {d.pages === 1 ? '' : 's'} ·{' '}
               {formatBytes(d.size_bytes)}
             </span>
             {d.status !== 'ready' && (

@@ -45,5 +45,6 @@ export function IngestList({ items, onRetry }: { items: IngestProgress[]; onRetr
 function doneLine(p: IngestProgress): string {
   if (p.stage === 'exists') return 'Already in this collection'
   if (p.stage === 'skipped') return 'Skipped: not a PDF, image or video'
-  return `Done · ${p.total} ${p.total === 1 ? 'page' : 'pages'}`
+  const unit = p.kind === 'video' ? 'clip' : 'page'
+  return `Done · ${p.total} ${unit}${p.total === 1 ? '' : 's'}`
 }
