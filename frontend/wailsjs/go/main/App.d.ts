@@ -10,6 +10,8 @@ import {provider} from '../models';
 
 export function AddPaths(arg1:string,arg2:Array<string>):Promise<void>;
 
+export function AddSampleLibrary(arg1:string):Promise<void>;
+
 export function Ask(arg1:main.AskRequest):Promise<main.AskStarted>;
 
 export function Blob(arg1:string):Promise<string>;

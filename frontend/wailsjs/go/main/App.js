@@ -6,6 +6,10 @@ export function AddPaths(arg1, arg2) {
   return window['go']['main']['App']['AddPaths'](arg1, arg2);
 }
 
+export function AddSampleLibrary(arg1) {
+  return window['go']['main']['App']['AddSampleLibrary'](arg1);
+}
+
 export function Ask(arg1) {
   return window['go']['main']['App']['Ask'](arg1);
 }
