@@ -55,10 +55,20 @@ func (a *App) startup(ctx context.Context) {
 	}
 	a.lib, a.kb = lib, lib.KB
 	a.ingester = ingest.New(lib.KB, lib.Config, ingest.Options{})
-	// Documents left half-done by a previous session continue in the background.
+	// Documents left half-done by a previous session continue in the background; then collections whose units
+	// lack vectors of their pinned embedders (an embedder change, an older knowledge base) are re-embedded.
 	go func() {
 		if _, err := a.ingester.Resume(ctx, a.emitProgress); err != nil && ctx.Err() == nil {
 			slog.Error("resume ingest", "err", err)
+		}
+		cs, err := lib.KB.Collections(ctx)
+		if err != nil {
+			return
+		}
+		for _, c := range cs {
+			if _, err := a.ingester.Reembed(ctx, c.Name, a.emitProgress); err != nil && ctx.Err() == nil {
+				slog.Error("re-embed", "collection", c.Name, "err", err)
+			}
 		}
 	}()
 }
