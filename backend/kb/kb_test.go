@@ -87,6 +87,10 @@ func TestMigratedEqualsFresh(t *testing.T) {
 	if err := migrated.db.QueryRow(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'migrations'`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("FTS row across migration: n=%d err=%v", n, err)
 	}
+	// Migration 5 rebuilt the word index with the stemming tokenizer: the singular finds the stored plural.
+	if err := migrated.db.QueryRow(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'migration'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("stemmed FTS row across migration: n=%d err=%v", n, err)
+	}
 }
 
 func TestEachMigrationStep(t *testing.T) {
@@ -245,6 +249,16 @@ func TestFTSWordsAndCJK(t *testing.T) {
 	}
 	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'cafe'`); n != 1 {
 		t.Errorf("diacritic-folded match: %d", n)
+	}
+	// The word index stems: an inflected query finds the other form, and an unrelated word sharing letters does not.
+	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'review'`); n != 1 {
+		t.Errorf("stemmed match review~reviews: %d", n)
+	}
+	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'serving'`); n != 1 {
+		t.Errorf("stemmed match serving~served: %d", n)
+	}
+	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'server'`); n != 0 {
+		t.Errorf("server matched served: %d", n)
 	}
 	if n := count(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH '文档问答'`); n != 1 {
 		t.Errorf("CJK trigram match: %d", n)

@@ -194,4 +194,28 @@ END;
 CREATE TRIGGER passages_gen_ad AFTER DELETE ON passages BEGIN
   UPDATE counters SET value = value + 1 WHERE name = 'vectors';
 END;`,
+	// 5: the word index stems English (porter over unicode61), so "degrees" finds "degree". FTS5 cannot change a
+	// tokenizer in place: the table and the triggers that write to it are recreated, and the index is rebuilt from
+	// units. The CJK trigram index is unchanged.
+	`DROP TRIGGER units_ai;
+DROP TRIGGER units_ad;
+DROP TRIGGER units_au;
+DROP TABLE units_fts;
+CREATE VIRTUAL TABLE units_fts USING fts5(text, content='units', content_rowid='id',
+  tokenize='porter unicode61 remove_diacritics 2');
+CREATE TRIGGER units_ai AFTER INSERT ON units BEGIN
+  INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER units_ad AFTER DELETE ON units BEGIN
+  INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TRIGGER units_au AFTER UPDATE OF text ON units BEGIN
+  INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, new.text);
+END;
+INSERT INTO units_fts(units_fts) VALUES ('rebuild');`,
 }

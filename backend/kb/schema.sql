@@ -57,8 +57,9 @@ CREATE TABLE frames (
   UNIQUE (unit_id, t_ms)
 );
 
+-- porter stems English words ("degrees" finds "degree"); unicode61 folds case and diacritics underneath it.
 CREATE VIRTUAL TABLE units_fts USING fts5(text, content='units', content_rowid='id',
-  tokenize='unicode61 remove_diacritics 2');
+  tokenize='porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE units_fts_cjk USING fts5(text, content='units', content_rowid='id', tokenize='trigram');
 CREATE TRIGGER units_ai AFTER INSERT ON units BEGIN
   INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
