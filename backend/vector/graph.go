@@ -17,8 +17,9 @@ const chunkVecs = 1024
 // overlap instead of adding up.
 var prefetchAhead = 2
 
-// node is one graph slot. id, seq and level never change after the slot is filled; links[l] is replaced, never
-// edited in place, so a reader that loaded a list may use it while writers publish a new one.
+// node is one graph slot. id, seq and level never change after the slot is filled; links[l] (levels ≥ 1) is
+// replaced, never edited in place, so a reader that loaded a list may use it while writers publish a new one.
+// Layer 0, where nearly all of a search's steps happen, lives in graph.l0 instead.
 type node struct {
 	id      int64
 	seq     uint64
@@ -43,6 +44,10 @@ type graph struct {
 	mu    sync.RWMutex
 	nodes []*node // len = capacity; slots ≥ count are nil
 	vecs  [][]float32
+	// l0 holds every slot's layer-0 links in fixed rows of 1+m0 words (count, then ids), in chunks that never move:
+	// one lookup instead of a chain of pointers per step. Writers (under the node's mu) store ids before the count;
+	// a reader racing a rewrite may see a mix of old and new ids, each a valid slot, which a walk tolerates.
+	l0 [][]atomic.Uint32
 
 	allocMu sync.Mutex
 	count   int
@@ -94,6 +99,9 @@ func (g *graph) grow(need int) {
 	g.nodes = nodes
 	for len(g.vecs)*chunkVecs < n {
 		g.vecs = append(g.vecs, make([]float32, chunkVecs*g.dims))
+	}
+	for len(g.l0)*chunkVecs < n {
+		g.l0 = append(g.l0, make([]atomic.Uint32, chunkVecs*(1+g.m0)))
 	}
 }
 
@@ -224,6 +232,40 @@ func (g *graph) stats() (live, dead int) {
 	return len(g.ids), g.dead
 }
 
+// adj returns slot's links on level. Layer-0 lists are copied into buf; upper lists are returned as published.
+func (g *graph) adj(slot uint32, level int, buf []uint32) []uint32 {
+	if level > 0 {
+		return g.neighbours(g.nodes[slot], level)
+	}
+	row := g.l0row(slot)
+	c := min(int(row[0].Load()), g.m0)
+	buf = buf[:0]
+	for i := 1; i <= c; i++ {
+		buf = append(buf, row[i].Load())
+	}
+	return buf
+}
+
+func (g *graph) l0row(slot uint32) []atomic.Uint32 {
+	w := 1 + g.m0
+	c := g.l0[slot/chunkVecs]
+	o := int(slot%chunkVecs) * w
+	return c[o : o+w : o+w]
+}
+
+// storeAdj publishes slot's links on level; the caller holds the node's mu.
+func (g *graph) storeAdj(slot uint32, n *node, level int, ids []uint32) {
+	if level > 0 {
+		n.links[level].Store(&ids)
+		return
+	}
+	row := g.l0row(slot)
+	for i, x := range ids {
+		row[1+i].Store(x)
+	}
+	row[0].Store(uint32(len(ids)))
+}
+
 func (g *graph) neighbours(n *node, level int) []uint32 {
 	if level >= len(n.links) {
 		return nil
@@ -313,10 +355,10 @@ func (g *graph) link(slot uint32) {
 func (g *graph) setLinks(slot uint32, n *node, level int, ids []uint32, mmax int) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if p := n.links[level].Load(); p != nil && len(*p) > 0 {
-		ids = g.shrink(slot, append(append([]uint32(nil), *p...), ids...), mmax)
+	if cur := g.adj(slot, level, nil); len(cur) > 0 {
+		ids = g.shrink(slot, append(append([]uint32(nil), cur...), ids...), mmax)
 	}
-	n.links[level].Store(&ids)
+	g.storeAdj(slot, n, level, ids)
 }
 
 // addLink adds a back-link to slot `to` from `from`, pruning with the heuristic when the list overflows.
@@ -324,10 +366,8 @@ func (g *graph) addLink(from, to uint32, d float32, level, mmax int) {
 	n := g.nodes[from]
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	var cur []uint32
-	if p := n.links[level].Load(); p != nil {
-		cur = *p
-	}
+	var buf [64]uint32
+	cur := g.adj(from, level, buf[:0])
 	for _, x := range cur {
 		if x == to {
 			return
@@ -339,7 +379,7 @@ func (g *graph) addLink(from, to uint32, d float32, level, mmax int) {
 	if len(next) > mmax {
 		next = g.shrink(from, next, mmax)
 	}
-	n.links[level].Store(&next)
+	g.storeAdj(from, n, level, next)
 }
 
 // shrink keeps at most mmax of slot's candidate links, chosen by the heuristic.
@@ -392,9 +432,10 @@ func (g *graph) selectHeuristic(cs []cand, m int) []cand {
 
 // greedy walks one layer towards q (search with ef = 1).
 func (g *graph) greedy(q []float32, cur cand, level int) cand {
+	var buf [64]uint32
 	for changed := true; changed; {
 		changed = false
-		for _, x := range g.neighbours(g.nodes[cur.slot], level) {
+		for _, x := range g.adj(cur.slot, level, buf[:0]) {
 			if d := g.dist(q, g.vec(x)); d < cur.dist {
 				cur, changed = cand{dist: d, slot: x}, true
 			}
@@ -425,7 +466,7 @@ func (g *graph) searchLayer(q []float32, eps []cand, ef, level int, vs *visitedS
 	if len(res) > 0 && len(res) >= ef {
 		bound = res[0].dist
 	}
-	var fresh [64]uint32
+	var fresh, buf [64]uint32
 	for len(cands) > 0 {
 		c := cands.pop()
 		if c.dist > bound {
@@ -434,7 +475,7 @@ func (g *graph) searchLayer(q []float32, eps []cand, ef, level int, vs *visitedS
 		// Collect the unvisited neighbours first so the next one's vector can be prefetched while the current one
 		// is compared: at 100k × 768 a vector is 3 KB far from cache, and the wait for it dominates the walk.
 		todo := fresh[:0]
-		for _, x := range g.neighbours(g.nodes[c.slot], level) {
+		for _, x := range g.adj(c.slot, level, buf[:0]) {
 			if vs.marks[x] != vs.epoch {
 				vs.marks[x] = vs.epoch
 				todo = append(todo, x)

@@ -275,7 +275,7 @@ func (h *HNSW) Save(path string) error {
 	for i, nd := range nodes {
 		lists[i] = make([][]uint32, len(nd.links))
 		for l := range nd.links {
-			lists[i][l] = g.neighbours(nd, l)
+			lists[i][l] = g.adj(uint32(i), l, nil)
 		}
 		dead[i] = nd.deleted.Load()
 	}
@@ -362,6 +362,9 @@ func decodeGraph(c Config, hd header, buf []byte) (*graph, error) {
 	}
 	capSlots := (cnt + chunkVecs - 1) / chunkVecs * chunkVecs
 	g.nodes = make([]*node, capSlots)
+	for len(g.l0)*chunkVecs < capSlots {
+		g.l0 = append(g.l0, make([]atomic.Uint32, chunkVecs*(1+g.m0)))
+	}
 	for s := 0; s < cnt; s += chunkVecs {
 		e := min(s+chunkVecs, cnt)
 		chunk := flat[s*c.Dims : e*c.Dims : e*c.Dims]
@@ -403,7 +406,7 @@ func decodeGraph(c Config, hd header, buf []byte) (*graph, error) {
 					return nil, fmt.Errorf("slot %d links to %d of %d: %w", i, ls[j], n, ErrCorrupt)
 				}
 			}
-			nd.links[l].Store(&ls)
+			g.storeAdj(uint32(i), nd, l, ls)
 		}
 		if dead == 1 {
 			nd.deleted.Store(true)
@@ -422,7 +425,7 @@ func decodeGraph(c Config, hd header, buf []byte) (*graph, error) {
 	// A link may only point at a node that exists on that level, or a walk would index past its lists.
 	for i := 0; i < cnt; i++ {
 		for l := range g.nodes[i].links {
-			for _, x := range g.neighbours(g.nodes[i], l) {
+			for _, x := range g.adj(uint32(i), l, nil) {
 				if int(g.nodes[x].level) < l {
 					return nil, fmt.Errorf("slot %d links on level %d to slot %d of level %d: %w", i, l, x, g.nodes[x].level, ErrCorrupt)
 				}

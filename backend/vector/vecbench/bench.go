@@ -90,6 +90,7 @@ func Run(ctx context.Context, o Options, emit func(Row)) error {
 			return fmt.Errorf("vecbench: only %d GloVe vectors from %s", len(vs), src)
 		}
 		all, o.Dims = vs, len(vs[0])
+		o.Data = "glove (" + src + ")"
 		o.N = len(vs) - o.Queries
 		// Queries are drawn across the vocabulary, the rest indexed.
 		step := len(all) / o.Queries

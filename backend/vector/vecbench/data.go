@@ -83,7 +83,7 @@ func GloVe(n int, path string) (vecs [][]float32, source string, err error) {
 						vecs = append(vecs, v)
 					}
 				}
-				return vecs, "built-in glove table", nil
+				return vecs, "built-in table", nil
 			}
 		}
 		path = findWink()
