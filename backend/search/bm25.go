@@ -42,7 +42,8 @@ func ftsOr(phrases []string) string {
 	return strings.Join(q, " OR ")
 }
 
-// bm25 ranks units by FTS5's BM25. Word queries use the unicode61 index. A query with CJK text uses the trigram
+// bm25 ranks units by FTS5's BM25. Word queries (stop words already dropped by parseTerms) use the word index,
+// which stems with porter over unicode61, so each quoted word also matches its inflections. A query with CJK text uses the trigram
 // index, matching each CJK run by its trigrams (Chinese has no spaces, so words cannot be matched as tokens);
 // CJK runs shorter than three characters cannot use the trigram index and fall back to a substring scan.
 func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (signal, error) {

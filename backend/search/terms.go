@@ -11,9 +11,12 @@ import (
 
 // terms is a query split the way the indexes see it.
 type terms struct {
-	words []string // lower-case non-CJK word tokens without stop words (all tokens if the query is only stop words)
-	cjk   []string // runs of CJK characters, which GloVe and unicode61 cannot match by word
-	set   map[string]bool
+	// words are the lower-case non-CJK word tokens without stop words (all tokens if the query is only stop words).
+	words []string
+	// cjk are the runs of CJK characters, which GloVe and unicode61 cannot match by word.
+	cjk []string
+	// stems maps the Porter stem of each word to the first query word with that stem, for hit boxes.
+	stems map[string]string
 }
 
 func isCJK(r rune) bool {
@@ -39,7 +42,7 @@ func splitCJK(tok string, fn func(part string, cjk bool)) {
 }
 
 func parseTerms(q string) terms {
-	t := terms{set: map[string]bool{}}
+	t := terms{stems: map[string]string{}}
 	var all []string
 	seen := map[string]bool{}
 	glove.Tokens(q, func(tok string) {
@@ -62,7 +65,9 @@ func parseTerms(q string) terms {
 		t.words = all
 	}
 	for _, w := range t.words {
-		t.set[w] = true
+		if s := stem(w); t.stems[s] == "" {
+			t.stems[s] = w
+		}
 	}
 	return t
 }
@@ -95,7 +100,8 @@ func (t terms) cjkKeys() []string {
 
 const maxBoxes = 256
 
-// matchBoxes returns the boxes of the words that hold a query term. Latin words match token by token; CJK text,
+// matchBoxes returns the boxes of the words that hold a query term. Latin words match token by token, by Porter stem
+// as the word index does ("degrees" boxes "degree"), and the box names the query word; CJK text,
 // which has no spaces and may come as one box per character or per line, is matched as a substring over runs of
 // consecutive CJK words, and every word the match overlaps gets a box.
 func matchBoxes(words []kb.Word, t terms) []Box {
@@ -107,8 +113,11 @@ func matchBoxes(words []kb.Word, t terms) []Box {
 				return
 			}
 			splitCJK(tok, func(part string, cjk bool) {
-				if !cjk && hit[i] == "" && t.set[part] {
-					hit[i] = part
+				if cjk || hit[i] != "" {
+					return
+				}
+				if q, ok := t.stems[stem(part)]; ok {
+					hit[i] = q
 				}
 			})
 		})
@@ -171,7 +180,11 @@ func snippet(text string, t terms) string {
 	at := -1
 	low := strings.ToLower(text)
 	for _, w := range append(append([]string{}, t.words...), t.cjk...) {
-		if i := strings.Index(low, w); i >= 0 && (at < 0 || i < at) {
+		i := strings.Index(low, w)
+		if s := stem(w); i < 0 && len(s) >= 3 && s != w {
+			i = strings.Index(low, s) // the page may hold another inflection ("degree" for "degrees")
+		}
+		if i >= 0 && (at < 0 || i < at) {
 			at = i
 		}
 	}

@@ -82,7 +82,13 @@ func TestMatchBoxes(t *testing.T) {
 		"latin": {"cat kitten", []kb.Word{w("The", 0), w("Cat,", 1), w("sat", 2), w("kitten.", 3)},
 			[]Box{{"cat", 1, 0, 2, 1}, {"kitten", 3, 0, 4, 1}}},
 		"hyphenated": {"fact checking", []kb.Word{w("fact-checking", 0), w("facts", 1)},
-			[]Box{{"fact", 0, 0, 1, 1}}},
+			[]Box{{"fact", 0, 0, 1, 1}, {"fact", 1, 0, 2, 1}}},
+		// The word index matches by Porter stem, so boxes do too, named by the query word; words that merely share
+		// letters with a query word get none.
+		"stemmed": {"degrees awarded", []kb.Word{w("Degree", 0), w("degradation", 1), w("award.", 2), w("awkward", 3)},
+			[]Box{{"degrees", 0, 0, 1, 1}, {"awarded", 2, 0, 3, 1}}},
+		"stemmed-double": {"running", []kb.Word{w("ran", 0), w("run", 1), w("runner", 2), w("Runs", 3)},
+			[]Box{{"running", 1, 0, 2, 1}, {"running", 3, 0, 4, 1}}},
 		"cjk-per-char": {"文档问答", []kb.Word{w("视", 0), w("文", 1), w("档", 2), w("问", 3), w("x", 4), w("答", 5)},
 			[]Box{{"文档问", 1, 0, 2, 1}, {"文档问", 2, 0, 3, 1}, {"文档问", 3, 0, 4, 1}}},
 		"cjk-line": {"问答系统", []kb.Word{w("这是一个问答系统的例子", 0), w("other", 1)},
