@@ -25,13 +25,18 @@ func TestAskE2EOllama(t *testing.T) {
 	word, page := uniqueWord(t, texts)
 	t.Setenv("LOUPE_PROVIDER", "")
 	t.Setenv("LOUPE_MODEL", "")
+	// runnerCrashed is set when the server's model runner crashed mid-run (tiny-vision's random weights can make
+	// ggml segfault on a long multi-image context: HTTP 500 "model runner has unexpectedly stopped"). That is the
+	// server failing, not the model saying something; the loop must then end cleanly with the run stored as failed.
+	runnerCrashed := false
 	ask := func(t *testing.T, mode string) agent.State {
 		t.Helper()
 		out, err := cli(context.Background(), data, "ask", "What does the report say about "+word+"?", "--mode", mode,
 			"--provider", "ollama", "--model", "tiny-vision", "--json")
-		if err != nil {
+		if err != nil && !strings.Contains(err.Error(), "runner has unexpectedly stopped") {
 			t.Fatalf("ask: %v\n%s", err, out)
 		}
+		runnerCrashed = runnerCrashed || err != nil
 		var evs []agent.Event
 		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 			var ev agent.Event
@@ -71,6 +76,14 @@ func TestAskE2EOllama(t *testing.T) {
 	})
 	t.Run("vrag: ends within its step limit whatever the model says", func(t *testing.T) {
 		st := ask(t, "vrag")
+		if runnerCrashed {
+			last := st.Errors[len(st.Errors)-1]
+			if st.Done == nil || st.Done.Status != agent.StatusFailed || last.Code != "model" || last.Recoverable {
+				t.Fatalf("after the runner crashed the run ended %+v, last error %+v", st.Done, last)
+			}
+			t.Logf("the Ollama runner crashed (server-side); the run ended as failed after %d model calls", st.Done.Usage.Steps)
+			return
+		}
 		if st.Done == nil || st.Done.Status == agent.StatusFailed || st.Done.Status == agent.StatusCancelled || st.Answer == nil {
 			t.Fatalf("run ended %+v, errors %+v", st.Done, st.Errors)
 		}
@@ -103,7 +116,11 @@ func TestAskE2EOllama(t *testing.T) {
 		t.Fatalf("stored runs %+v %v", runs, err)
 	}
 	for _, r := range runs {
-		if r.Status != "done" || r.Model != "tiny-vision" || r.FinishedAt.IsZero() {
+		want := "done"
+		if runnerCrashed && r.Mode == "vrag" {
+			want = "failed"
+		}
+		if r.Status != want || r.Model != "tiny-vision" || r.FinishedAt.IsZero() {
 			t.Fatalf("stored run %+v", r)
 		}
 	}
