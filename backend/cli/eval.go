@@ -54,8 +54,10 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 				}
 			}
 			retrieve := func(ctx context.Context, q eval.Question, mode string) ([]eval.PageRef, error) {
-				sq := search.Query{Text: q.Question, K: 10, Mode: search.Mode(mode), Collections: []string{collection},
-					Weights: &w}
+				sq := search.Query{Text: q.Question, K: 10, Mode: search.Mode(mode), Collections: []string{collection}}
+				if weights != "" { // else the searcher's defaults, which depend on the collection's embedder
+					sq.Weights = &w
+				}
 				if perDoc {
 					id, ok := docIDs[q.Doc]
 					if !ok {
@@ -91,7 +93,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 	cmd.Flags().BoolVar(&perDoc, "per-doc", false, "search only the question's own document (default: the whole collection)")
 	cmd.Flags().BoolVar(&perQuestion, "per-question", false, "include each question's scores in --json output")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
-	cmd.Flags().StringVar(&weights, "weights", "", "fusion weights of hybrid mode, e.g. bm25=1,text=0.5 (default: all 1)")
+	cmd.Flags().StringVar(&weights, "weights", "", "fusion weights of hybrid mode, e.g. bm25=1,text=0.5 (default: all 1, but text 0.01 with the built-in embedder)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("collection")
 	return cmd

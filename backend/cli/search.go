@@ -52,7 +52,10 @@ func init() {
 				}
 				defer kbase.Close()
 				s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir()})
-				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m, Weights: &wts}
+				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m}
+				if weights != "" { // else the searcher's defaults, which depend on the collection's embedder
+					q.Weights = &wts
+				}
 				if collection != "" {
 					q.Collections = []string{collection}
 				}
@@ -91,7 +94,7 @@ func init() {
 		cmd.Flags().StringVar(&collection, "collection", "", "search only this collection (default: all)")
 		cmd.Flags().StringVar(&mode, "mode", "hybrid", "hybrid, bm25 or dense")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per result")
-		cmd.Flags().StringVar(&weights, "weights", "", "fusion weights, e.g. bm25=1,text=0.5,visual=1 (default: all 1)")
+		cmd.Flags().StringVar(&weights, "weights", "", "fusion weights, e.g. bm25=1,text=0.5,visual=1 (default: all 1, but text 0.01 with the built-in embedder)")
 		return cmd
 	})
 }

@@ -160,7 +160,8 @@ func TestHybridCarriesEverySignal(t *testing.T) {
 	k := openKB(t)
 	c := collection(t, k, "c")
 	addPDF(t, k, c, testdata(t, realPDFs[0]))
-	res, err := New(k, Options{}).Search(ctx, Query{Text: "analysis of variance weight gain rats", K: 5})
+	w := DefaultWeights // plain, equal-weight fusion
+	res, err := New(k, Options{}).Search(ctx, Query{Text: "analysis of variance weight gain rats", K: 5, Weights: &w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,5 +597,44 @@ func TestPersistedIndexReopened(t *testing.T) {
 	}
 	if len(res.Hits) == 0 || res.Hits[0].DocumentID != doc {
 		t.Errorf("new document not found after rebuild: %+v", res.Hits)
+	}
+}
+
+// With only the built-in embedder, default hybrid ranking follows BM25 at the top, dense adding a small share.
+func TestBuiltinEmbedderDefersToBM25(t *testing.T) {
+	ctx := context.Background()
+	k := openKB(t)
+	c := collection(t, k, "c")
+	addPDF(t, k, c, testdata(t, realPDFs[0]))
+	s := New(k, Options{})
+	q := "analysis of variance weight gain rats"
+	hyb, err := s.Search(ctx, Query{Text: q, K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lex, err := s.Search(ctx, Query{Text: q, K: 5, Mode: BM25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hyb.Hits) != 5 || len(lex.Hits) != 5 {
+		t.Fatalf("hits %d and %d", len(hyb.Hits), len(lex.Hits))
+	}
+	dense := 0
+	for i := range hyb.Hits {
+		h := hyb.Hits[i]
+		if h.UnitID != lex.Hits[i].UnitID {
+			t.Errorf("hit %d: hybrid unit %d, BM25 unit %d", i, h.UnitID, lex.Hits[i].UnitID)
+		}
+		want := 1 / float64(DefaultRRFK+h.Ranks[0])
+		if h.Ranks[1] > 0 {
+			want += BuiltinTextWeight / float64(DefaultRRFK+h.Ranks[1])
+			dense++
+		}
+		if math.Abs(h.Score-want) > 1e-12 {
+			t.Errorf("hit %d: score %v, want %v (ranks %v)", i, h.Score, want, h.Ranks)
+		}
+	}
+	if dense == 0 {
+		t.Error("the dense signal took no part")
 	}
 }
