@@ -4,6 +4,7 @@ package vector
 import (
 	"errors"
 	"fmt"
+	"math"
 )
 
 // Metric names how two vectors are compared.
@@ -89,6 +90,8 @@ var (
 	ErrCorrupt = errors.New("vector: index file corrupt")
 	ErrStale   = errors.New("vector: index file is stale")
 	ErrKind    = errors.New("vector: index file is of another kind")
+	// ErrNotFinite: a vector or query with a NaN or infinite component.
+	ErrNotFinite = errors.New("vector: non-finite component")
 )
 
 // Config describes a new index.
@@ -160,9 +163,16 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
+// checkDims also rejects NaN and ±Inf: one such vector would make every comparison with it false and quietly
+// corrupt the graph around it.
 func checkDims(want int, v []float32) error {
 	if len(v) != want {
 		return fmt.Errorf("vector has %d dims, index has %d: %w", len(v), want, ErrDims)
+	}
+	for i, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Errorf("vector component %d is %v: %w", i, x, ErrNotFinite)
+		}
 	}
 	return nil
 }

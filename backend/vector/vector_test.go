@@ -579,3 +579,42 @@ func TestAutoPromotesUnderConcurrentWrites(t *testing.T) {
 		t.Fatalf("len %d kind %s, want %d hnsw: a write was lost during promotion", a.Len(), a.Kind(), len(vecs))
 	}
 }
+
+func TestNonFiniteRejected(t *testing.T) {
+	for name, ix := range map[string]Index{"hnsw": mustHNSW(t, 4), "auto": mustAuto(t, 4)} {
+		t.Run(name, func(t *testing.T) {
+			bad := []float32{1, float32(math.NaN()), 0, 0}
+			if err := ix.Add(1, bad); !errors.Is(err, ErrNotFinite) {
+				t.Fatalf("add NaN: %v", err)
+			}
+			if _, err := ix.Search([]float32{float32(math.Inf(1)), 0, 0, 0}, 1, nil); !errors.Is(err, ErrNotFinite) {
+				t.Fatalf("search Inf: %v", err)
+			}
+			if ix.Len() != 0 {
+				t.Fatal("NaN vector stored")
+			}
+		})
+	}
+}
+
+func TestBackgroundRebuildPastThreshold(t *testing.T) {
+	vecs := lowRank(2600, 16, 6, 12)
+	h, err := NewHNSW(Config{Dims: 16, Metric: L2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.AddBatch(seqIDs(2600, 0), vecs)
+	for id := int64(0); id < 1100; id++ { // > 1,000 tombstones and > 25% of the graph
+		h.Delete(id)
+	}
+	h.Wait()
+	// The rebuild starts at the 1,000th delete; deletes made while it runs are replayed as tombstones in the new graph.
+	if h.Tombstones() > 100 || h.Len() != 1500 {
+		t.Fatalf("after background rebuild: tombstones %d len %d", h.Tombstones(), h.Len())
+	}
+	e, _ := NewExact(Config{Dims: 16, Metric: L2})
+	e.AddBatch(seqIDs(1500, 1100), vecs[1100:])
+	if r := recall(t, e, h, vecs[:60], 10, nil); r < 0.95 {
+		t.Fatalf("recall after background rebuild = %.3f", r)
+	}
+}
