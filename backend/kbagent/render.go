@@ -11,8 +11,6 @@ import (
 	"math"
 	"sync"
 
-	xdraw "golang.org/x/image/draw"
-
 	"loupe/backend/agent"
 	"loupe/backend/kb"
 	"loupe/backend/pdf"
@@ -132,35 +130,9 @@ func (r *Renderer) Render(ctx context.Context, unitID string, region vision.Rect
 	return scale(vision.Crop(img, region), out), nil
 }
 
-// scale resizes to exactly out. Catmull-Rom's support widens with the shrink factor, so its cost follows the
-// source's pixels: a large shrink first halves cheaply (bilinear) down to twice out, which keeps the final filter's
-// quality at a fraction of the cost. A size within a few pixels of out (MuPDF's rounding) is fitted bilinearly.
-func scale(img image.Image, out vision.Size) image.Image {
-	in := vision.SizeOf(img)
-	if in == out {
-		return img
-	}
-	if abs(in.W-out.W) <= 2 && abs(in.H-out.H) <= 2 {
-		return approx(img, out)
-	}
-	if in.W > 2*out.W && in.H > 2*out.H {
-		img = approx(img, vision.Size{W: 2 * out.W, H: 2 * out.H})
-	}
-	return vision.Resize(img, out)
-}
-
-func approx(img image.Image, s vision.Size) image.Image {
-	dst := image.NewRGBA(image.Rect(0, 0, s.W, s.H))
-	xdraw.ApproxBiLinear.Scale(dst, dst.Bounds(), img, img.Bounds(), xdraw.Src, nil)
-	return dst
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
+// scale resizes to exactly out. vision.Resize scales JPEG's YCbCr planes directly, so a decoded page or render is
+// never expanded to RGBA.
+func scale(img image.Image, out vision.Size) image.Image { return vision.Resize(img, out) }
 
 // renderPDF asks MuPDF for the region at the DPI that makes it out.W pixels wide, then fits the last pixel of
 // rounding by resizing.
@@ -186,7 +158,26 @@ func (r *Renderer) renderPDF(ctx context.Context, s *unitSource, region vision.R
 	if err != nil {
 		return nil, fmt.Errorf("render page %d of %s: decode: %w", s.unit.Ordinal, s.doc.Name, err)
 	}
-	return scale(img, out), nil
+	// The pdf engine's pixel rectangle starts at floor(clip origin × zoom) (page boxes at the origin, as usual).
+	zoom := rend.DPI / RawDPI
+	fx, fy := region.X0*zoom, region.Y0*zoom
+	return fitRender(img, out, fx-math.Floor(fx), fy-math.Floor(fy)), nil
+}
+
+// fitRender makes a MuPDF render exactly out. MuPDF renders the clip rounded outwards to whole pixels, so at the
+// asked scale a render is usually a pixel or two larger than out, with the region starting at (fx, fy) inside it:
+// cutting the out-sized window nearest that origin keeps every pixel sharp and in place, where resampling by a
+// fraction of a percent would soften the whole image, shift it by up to half a pixel, and cost a pass over it.
+// Anything else (MaxPixels lowered the DPI) is resized.
+func fitRender(img image.Image, out vision.Size, fx, fy float64) image.Image {
+	in := vision.SizeOf(img)
+	dx, dy := in.W-out.W, in.H-out.H
+	if dx < 0 || dy < 0 || dx > 2 || dy > 2 {
+		return scale(img, out)
+	}
+	x0 := min(float64(dx), math.Round(fx))
+	y0 := min(float64(dy), math.Round(fy))
+	return vision.Crop(img, vision.Rect{X0: x0, Y0: y0, X1: x0 + float64(out.W), Y1: y0 + float64(out.H)})
 }
 
 // pdfPath is the original in the blob store, or the file it was added from when the store has no copy.
@@ -212,10 +203,6 @@ func (r *Renderer) stored(s *unitSource) (image.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unit %d of %s: %w", s.unit.ID, s.doc.Name, err)
 	}
-	// Scalers are much faster from RGBA than from JPEG's YCbCr; the page is cut and scaled at least twice.
-	rgba := image.NewRGBA(image.Rect(0, 0, img.Bounds().Dx(), img.Bounds().Dy()))
-	xdraw.Draw(rgba, rgba.Bounds(), img, img.Bounds().Min, xdraw.Src)
-	img = rgba
 	r.mu.Lock()
 	r.last = &decoded{blob: blob, img: img}
 	r.mu.Unlock()

@@ -18,7 +18,8 @@ const DefaultQuality = 75
 // MemoryJPEGBytes is VimRAG's cap on one memory image or frame.
 const MemoryJPEGBytes = 38000
 
-// Scaler resamples images. Catmull-Rom is close to PIL's bicubic default and keeps small text legible.
+// Scaler resamples the image types Resize has no fast path for. Catmull-Rom is close to PIL's bicubic default and
+// keeps small text legible; the fast paths (resample.go) compute the same filter.
 var Scaler draw.Scaler = draw.CatmullRom
 
 // Decode reads a JPEG or PNG.
@@ -36,10 +37,25 @@ func SizeOf(img image.Image) Size {
 	return Size{W: b.Dx(), H: b.Dy()}
 }
 
-// Resize returns img scaled to exactly s (img itself when it already has that size).
+// Resize returns img scaled to exactly s (img itself when it already has that size) with a Catmull-Rom filter.
+// RGBA, Gray and YCbCr images (JPEG's, scaled plane by plane at their subsampling) keep their type; others become
+// RGBA.
 func Resize(img image.Image, s Size) image.Image {
 	if SizeOf(img) == s {
 		return img
+	}
+	if s.W <= 0 || s.H <= 0 || img.Bounds().Empty() {
+		return image.NewRGBA(image.Rect(0, 0, max(0, s.W), max(0, s.H)))
+	}
+	switch m := img.(type) {
+	case *image.RGBA:
+		return resizeRGBA(m, s)
+	case *image.Gray:
+		return resizeGray(m, s)
+	case *image.YCbCr:
+		if out, ok := resizeYCbCr(m, s); ok {
+			return out
+		}
 	}
 	dst := image.NewRGBA(image.Rect(0, 0, s.W, s.H))
 	Scaler.Scale(dst, dst.Bounds(), img, img.Bounds(), draw.Src, nil)
