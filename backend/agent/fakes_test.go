@@ -12,20 +12,12 @@ import (
 	"sync"
 	"testing"
 
+	"loupe/backend/fixture"
 	"loupe/backend/model"
 	"loupe/backend/vision"
 )
 
-// testdata locates ../shared/testdata next to the repository, or skips.
-func testdata(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared test data not found at %s: %v", dir, err)
-	}
-	return dir
-}
+func testdata(t testing.TB) string { return fixture.Dir(t) }
 
 func sharedReference(t testing.TB) string {
 	t.Helper()

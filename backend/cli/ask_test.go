@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,22 +22,14 @@ import (
 	"testing"
 
 	"loupe/backend/agent"
+	"loupe/backend/fixture"
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
 	"loupe/backend/pdf"
 	"loupe/backend/vision"
 )
 
-// askTestdata returns a file of ../shared/testdata, or skips.
-func askTestdata(t testing.TB, rel string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared test data %s not found: %v", rel, err)
-	}
-	return p
-}
+func askTestdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
 
 // askKB fills the knowledge base of data dir with a real PDF (original in the blob store, one unit per page with
 // MuPDF's text layer, as ingest stores it) and returns its page texts by 1-based page and their unit ids.

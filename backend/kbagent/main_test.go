@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
+	"loupe/backend/fixture"
 	"loupe/backend/kb"
 	"loupe/backend/pdf"
 )
@@ -26,16 +26,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testdata returns a file of ../shared/testdata, or skips.
-func testdata(t testing.TB, rel string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared test data %s not found: %v", rel, err)
-	}
-	return p
-}
+func testdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
 
 func openKB(t testing.TB) *kb.KB {
 	t.Helper()

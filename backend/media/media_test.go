@@ -4,25 +4,16 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"loupe/backend/fixture"
 	"loupe/backend/ocr"
 )
 
-func testdata(t *testing.T, rel string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared test data not found at %s", dir)
-	}
-	return filepath.Join(dir, rel)
-}
+func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }
 
 func needFFmpeg(t *testing.T) {
 	t.Helper()

@@ -9,21 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"loupe/backend/fixture"
 )
 
-func testdata(t *testing.T, rel string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared test data not found at %s", dir)
-	}
-	return filepath.Join(dir, rel)
-}
+func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }
 
 func needTesseract(t *testing.T) {
 	t.Helper()

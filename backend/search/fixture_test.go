@@ -13,19 +13,12 @@ import (
 	"strings"
 	"testing"
 
+	"loupe/backend/fixture"
 	"loupe/backend/glove"
 	"loupe/backend/kb"
 )
 
-// testdata locates ../shared/testdata from the repository root, skipping the test when it is absent.
-func testdata(t testing.TB, rel string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "testdata", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("test data %s not found (%v): run with ../shared/testdata next to the repository", rel, err)
-	}
-	return p
-}
+func testdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
 
 func openKB(t testing.TB) *kb.KB {
 	t.Helper()

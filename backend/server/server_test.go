@@ -12,13 +12,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	corpus "loupe/backend/fixture"
 	"loupe/backend/ingest"
 	"loupe/backend/library"
 	"loupe/backend/model"
@@ -37,15 +36,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func testdata(t testing.TB, rel string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared test data %s not found: %v", rel, err)
-	}
-	return p
-}
+func testdata(t testing.TB, rel string) string { return corpus.Path(t, rel) }
 
 // fixture is a library with one real PDF and one real image ingested (no OCR: the text layer is enough here).
 type fixture struct {

@@ -5,20 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"loupe/backend/fixture"
 )
 
-// testdata locates ../shared/testdata next to the repository, or skips.
-func testdata(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared test data not found at %s: %v", dir, err)
-	}
-	return dir
-}
+func testdata(t testing.TB) string { return fixture.Dir(t) }
 
 func TestSmartResize(t *testing.T) {
 	// Expected values worked from the formula in vrag.md §2a: round(side/f)·f, then √ area rescale with floor/ceil.
