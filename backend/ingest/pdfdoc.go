@@ -128,7 +128,8 @@ func (j *job) pdf(ctx context.Context) error {
 
 	var failed sync.Map
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(j.in.o.Workers)
+	// Twice the workers: while a page is being stored, another is being extracted on the freed worker.
+	g.SetLimit(2 * j.in.o.Workers)
 	for i := range pages {
 		if st.finished(StageExtract, i+1) {
 			continue
@@ -205,7 +206,11 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 		u.Words = append(u.Words, kb.Word{Text: w.Text, X0: w.Box.X0, Y0: w.Box.Y0, X1: w.Box.X1, Y1: w.Box.Y1})
 	}
 	layerOK := usableText(u.Text)
-	if !layerOK && j.in.o.OCR != nil {
+	if layerOK || j.in.o.OCR == nil {
+		// The worker is free for the next page while this one is stored.
+		j.in.release(c)
+		held = false
+	} else {
 		j.emit(Progress{Stage: StageRender, Ordinal: ord})
 		r, err := d.Render(ctx, pdf.RenderRequest{Page: i, DPI: j.in.o.OCRDPI, MaxPixels: j.in.o.OCRMaxPixels, Format: pdf.PNG})
 		j.in.release(c)

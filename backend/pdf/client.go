@@ -283,7 +283,15 @@ func (d *Doc) Page(ctx context.Context, i int, o PageOptions) (*Page, error) {
 	if resp.Page == nil {
 		return nil, fmt.Errorf("pdf %s: page %d: empty answer from worker", d.Path, i+1)
 	}
-	resp.Page.Thumb = payload
+	if resp.ThumbLen < 0 || resp.ThumbLen > len(payload) {
+		return nil, fmt.Errorf("pdf %s: page %d: thumbnail of %d bytes in a %d-byte answer", d.Path, i+1, resp.ThumbLen, len(payload))
+	}
+	if resp.ThumbLen > 0 {
+		resp.Page.Thumb = payload[:resp.ThumbLen:resp.ThumbLen]
+	}
+	if resp.Page.Words, err = readWords(payload[resp.ThumbLen:]); err != nil {
+		return nil, fmt.Errorf("pdf %s: page %d: %w", d.Path, i+1, err)
+	}
 	return resp.Page, nil
 }
 

@@ -191,6 +191,31 @@ func (e *engineDoc) text(i int) (string, []Word, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	var out *C.lp_char
+	var n C.size_t
+	if C.lp_text_chars(e.d, C.int(i), &out, &n) != C.LP_OK {
+		return "", nil, fmt.Errorf("pdf %s: page %d text: %s", e.path, i+1, e.lastErr())
+	}
+	if out == nil {
+		return "", nil, nil
+	}
+	defer C.free(unsafe.Pointer(out))
+	recs := unsafe.Slice(out, int(n))
+	text, words := buildText(len(recs), func(k int) stextRec {
+		r := &recs[k]
+		return stextRec{kind: int(r.kind), c: rune(r.c), box: Box{float64(r.x0), float64(r.y0), float64(r.x1), float64(r.y1)}}
+	}, b.X0, b.Y0)
+	return text, words, nil
+}
+
+// textXML is the page's text through MuPDF's XML output, the slower path the direct walk is tested against.
+func (e *engineDoc) textXML(i int) (string, []Word, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b, err := e.bound(i)
+	if err != nil {
+		return "", nil, err
+	}
 	var out *C.char
 	var n C.size_t
 	if C.lp_text_xml(e.d, C.int(i), &out, &n) != C.LP_OK {
@@ -202,22 +227,20 @@ func (e *engineDoc) text(i int) (string, []Word, error) {
 	return text, words, nil
 }
 
-// render rasterises the page, or the clip (in points, page coordinates) of it, at dpi. The pixel count is capped
-// by Limits.MaxPixels (and by maxPixels when it is smaller and positive) by lowering the DPI; the DPI used is
-// returned.
-func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (*image.RGBA, float64, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+// area computes what render draws: the pixel rectangle of the page (or of clip, in points from the page's
+// top-left corner) at the DPI used, which is lowered so the pixel count stays within Limits.MaxPixels (and
+// maxPixels when it is smaller and positive). The caller holds e.mu.
+func (e *engineDoc) area(i int, dpi float64, clip *Box, maxPixels int) (image.Rectangle, float64, error) {
 	pb, err := e.bound(i)
 	if err != nil {
-		return nil, 0, err
+		return image.Rectangle{}, 0, err
 	}
 	area := pb
 	if clip != nil {
 		c := Box{clip.X0 + pb.X0, clip.Y0 + pb.Y0, clip.X1 + pb.X0, clip.Y1 + pb.Y0}
 		area = c.Intersect(pb)
 		if area.Empty() {
-			return nil, 0, fmt.Errorf("pdf %s: page %d: clip %v outside the page", e.path, i+1, *clip)
+			return image.Rectangle{}, 0, fmt.Errorf("pdf %s: page %d: clip %v outside the page", e.path, i+1, *clip)
 		}
 	}
 	if dpi <= 0 {
@@ -240,8 +263,20 @@ func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (*image
 	if r.Dy() < 1 {
 		r.Max.Y = r.Min.Y + 1
 	}
+	return r, dpi, nil
+}
+
+// render rasterises the page, or the clip (in points, page coordinates) of it, at dpi (see area); the DPI used is
+// returned.
+func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (*image.RGBA, float64, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	r, dpi, err := e.area(i, dpi, clip, maxPixels)
+	if err != nil {
+		return nil, 0, err
+	}
 	img := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
-	if C.lp_render(e.d, C.int(i), C.float(zoom), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y),
+	if C.lp_render(e.d, C.int(i), C.float(dpi/72), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y),
 		(*C.uchar)(unsafe.Pointer(&img.Pix[0]))) != C.LP_OK {
 		return nil, 0, fmt.Errorf("pdf %s: page %d render: %s", e.path, i+1, e.lastErr())
 	}

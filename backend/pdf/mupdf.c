@@ -130,6 +130,10 @@ int lp_metadata(lp_doc *d, const char *key, char *buf, int size) {
 // load_page keeps the most recent page loaded, because extraction asks for text and a thumbnail of the same page.
 static int load_page(lp_doc *d, int index) {
 	if (d->page && d->page_index == index) return LP_OK;
+	if (d->list) {
+		fz_drop_display_list(d->ctx, d->list);
+		d->list = NULL;
+	}
 	if (d->page) {
 		fz_drop_page(d->ctx, d->page);
 		d->page = NULL;
@@ -208,6 +212,91 @@ int lp_text_xml(lp_doc *d, int index, char **out, size_t *outlen) {
 	return code;
 }
 
+// charbuf collects lp_char records with plain malloc: it is handed to Go, which frees it.
+typedef struct { lp_char *v; size_t n, cap; int oom; } charbuf;
+
+static void put_rec(charbuf *b, int kind, int c, fz_rect r) {
+	if (b->oom) return;
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 1024;
+		lp_char *v = realloc(b->v, cap * sizeof *v);
+		if (!v) { b->oom = 1; return; }
+		b->v = v;
+		b->cap = cap;
+	}
+	lp_char *e = &b->v[b->n++];
+	e->kind = kind;
+	e->c = c;
+	e->x0 = r.x0; e->y0 = r.y0; e->x1 = r.x1; e->y1 = r.y1;
+}
+
+static float min4(float a, float b, float c, float d) { float m = a < b ? a : b; if (c < m) m = c; return d < m ? d : m; }
+static float max4(float a, float b, float c, float d) { float m = a > b ? a : b; if (c > m) m = c; return d > m ? d : m; }
+
+// walk_blocks emits blocks, lines and characters in the order MuPDF's XML output lists them, descending into
+// structure blocks (present only when structure is collected).
+static void walk_blocks(charbuf *b, fz_stext_block *block, int depth) {
+	fz_rect none = {0, 0, 0, 0};
+	for (; block; block = block->next) {
+		if (block->type == FZ_STEXT_BLOCK_STRUCT) {
+			if (block->u.s.down && depth < 64) walk_blocks(b, block->u.s.down->first_block, depth + 1);
+			continue;
+		}
+		if (block->type != FZ_STEXT_BLOCK_TEXT) continue;
+		put_rec(b, LP_BLOCK, 0, block->bbox);
+		for (fz_stext_line *line = block->u.t.first_line; line; line = line->next) {
+			put_rec(b, LP_LINE, 0, none);
+			for (fz_stext_char *ch = line->first_char; ch; ch = ch->next) {
+				fz_quad q = ch->quad;
+				fz_rect r = {min4(q.ul.x, q.ur.x, q.ll.x, q.lr.x), min4(q.ul.y, q.ur.y, q.ll.y, q.lr.y),
+					max4(q.ul.x, q.ur.x, q.ll.x, q.lr.x), max4(q.ul.y, q.ur.y, q.ll.y, q.lr.y)};
+				put_rec(b, LP_CHAR, ch->c, r);
+			}
+		}
+	}
+}
+
+int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n) {
+	*out = NULL;
+	*n = 0;
+	if (load_page(d, index) != LP_OK) return LP_ERR;
+	fz_context *ctx = d->ctx;
+	fz_stext_page *volatile text = NULL;
+	fz_device *volatile dev = NULL;
+	volatile int code = LP_OK;
+	charbuf b = {0};
+	fz_matrix id = {1, 0, 0, 1, 0, 0};
+	LP_TRY(ctx) {
+		fz_rect r = fz_bound_page(ctx, d->page);
+		text = fz_new_stext_page(ctx, r);
+		dev = fz_new_stext_device(ctx, text, NULL);
+		if (!d->list) d->list = fz_new_display_list_from_page(ctx, d->page);
+		if (d->list) fz_run_display_list(ctx, d->list, dev, id, fz_infinite_rect, NULL);
+		else fz_run_page(ctx, d->page, dev, id, NULL);
+		fz_close_device(ctx, dev);
+		walk_blocks(&b, text->first_block, 0);
+	}
+	LP_ALWAYS(ctx) {
+		fz_drop_device(ctx, dev);
+		fz_drop_stext_page(ctx, text);
+	}
+	LP_CATCH(ctx) {
+		set_err(d, fz_caught_message(ctx));
+		code = LP_ERR;
+	}
+	if (code == LP_OK && b.oom) {
+		set_err(d, "out of memory collecting text");
+		code = LP_ERR;
+	}
+	if (code != LP_OK) {
+		free(b.v);
+		return code;
+	}
+	*out = b.v;
+	*n = b.n;
+	return LP_OK;
+}
+
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples) {
 	if (load_page(d, index) != LP_OK) return LP_ERR;
 	fz_context *ctx = d->ctx;
@@ -221,7 +310,9 @@ int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, 
 		pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), r, NULL, 1, samples);
 		fz_clear_pixmap_with_value(ctx, pix, 0xff);
 		dev = fz_new_draw_device(ctx, m, pix);
-		fz_run_page(ctx, d->page, dev, id, NULL); // the device applies the zoom
+		// The device applies the zoom.
+		if (d->list) fz_run_display_list(ctx, d->list, dev, id, fz_infinite_rect, NULL);
+		else fz_run_page(ctx, d->page, dev, id, NULL);
 		fz_close_device(ctx, dev);
 	}
 	LP_ALWAYS(ctx) {
@@ -237,6 +328,7 @@ int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, 
 
 void lp_free_doc(lp_doc *d) {
 	if (!d) return;
+	if (d->list) fz_drop_display_list(d->ctx, d->list);
 	if (d->page) fz_drop_page(d->ctx, d->page);
 	if (d->doc) fz_drop_document(d->ctx, d->doc);
 	fz_drop_context(d->ctx);

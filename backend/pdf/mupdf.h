@@ -5,6 +5,7 @@
 #define LOUPE_MUPDF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <setjmp.h>
 
 typedef struct fz_context fz_context;
@@ -19,6 +20,11 @@ typedef struct fz_colorspace fz_colorspace;
 typedef struct fz_separations fz_separations;
 typedef struct fz_cookie fz_cookie;
 typedef struct fz_locks_context fz_locks_context;
+typedef struct fz_font fz_font;
+typedef struct fz_image fz_image;
+typedef struct fz_pool fz_pool;
+typedef struct fz_pool_array fz_pool_array;
+typedef struct fz_display_list fz_display_list;
 
 typedef struct { float x0, y0, x1, y1; } fz_rect;
 typedef struct { int x0, y0, x1, y1; } fz_irect;
@@ -59,6 +65,67 @@ fz_page *fz_load_page(fz_context *ctx, fz_document *doc, int number);
 void fz_drop_page(fz_context *ctx, fz_page *page);
 fz_rect fz_bound_page(fz_context *ctx, fz_page *page);
 void fz_run_page(fz_context *ctx, fz_page *page, fz_device *dev, fz_matrix transform, fz_cookie *cookie);
+
+// Structured text as laid out in MuPDF 1.28's structured-text.h; extraction walks it directly instead of printing
+// and re-parsing XML. Only the members read here need to be right, but every member before them must be present.
+typedef struct { float x, y; } fz_point;
+typedef struct { fz_point ul, ur, ll, lr; } fz_quad;
+typedef struct fz_stext_char fz_stext_char;
+typedef struct fz_stext_line fz_stext_line;
+typedef struct fz_stext_block fz_stext_block;
+typedef struct fz_stext_struct fz_stext_struct;
+enum { FZ_STEXT_BLOCK_TEXT = 0, FZ_STEXT_BLOCK_IMAGE = 1, FZ_STEXT_BLOCK_STRUCT = 2 };
+struct fz_stext_char {
+	int c;
+	uint16_t bidi;
+	uint16_t flags;
+	uint32_t argb;
+	fz_point origin;
+	fz_quad quad;
+	float size;
+	fz_font *font;
+	fz_stext_char *next;
+};
+struct fz_stext_line {
+	uint8_t wmode;
+	uint8_t flags;
+	fz_point dir;
+	fz_rect bbox;
+	fz_stext_char *first_char, *last_char;
+	fz_stext_line *prev, *next;
+};
+struct fz_stext_block {
+	int type;
+	int id;
+	fz_rect bbox;
+	union {
+		struct { fz_stext_line *first_line, *last_line; int flags; } t;
+		struct { fz_matrix transform; fz_image *image; } i;
+		struct { fz_stext_struct *down; int index; } s;
+		struct { uint32_t flags; uint32_t argb; } v;
+		struct { void *xs; void *ys; void *info; } b;
+	} u;
+	fz_stext_block *prev, *next;
+};
+struct fz_stext_struct {
+	fz_stext_block *up;
+	fz_stext_struct *parent;
+	fz_stext_block *first_block;
+	fz_stext_block *last_block;
+	/* standard, raw: not read */
+};
+struct fz_stext_page {
+	int refs;
+	fz_pool *pool;
+	fz_rect mediabox;
+	fz_stext_block *first_block;
+	/* builder state: not read */
+};
+
+fz_display_list *fz_new_display_list_from_page(fz_context *ctx, fz_page *page);
+void fz_run_display_list(fz_context *ctx, fz_display_list *list, fz_device *dev, fz_matrix ctm, fz_rect scissor, fz_cookie *cookie);
+void fz_drop_display_list(fz_context *ctx, fz_display_list *list);
+extern const fz_rect fz_infinite_rect;
 
 void fz_close_device(fz_context *ctx, fz_device *dev);
 void fz_drop_device(fz_context *ctx, fz_device *dev);

@@ -11,6 +11,9 @@ typedef struct lp_doc {
 	struct fz_document *doc;
 	struct fz_page *page;
 	int page_index;
+	// list is the loaded page's content recorded once, so extraction's text pass and thumbnail render do not each
+	// interpret the content stream; NULL until text is extracted.
+	struct fz_display_list *list;
 	size_t mem_cap, mem_used, mem_peak;
 	struct {
 		void *user;
@@ -31,6 +34,15 @@ int lp_count_pages(lp_doc *d, int *n);
 int lp_metadata(lp_doc *d, const char *key, char *buf, int size);
 int lp_bound(lp_doc *d, int index, float *box);
 int lp_text_xml(lp_doc *d, int index, char **out, size_t *outlen);
+// lp_char is one record of a page's structured text: a block start, a line start or a character with its box.
+typedef struct lp_char {
+	int kind; // LP_BLOCK, LP_LINE, LP_CHAR
+	int c;
+	float x0, y0, x1, y1;
+} lp_char;
+enum { LP_BLOCK = 1, LP_LINE = 2, LP_CHAR = 3 };
+
+int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);
 void lp_free_doc(lp_doc *d);
 

@@ -3,8 +3,10 @@ package pdf
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 )
 
 // The worker protocol: each message is a frame of
@@ -37,12 +39,14 @@ type wireError struct {
 }
 
 type response struct {
-	ID       uint64     `json:"id"`
-	Err      *wireError `json:"err,omitempty"`
-	Doc      int        `json:"doc,omitempty"`
-	Info     *Info      `json:"info,omitempty"`
-	Page     *Page      `json:"page,omitempty"`
-	Rendered *Rendered  `json:"rendered,omitempty"`
+	ID   uint64     `json:"id"`
+	Err  *wireError `json:"err,omitempty"`
+	Doc  int        `json:"doc,omitempty"`
+	Info *Info      `json:"info,omitempty"`
+	Page *Page      `json:"page,omitempty"`
+	// ThumbLen is how many payload bytes of a page answer are the thumbnail; its words (appendWords) follow.
+	ThumbLen int       `json:"thumb_len,omitempty"`
+	Rendered *Rendered `json:"rendered,omitempty"`
 }
 
 func toWire(err error) *wireError {
@@ -134,4 +138,47 @@ func readChunk(r io.Reader) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// appendWords appends words to b as, for each, uvarint text length | text | 4 float64 box | uvarint line.
+func appendWords(b []byte, words []Word) []byte {
+	for _, w := range words {
+		b = binary.AppendUvarint(b, uint64(len(w.Text)))
+		b = append(b, w.Text...)
+		for _, f := range [4]float64{w.Box.X0, w.Box.Y0, w.Box.X1, w.Box.Y1} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+		}
+		b = binary.AppendUvarint(b, uint64(w.Line))
+	}
+	return b
+}
+
+var errWords = errors.New("malformed word list from worker")
+
+// readWords decodes what appendWords wrote.
+func readWords(b []byte) ([]Word, error) {
+	var out []Word
+	for len(b) > 0 {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || uint64(len(b)-k) < n+32 {
+			return nil, errWords
+		}
+		b = b[k:]
+		w := Word{Text: string(b[:n])}
+		b = b[n:]
+		var f [4]float64
+		for i := range f {
+			f[i] = math.Float64frombits(binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		}
+		w.Box = Box{f[0], f[1], f[2], f[3]}
+		line, k := binary.Uvarint(b)
+		if k <= 0 {
+			return nil, errWords
+		}
+		b = b[k:]
+		w.Line = int(line)
+		out = append(out, w)
+	}
+	return out, nil
 }

@@ -229,3 +229,90 @@ func parseNum(s []byte) (float64, bool) {
 func isCJK(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
+
+// Kinds of stextRec, as lp_char records them.
+const (
+	recBlock = 1
+	recLine  = 2
+	recChar  = 3
+)
+
+// stextRec is one record of the structured-text walk: a block start, a line start, or a character with its box.
+type stextRec struct {
+	kind int
+	c    rune
+	box  Box
+}
+
+// buildText turns the n records that rec returns, in page order, into the page text (lines joined by newlines,
+// blocks separated by a blank line) and words with boxes shifted by (-ox, -oy), by the same rules as
+// parseStextXML.
+func buildText(n int, rec func(int) stextRec, ox, oy float64) (string, []Word) {
+	var (
+		text       strings.Builder
+		words      []Word
+		cur        []byte
+		box        Box
+		inWord     bool
+		line       = -1
+		firstBlock = true
+		firstLine  = true
+	)
+	flush := func() {
+		if inWord && len(cur) > 0 {
+			words = append(words, Word{Text: string(cur), Box: box, Line: line})
+		}
+		cur = cur[:0]
+		inWord = false
+	}
+	for k := 0; k < n; k++ {
+		r := rec(k)
+		switch r.kind {
+		case recBlock:
+			flush()
+			if !firstBlock {
+				text.WriteString("\n\n")
+			}
+			firstBlock = false
+			firstLine = true
+		case recLine:
+			flush()
+			line++
+			if !firstLine {
+				text.WriteString("\n")
+			}
+			firstLine = false
+		case recChar:
+			ch := r.c
+			if ch <= 0 || ch > unicode.MaxRune {
+				flush()
+				continue
+			}
+			if ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' {
+				// As MuPDF's XML output did: U+FFFD in the text for control characters, the raw ones in words.
+				text.WriteRune(unicode.ReplacementChar)
+			} else {
+				text.WriteRune(ch)
+			}
+			if unicode.IsSpace(ch) {
+				flush()
+				continue
+			}
+			cb := Box{r.box.X0 - ox, r.box.Y0 - oy, r.box.X1 - ox, r.box.Y1 - oy}
+			if isCJK(ch) {
+				flush()
+				words = append(words, Word{Text: string(ch), Box: cb, Line: line})
+				continue
+			}
+			if !inWord {
+				box = cb
+				inWord = true
+			} else {
+				box = box.Union(cb)
+			}
+			cur = utf8.AppendRune(cur, ch)
+		}
+	}
+	flush()
+	return text.String(), words
+}

@@ -1,0 +1,104 @@
+package pdf
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestTextWalkMatchesXML checks that the direct walk of MuPDF's structured text gives the same page text and words
+// as printing it as XML and parsing that (the earlier, slower path), on every page of the real, CJK and scanned
+// test PDFs (the first 150 pages of the long manual).
+func TestTextWalkMatchesXML(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"real", "cjk", "scanned"} {
+		m, _ := filepath.Glob(testdata(t, "pdf", dir, "*.pdf"))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skip("no test PDFs")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			e, err := openEngine(f, "", Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.close()
+			words := 0
+			for i := 0; i < min(e.pages, 150); i++ {
+				want, wantWords, err := e.textXML(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, gotWords, err := e.text(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got != want {
+					k := 0
+					for k < len(got) && k < len(want) && got[k] == want[k] {
+						k++
+					}
+					t.Fatalf("page %d text differs at byte %d:\nwalk %q\nxml  %q", i+1, k, trunc(got[k:]), trunc(want[k:]))
+				}
+				if len(gotWords) != len(wantWords) {
+					for k := range min(len(gotWords), len(wantWords)) {
+						if gotWords[k].Text != wantWords[k].Text {
+							t.Logf("first difference at word %d: walk %q %q, xml %q %q", k, gotWords[k].Text, gotWords[k+1].Text, wantWords[k].Text, wantWords[k+1].Text)
+							break
+						}
+					}
+					t.Fatalf("page %d: %d words, XML path %d", i+1, len(gotWords), len(wantWords))
+				}
+				for k, w := range gotWords {
+					x := wantWords[k]
+					if w.Text != x.Text || w.Line != x.Line || !near(w.Box, x.Box) {
+						t.Fatalf("page %d word %d: walk %+v, xml %+v", i+1, k, w, x)
+					}
+				}
+				words += len(gotWords)
+			}
+			t.Logf("%d words compared", words)
+		})
+	}
+}
+
+// near allows for the XML path printing coordinates with limited precision.
+func near(a, b Box) bool {
+	const eps = 0.01
+	return math.Abs(a.X0-b.X0) < eps && math.Abs(a.Y0-b.Y0) < eps && math.Abs(a.X1-b.X1) < eps && math.Abs(a.Y1-b.Y1) < eps
+}
+
+func trunc(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+func TestWordsWire(t *testing.T) {
+	words := []Word{{Text: "héllo", Box: Box{1.5, 2.25, 30.125, 12}, Line: 0}, {Text: "世", Box: Box{-1, 0, 1e-7, 700}, Line: 300}}
+	b := appendWords([]byte("thumb"), words)
+	got, err := readWords(b[len("thumb"):])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(words, got); diff != "" {
+		t.Fatalf("round trip (-want +got):\n%s", diff)
+	}
+	for name, bad := range map[string][]byte{
+		"truncated text":   b[5:9],
+		"truncated box":    b[5 : 5+1+6+20],
+		"missing line":     b[5 : 5+1+6+32],
+		"length overflows": {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := readWords(bad); err == nil {
+				t.Fatal("malformed word list accepted")
+			}
+		})
+	}
+}
