@@ -17,29 +17,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"loupe/backend/fixture"
 	"loupe/backend/model"
 	"loupe/backend/model/transport"
 )
 
-// testdata finds ../shared/testdata next to the repository root (the directory holding go.mod), or skips.
-func testdata(t *testing.T) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("no go.mod above the test directory; cannot locate ../shared/testdata")
-		}
-		dir = filepath.Dir(dir)
-	}
-	td := filepath.Join(dir, "..", "shared", "testdata")
-	if _, err := os.Stat(td); err != nil {
-		t.Skipf("shared test data not found at %s: %v", td, err)
-	}
-	return td
-}
+func testdata(t *testing.T) string { return fixture.Dir(t) }
 
 const testKey = "sk-dashscope-SECRET-42"
 
