@@ -40,6 +40,8 @@ type Options struct {
 	Timeout time.Duration
 	// OCR, when set, reads the text of every kept keyframe.
 	OCR *ocr.Engine
+	// Transcriber, when set, turns each clip's speech into its Transcript.
+	Transcriber Transcriber
 }
 
 func (o Options) withDefaults() Options {
@@ -91,6 +93,8 @@ type Clip struct {
 	Skipped int     `json:"skipped"` // near-duplicate keyframes not kept
 	// Text joins the OCR text of the kept frames, each preceded by its timestamp as [mm:ss].
 	Text string `json:"text"`
+	// Transcript is the clip's speech as text (with a Transcriber and an audio stream).
+	Transcript string `json:"transcript,omitempty"`
 }
 
 // Extract probes path, then cuts it into clips and calls fn with each clip in order, so only one clip's frames
@@ -120,6 +124,9 @@ func Extract(ctx context.Context, path string, o Options, fn func(Clip) error) (
 		total += len(clip.Frames) + clip.Skipped
 		if len(clip.Frames) == 0 {
 			continue // a tail shorter than one frame interval
+		}
+		if clip.Transcript, err = o.transcribe(ctx, path, p, start, end); err != nil {
+			return p, err
 		}
 		if err := fn(*clip); err != nil {
 			return p, err

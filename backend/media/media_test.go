@@ -3,6 +3,7 @@ package media
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os/exec"
 	"path/filepath"
@@ -188,5 +189,83 @@ func TestStamp(t *testing.T) {
 		if got := Stamp(in); got != want {
 			t.Errorf("Stamp(%v) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// recordingTranscriber is a scripted speech model: it keeps the audio it was sent and answers with its length.
+type recordingTranscriber struct{ got [][]byte }
+
+func (r *recordingTranscriber) Transcribe(_ context.Context, audio []byte, name string) (string, error) {
+	r.got = append(r.got, audio)
+	return fmt.Sprintf(" heard %d bytes of %s ", len(audio), name), nil
+}
+
+func TestClipTranscripts(t *testing.T) {
+	needFFmpeg(t)
+	ctx := context.Background()
+	cases := map[string]struct {
+		file       string
+		clipS      float64
+		wantClips  int
+		wantSpeech bool
+	}{
+		"video with sound: one transcript per clip": {"video/forensics-movie-hello.mp4", 4, 3, true},
+		"silent video: no audio is sent":            {"video/gnome-display-dual-monitors.webm", 60, 1, false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			tr := &recordingTranscriber{}
+			var clips []Clip
+			_, err := Extract(ctx, testdata(t, c.file), Options{ClipSeconds: c.clipS, Transcriber: tr}, func(cl Clip) error {
+				clips = append(clips, cl)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(clips) != c.wantClips {
+				t.Fatalf("%d clips, want %d", len(clips), c.wantClips)
+			}
+			if !c.wantSpeech {
+				if len(tr.got) != 0 || clips[0].Transcript != "" {
+					t.Fatalf("silent video sent %d audio files, transcript %q", len(tr.got), clips[0].Transcript)
+				}
+				return
+			}
+			if len(tr.got) != len(clips) {
+				t.Fatalf("%d transcriptions for %d clips", len(tr.got), len(clips))
+			}
+			for i, a := range tr.got {
+				// A 16 kHz mono 16-bit WAV: RIFF header, fmt chunk, and 32,000 bytes per second of the clip.
+				if len(a) < 44 || string(a[:4]) != "RIFF" || string(a[8:12]) != "WAVE" {
+					t.Fatalf("clip %d audio is not WAV", i)
+				}
+				channels := int(a[22]) | int(a[23])<<8
+				rate := int(a[24]) | int(a[25])<<8 | int(a[26])<<16 | int(a[27])<<24
+				secs := float64(len(a)-44) / 32000
+				want := min(c.clipS, 8.32-float64(i)*c.clipS)
+				if channels != 1 || rate != 16000 || secs < want-0.2 || secs > want+0.2 {
+					t.Errorf("clip %d: %d channels, %d Hz, %.2f s of audio, want mono 16 kHz %.2f s", i, channels, rate, secs, want)
+				}
+				if !strings.HasPrefix(clips[i].Transcript, "heard ") {
+					t.Errorf("clip %d transcript %q (untrimmed or missing)", i, clips[i].Transcript)
+				}
+			}
+		})
+	}
+}
+
+type failingTranscriber struct{}
+
+func (failingTranscriber) Transcribe(context.Context, []byte, string) (string, error) {
+	return "", errors.New("server said no")
+}
+
+func TestTranscriptFailureNamesTheFile(t *testing.T) {
+	needFFmpeg(t)
+	_, err := Extract(context.Background(), testdata(t, "video/forensics-movie-hello.mp4"), Options{Transcriber: failingTranscriber{}},
+		func(Clip) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "forensics-movie-hello.mp4") || !strings.Contains(err.Error(), "server said no") {
+		t.Fatalf("err = %v", err)
 	}
 }
