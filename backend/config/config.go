@@ -58,6 +58,15 @@ type Ingest struct {
 	OCRLanguages []string `json:"ocr_languages"` // tesseract language codes
 	ClipSeconds  int      `json:"clip_seconds"`  // video clip length
 	Workers      int      `json:"workers"`       // 0 = number of CPUs
+	// Transcription, when its model is set, transcribes the speech of video clips through an OpenAI-compatible
+	// /audio/transcriptions endpoint (a Whisper model served by vLLM, LocalAI or OpenAI).
+	Transcription Transcription `json:"transcription"`
+}
+
+// Transcription names the provider profile and model that transcribe speech.
+type Transcription struct {
+	Provider string `json:"provider"` // an OpenAI-compatible profile, e.g. "openai"
+	Model    string `json:"model"`    // e.g. "whisper-1"; "" = no transcripts
 }
 
 // Settings is the content of settings.json.

@@ -251,3 +251,19 @@ func TestAll(ctx context.Context, cfg *config.Config, perEndpoint time.Duration)
 	wg.Wait()
 	return out
 }
+
+// NewTranscriber returns the speech transcriber of an OpenAI-compatible profile (Whisper on vLLM, LocalAI,
+// OpenAI): the endpoint /audio/transcriptions under the profile's base URL.
+func NewTranscriber(p config.Provider, modelName string) (*openai.Transcriber, error) {
+	if p.Kind != config.KindOpenAI {
+		return nil, fmt.Errorf("transcription needs an OpenAI-compatible profile; %s is %s", p.Name, p.Kind)
+	}
+	if modelName == "" {
+		return nil, fmt.Errorf("transcription with profile %s: no model named", p.Name)
+	}
+	c, err := openai.New(p.BaseURL, openai.Options{APIKey: p.APIKey, Provider: p.Name})
+	if err != nil {
+		return nil, err
+	}
+	return c.Transcriber(modelName), nil
+}
