@@ -341,13 +341,17 @@ func (a *App) RunEvents(runID int64) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// SaveTextFile asks where to save and writes content there (conversation exports); "" when cancelled.
-func (a *App) SaveTextFile(defaultName, content string) (string, error) {
-	path, err := wruntime.SaveFileDialog(a.ctx, wruntime.SaveDialogOptions{Title: "Export conversation", DefaultFilename: defaultName})
-	if err != nil || path == "" {
-		return "", err
+// ChooseSavePath asks where to save an export; "" when cancelled.
+func (a *App) ChooseSavePath(defaultName string) (string, error) {
+	return wruntime.SaveFileDialog(a.ctx, wruntime.SaveDialogOptions{Title: "Export conversation", DefaultFilename: defaultName})
+}
+
+// WriteTextFile writes an export (Markdown or self-contained HTML) to a path chosen with ChooseSavePath.
+func (a *App) WriteTextFile(path, content string) error {
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
 	}
-	return path, os.WriteFile(path, []byte(content), 0o644)
+	return nil
 }
 
 // AddPaths ingests files and folders into a collection in the background; progress arrives as ingest:progress events.

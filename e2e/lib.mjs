@@ -88,3 +88,92 @@ export async function addByPath(page, paths) {
   await page.getByLabel('Paths to add, one per line').fill(paths.join('\n'))
   await details.getByRole('button', { name: 'Add' }).click()
 }
+
+// useModel points the openai profile at a scripted server through the settings binding and makes it the default.
+export async function useModel(page, model) {
+  await page.evaluate(async ({ url, name }) => {
+    const App = window.go.main.App
+    const s = await App.Settings()
+    for (const p of s.providers) if (p.name === 'openai') Object.assign(p, { base_url: url, chat_model: name, embed_model: '' })
+    s.agent.provider = 'openai'
+    await App.SaveSettings(s)
+  }, { url: model.url, name: model.model })
+}
+
+// newCollection makes a collection from the UI and selects it.
+export async function newCollection(page, name) {
+  await page.getByLabel('New collection name').fill(name)
+  await page.getByLabel('New collection name').press('Enter')
+  const button = page.locator('.collections').getByRole('button', { name: new RegExp(`^${name}\\b`) })
+  await button.waitFor()
+  await button.click()
+}
+
+// ingestRow finds the progress row of a document by file name.
+export function ingestRow(page, name) {
+  return page.getByTestId('ingest-row').filter({ hasText: name })
+}
+
+// contrastIssues lists the visible text on the page whose colour contrast against what is painted behind it is below
+// WCAG AA (4.5:1, or 3:1 for large text). Backgrounds are composited up the ancestor chain; disabled controls are
+// exempt, as WCAG says.
+export async function contrastIssues(page) {
+  return page.evaluate(() => {
+    const parse = (c) => {
+      let m = c.match(/^rgba?\(([^)]+)\)$/)
+      if (m) {
+        const [r, g, b, a = '1'] = m[1].split(/[\s,/]+/).filter(Boolean)
+        return [+r / 255, +g / 255, +b / 255, +a]
+      }
+      m = c.match(/^color\(srgb ([^)]+)\)$/)
+      if (m) {
+        const [r, g, b, a = '1'] = m[1].split(/[\s/]+/).filter(Boolean)
+        return [+r, +g, +b, +a]
+      }
+      return null
+    }
+    const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1)
+    const lum = (c) => {
+      const f = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+      return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2])
+    }
+    const backdrop = (el) => {
+      const layers = []
+      for (let e = el; e; e = e.parentElement) {
+        const c = parse(getComputedStyle(e).backgroundColor)
+        if (c && c[3] > 0) layers.push(c)
+        if (c && c[3] >= 1) break
+      }
+      let bg = parse(getComputedStyle(document.documentElement).backgroundColor) ?? [1, 1, 1, 1]
+      if (bg[3] < 1) bg = over(bg, [1, 1, 1, 1])
+      for (const l of layers.reverse()) bg = over(l, bg)
+      return bg
+    }
+    const out = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    const seen = new Set()
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement
+      if (!el || seen.has(el) || !n.textContent.trim()) continue
+      seen.add(el)
+      if (el.closest('button:disabled, [aria-hidden="true"], .react-flow__attribution')) continue
+      const r = el.getBoundingClientRect()
+      const cs = getComputedStyle(el)
+      if (r.width === 0 || r.height === 0 || cs.visibility === 'hidden' || +cs.opacity === 0) continue
+      if (r.bottom < 0 || r.top > innerHeight || r.right < 0 || r.left > innerWidth) continue
+      const bg = backdrop(el)
+      const fg0 = parse(cs.color)
+      if (!fg0) continue
+      // Opacity on the element or an ancestor fades the text into what is behind it.
+      let alpha = fg0[3]
+      for (let e = el; e; e = e.parentElement) alpha *= +getComputedStyle(e).opacity
+      const fg = over([fg0[0], fg0[1], fg0[2], alpha], bg)
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x)
+      const ratio = (a + 0.05) / (b + 0.05)
+      const size = parseFloat(cs.fontSize)
+      const large = size >= 24 || (size >= 18.66 && +cs.fontWeight >= 700)
+      if (ratio < (large ? 3 : 4.5)) out.push({ text: n.textContent.trim().slice(0, 40), cls: el.className, ratio: +ratio.toFixed(2), fg: cs.color, bg: bg.slice(0, 3).map((v) => Math.round(v * 255)).join(',') })
+    }
+    return out
+  })
+}

@@ -54,7 +54,8 @@ export async function exportHTML(title: string, turns: ExportTurn[], images: Ima
   }
   const body: string[] = []
   for (const t of turns) {
-    body.push(`<section><h2>${esc(t.question)}</h2>`)
+    body.push(`<section><h2><span class="q">Q</span> ${esc(t.question)}</h2>`)
+    if (t.run?.info) body.push(`<p class="meta">Mode ${esc(t.run.info.mode)}${t.run.info.model ? ` · model ${esc(t.run.info.model)}` : ''}</p>`)
     for (const s of t.run?.steps ?? []) {
       if (s.type === 'search') {
         body.push(`<p class="step">Searched “${esc(s.query)}”</p>`)
@@ -82,5 +83,8 @@ body{font-family:system-ui,sans-serif;max-width:860px;margin:2em auto;padding:0 
 .step{color:#5b5f69}.answer{background:#f1f4fb;padding:.8em 1em;border-radius:8px;white-space:pre-wrap}
 .crop{display:flex;gap:1em;align-items:flex-start}figure{margin:0}figure img{max-width:380px;display:block;border:1px solid #dfe1e6}
 .page{position:relative}.box{position:absolute;border:2px solid #e5484d;background:rgba(229,72,77,.12)}
-</style></head><body><h1>${esc(title)}</h1>${body.join('\n')}</body></html>`
+.kicker,.meta{color:#5b5f69;font-size:.9em;margin:.2em 0}section{border-top:1px solid #dfe1e6;margin-top:1.5em;padding-top:.5em}
+.q{display:inline-block;background:#2459d6;color:#fff;border-radius:4px;padding:0 .35em;font-size:.85em;margin-right:.3em}
+figcaption{color:#5b5f69;font-size:.9em;margin-top:.3em}.sources{color:#3b3f48}
+</style></head><body><header><p class="kicker">Loupe · conversation exported ${esc(new Date().toISOString().slice(0, 10))}</p><h1>${esc(title)}</h1></header>${body.join('\n')}</body></html>`
 }

@@ -1,4 +1,4 @@
-import { formatBytes, formatDuration, formatRate, percent, progressLine } from './format'
+import { formatBytes, formatDuration, formatRate, ingestNotice, percent, progressLine } from './format'
 
 describe('progress formatting', () => {
   const durations: Record<string, [number, string]> = {
@@ -36,4 +36,21 @@ describe('progress formatting', () => {
     expect(progressLine({ stage: 'embed', done: 40, total: 40, pages_per_s: 50, eta_s: 0 })).toBe('Embedding · 40/40 pages · 50 pages/s')
     expect(progressLine({ stage: 'queued', done: 0, total: 0 })).toBe('Queued')
   })
+})
+
+describe('ingest notice', () => {
+  const cases: Record<string, [Parameters<typeof ingestNotice>[0], string]> = {
+    none: [[], ''],
+    'pages left': [[{ name: 'R-refman.pdf', done: 812, total: 2415 }], 'Still ingesting — R-refman.pdf: pages 813–2415 of 2415 not searchable yet.'],
+    'last page': [[{ name: 'a.pdf', done: 9, total: 10 }], 'Still ingesting — a.pdf: page 10 of 10 not searchable yet.'],
+    'count unknown': [[{ name: 'b.pdf', done: 0, total: 0 }], 'Still ingesting — b.pdf: not searchable yet.'],
+    'video and pdf': [
+      [
+        { name: 'film.ogv', kind: 'video', done: 1, total: 4 },
+        { name: 'c.pdf', done: 0, total: 3 },
+      ],
+      'Still ingesting — film.ogv: clips 2–4 of 4 not searchable yet; c.pdf: pages 1–3 of 3 not searchable yet.',
+    ],
+  }
+  for (const [name, [pending, want]] of Object.entries(cases)) it(name, () => expect(ingestNotice(pending)).toBe(want))
 })

@@ -68,3 +68,25 @@ export function progressLine(p: ProgressLike): string {
   if (p.eta_s !== undefined && p.eta_s > 0 && p.done < p.total) parts.push(`ETA ${formatDuration(p.eta_s)}`)
   return parts.join(' · ')
 }
+
+export interface PendingLike {
+  name: string
+  kind?: string
+  done: number
+  total: number
+}
+
+/** unsearchable says which units of a document still being ingested cannot be found yet. */
+export function unsearchable(p: PendingLike): string {
+  const unit = p.kind === 'video' ? 'clip' : 'page'
+  if (p.total <= 0) return `${p.name}: not searchable yet`
+  const first = Math.min(p.done + 1, p.total)
+  const span = first === p.total ? `${unit} ${p.total}` : `${unit}s ${first}–${p.total}`
+  return `${p.name}: ${span} of ${p.total} not searchable yet`
+}
+
+/** ingestNotice is the note a question gets when documents are still being ingested ('' when none are). */
+export function ingestNotice(pending: PendingLike[]): string {
+  if (pending.length === 0) return ''
+  return `Still ingesting — ${pending.map(unsearchable).join('; ')}.`
+}

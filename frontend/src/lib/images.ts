@@ -1,14 +1,26 @@
 // Loads page renders and blobs as data URLs through the backend, with a bounded cache and a small concurrency limit
-// so that scrolling a 10,000-page grid never floods the bridge.
+// so that scrolling a 10,000-page grid never floods the bridge. A request whose every caller went away (its thumbnail
+// scrolled off) before it started is dropped, so the cells on screen never wait behind the ones scrolled past.
 import { useEffect, useState } from 'react'
 import { backend, hasBackend } from './backend'
 
 const MAX_ENTRIES = 600
 const MAX_INFLIGHT = 4
 const cache = new Map<string, string>()
-const pending = new Map<string, Promise<string>>()
+
+interface Request {
+  promise: Promise<string>
+  callers: number
+  /** Set while waiting for a slot; calling it drops the request. */
+  drop?: () => void
+}
+
+const requests = new Map<string, Request>()
 const queue: (() => void)[] = []
 let inflight = 0
+
+/** Dropped is the reason a queued request ends with when nobody waits for it any more. */
+export class Dropped extends Error {}
 
 function remember(key: string, url: string) {
   cache.delete(key)
@@ -19,40 +31,72 @@ function remember(key: string, url: string) {
   }
 }
 
-function schedule<T>(fn: () => Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
+function start(key: string, fetcher: () => Promise<string>): Request {
+  const r: Request = { promise: Promise.resolve(''), callers: 0 }
+  r.promise = new Promise<string>((resolve, reject) => {
     const run = () => {
+      r.drop = undefined
       inflight++
-      fn()
-        .then(resolve, reject)
+      fetcher()
+        .then(
+          (url) => {
+            remember(key, url)
+            resolve(url)
+          },
+          reject,
+        )
         .finally(() => {
           inflight--
+          requests.delete(key)
           queue.shift()?.()
         })
     }
-    if (inflight < MAX_INFLIGHT) run()
-    else queue.push(run)
+    if (inflight < MAX_INFLIGHT) {
+      run()
+      return
+    }
+    queue.push(run)
+    r.drop = () => {
+      const i = queue.indexOf(run)
+      if (i >= 0) queue.splice(i, 1)
+      requests.delete(key)
+      reject(new Dropped(key))
+    }
   })
+  return r
 }
 
-export function loadImage(key: string, fetcher: () => Promise<string>): Promise<string> {
+/** acquire joins or starts the load of key; release says the caller no longer needs it. */
+export function acquire(key: string, fetcher: () => Promise<string>): { promise: Promise<string>; release: () => void } {
   const hit = cache.get(key)
-  if (hit) return Promise.resolve(hit)
-  const p = pending.get(key)
-  if (p) return p
-  const q = schedule(fetcher).then(
-    (url) => {
-      pending.delete(key)
-      remember(key, url)
-      return url
+  if (hit) return { promise: Promise.resolve(hit), release: () => {} }
+  let r = requests.get(key)
+  if (!r) {
+    r = start(key, fetcher)
+    requests.set(key, r)
+  }
+  const req = r
+  req.callers++
+  let released = false
+  return {
+    promise: req.promise,
+    release: () => {
+      if (released) return
+      released = true
+      req.callers--
+      if (req.callers === 0) req.drop?.()
     },
-    (e: unknown) => {
-      pending.delete(key)
-      throw e
-    },
-  )
-  pending.set(key, q)
-  return q
+  }
+}
+
+/** loadImage loads key once (cached); the load is never dropped. */
+export function loadImage(key: string, fetcher: () => Promise<string>): Promise<string> {
+  return acquire(key, fetcher).promise
+}
+
+/** queued reports how many loads wait for a slot (for tests). */
+export function queued(): number {
+  return queue.length
 }
 
 /** useImage returns the data URL for key once loaded ('' before, or on failure; error then says why). */
@@ -70,12 +114,14 @@ export function useImage(key: string | undefined, fetcher: () => Promise<string>
       return
     }
     let live = true
-    loadImage(key, fetcher).then(
+    const h = acquire(key, fetcher)
+    h.promise.then(
       (url) => live && setState({ key, url, error: '' }),
-      (e: unknown) => live && setState({ key, url: '', error: String(e) }),
+      (e: unknown) => live && !(e instanceof Dropped) && setState({ key, url: '', error: String(e) }),
     )
     return () => {
       live = false
+      h.release()
     }
     // fetcher is derived from key
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -4,6 +4,7 @@ import { modes } from '../../lib/events'
 import { liveAnswer, type RunView } from '../../lib/run'
 import { progressState, type IngestProgress } from '../../lib/types'
 import { exportHTML, exportMarkdown } from '../../lib/export'
+import { ingestNotice } from '../../lib/format'
 import { backend } from '../../lib/backend'
 import { CitationChips, StepCard } from './StepCard'
 import type { ChatState, Turn } from './useChat'
@@ -35,25 +36,32 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
     if (el) el.scrollTop = el.scrollHeight
   }, [chat.turns.length, lastRun?.lastSeq])
 
+  // Documents of this collection (or of any, when asking across all) still being ingested.
+  const pending = ingesting.filter(
+    (p) => progressState(p) === 'running' && (!collection || !p.collection || p.collection === collection),
+  )
   const send = (e?: React.FormEvent) => {
     e?.preventDefault()
     const q = question.trim()
     if (!q || chat.running) return
-    chat.ask(q, { mode, think, collection })
+    chat.ask(q, { mode, think, collection }, ingestNotice(pending))
     setQuestion('')
   }
 
-  const pending = ingesting.filter((p) => progressState(p) === 'running')
   const canAsk = has('Ask')
 
+  // Ask where first (the dialog is native), then build the report: the HTML one inlines every crop and page image.
   const doExport = async (kind: 'md' | 'html') => {
     const title = chat.conversations.find((c) => c.id === chat.current)?.title || chat.turns[0]?.question || 'Conversation'
-    const turns = chat.turns.map((t) => ({ question: t.question, run: t.runKey ? chat.runs[t.runKey] : undefined, stored: t.stored }))
-    const content = kind === 'md' ? exportMarkdown(title, turns) : await exportHTML(title, turns, backend)
     const name = title.replace(/[^\w\- ]+/g, '').slice(0, 60).trim() || 'conversation'
     try {
-      const path = await backend.saveTextFile(`${name}.${kind}`, content)
-      setExportMsg(path ? `Saved ${path}` : '')
+      const path = await backend.chooseSavePath(`${name}.${kind}`)
+      if (!path) return
+      setExportMsg('Exporting…')
+      const turns = chat.turns.map((t) => ({ question: t.question, run: t.runKey ? chat.runs[t.runKey] : undefined, stored: t.stored }))
+      const content = kind === 'md' ? exportMarkdown(title, turns) : await exportHTML(title, turns, backend)
+      await backend.writeTextFile(path, content)
+      setExportMsg(`Saved ${path}`)
     } catch (err) {
       setExportMsg(String(err))
     }
@@ -83,6 +91,11 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
         <div className="chat-bar">
           <span className="muted">Collection: {collection || 'all'}</span>
           <span className="spacer" />
+          {exportMsg && (
+            <span className="muted small ellipsis" role="status" data-testid="export-msg" title={exportMsg}>
+              {exportMsg}
+            </span>
+          )}
           {chat.turns.length > 0 && (
             <>
               <button onClick={() => doExport('md')}>Export Markdown</button>
@@ -90,7 +103,6 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
             </>
           )}
         </div>
-        {exportMsg && <p className="muted small">{exportMsg}</p>}
         <div className="turns" aria-live="polite" ref={turnsRef}>
           {chat.turns.length === 0 && (
             <div className="empty small-empty">
@@ -108,10 +120,7 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
         </div>
         {pending.length > 0 && (
           <p className="notice" role="status" data-testid="ingest-notice">
-            Still ingesting:{' '}
-            {pending
-              .map((p) => `${p.name} (pages ${Math.min(p.done + 1, p.total)}–${p.total} not searchable yet)`)
-              .join('; ')}
+            {ingestNotice(pending)}
           </p>
         )}
         <form className="composer" onSubmit={send}>
@@ -163,6 +172,11 @@ function TurnView({ turn, run, onShowGraph }: { turn: Turn; run?: RunView; onSho
   return (
     <article className="turn" data-testid="turn">
       <div className="question">{turn.question}</div>
+      {turn.notice && (
+        <p className="notice turn-notice" data-testid="turn-ingest-notice">
+          {turn.notice} The answer could not use them.
+        </p>
+      )}
       {run?.info && (
         <div className="muted small">
           {run.info.mode}

@@ -9,6 +9,8 @@ export interface Turn {
   /** The answer text as stored, for turns whose run has no events. */
   stored?: string
   error?: string
+  /** Set when the question was asked while documents were still being ingested: which pages it could not see. */
+  notice?: string
 }
 
 export interface AskOptions {
@@ -66,8 +68,8 @@ export function useChat() {
   }, [])
 
   const ask = useCallback(
-    async (question: string, o: AskOptions) => {
-      const turn: Turn = { question }
+    async (question: string, o: AskOptions, notice?: string) => {
+      const turn: Turn = notice ? { question, notice } : { question }
       setTurns((ts) => [...ts, turn])
       try {
         const started = await backend.ask({ conversation_id: current, question, ...o })

@@ -173,9 +173,9 @@ export function Library(p: Props) {
               <button className="link" onClick={() => setOpen(null)}>
                 {p.current}
               </button>
-              <span> / </span>
+              <span aria-hidden="true">/</span>
               <strong>{open.name}</strong>
-              <span className="muted"> · {pages.length} pages</span>
+              <span className="muted">· {pages.length} pages</span>
             </div>
             <PageGrid
               pages={pages}
@@ -278,15 +278,32 @@ function DocGrid({ docs, onOpen }: { docs: Document[]; onOpen: (d: Document) => 
 
 function DocCover({ doc }: { doc: Document }) {
   const [first, setFirst] = useState<PageRef | null>(null)
-  // Asked again as the document progresses: its first page may not exist when the card first shows.
+  const [tries, setTries] = useState(0)
+  // Asked again as the document progresses: its first page may not exist when the card first shows, and while it
+  // is being ingested the pages appear without the document changing, so ask again a little later.
   useEffect(() => {
-    if (first?.thumb || doc.pages === 0) return
+    if (first?.thumb || doc.pages === 0 || doc.status === 'failed') return
     let live = true
-    backend.pages(doc.id).then((u) => live && setFirst(u?.[0] ?? null), () => {})
+    let timer = 0
+    backend.pages(doc.id).then(
+      (u) => {
+        if (!live) return
+        setFirst(u?.[0] ?? null)
+        if (!u?.length && doc.status !== 'ready') timer = window.setTimeout(() => live && setTries((n) => n + 1), 1500)
+      },
+      () => {},
+    )
     return () => {
       live = false
+      clearTimeout(timer)
     }
-  }, [doc.id, doc.pages, doc.status, doc.updated_at, first?.thumb])
+  }, [doc.id, doc.pages, doc.status, doc.updated_at, first?.thumb, tries])
+  if (doc.status === 'failed')
+    return (
+      <div className="thumb placeholder cover failed-cover" role="img" aria-label={`${doc.name} could not be read`}>
+        Could not be read
+      </div>
+    )
   if (!first) return <div className="thumb placeholder cover" />
   return <Thumb blob={first.thumb} unitId={first.id} alt={`First page of ${doc.name}`} className="cover" />
 }

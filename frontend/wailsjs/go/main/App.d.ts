@@ -16,6 +16,8 @@ export function Ask(arg1:main.AskRequest):Promise<main.AskStarted>;
 
 export function Blob(arg1:string):Promise<string>;
 
+export function ChooseSavePath(arg1:string):Promise<string>;
+
 export function Collections():Promise<Array<kb.Collection>>;
 
 export function Conversations():Promise<Array<kb.Conversation>>;
@@ -46,8 +48,6 @@ export function RunEvents(arg1:number):Promise<Array<json.RawMessage>>;
 
 export function SaveSettings(arg1:config.Settings):Promise<void>;
 
-export function SaveTextFile(arg1:string,arg2:string):Promise<string>;
-
 export function Search(arg1:string,arg2:string,arg3:number):Promise<search.Result>;
 
 export function SetAPIKey(arg1:string,arg2:string):Promise<void>;
@@ -59,3 +59,5 @@ export function Status():Promise<main.Status>;
 export function Stop(arg1:string):Promise<void>;
 
 export function TestProvider(arg1:config.Provider):Promise<provider.Result>;
+
+export function WriteTextFile(arg1:string,arg2:string):Promise<void>;

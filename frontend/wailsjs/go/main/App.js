@@ -18,6 +18,10 @@ export function Blob(arg1) {
   return window['go']['main']['App']['Blob'](arg1);
 }
 
+export function ChooseSavePath(arg1) {
+  return window['go']['main']['App']['ChooseSavePath'](arg1);
+}
+
 export function Collections() {
   return window['go']['main']['App']['Collections']();
 }
@@ -78,10 +82,6 @@ export function SaveSettings(arg1) {
   return window['go']['main']['App']['SaveSettings'](arg1);
 }
 
-export function SaveTextFile(arg1, arg2) {
-  return window['go']['main']['App']['SaveTextFile'](arg1, arg2);
-}
-
 export function Search(arg1, arg2, arg3) {
   return window['go']['main']['App']['Search'](arg1, arg2, arg3);
 }
@@ -104,4 +104,8 @@ export function Stop(arg1) {
 
 export function TestProvider(arg1) {
   return window['go']['main']['App']['TestProvider'](arg1);
+}
+
+export function WriteTextFile(arg1, arg2) {
+  return window['go']['main']['App']['WriteTextFile'](arg1, arg2);
 }
