@@ -126,6 +126,12 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey)
   }, [chat, viewer])
 
+  // Stable, so the chat's turns (memoised) do not re-render with every ingest progress frame.
+  const showGraph = useCallback((k: string) => {
+    setGraphRun(k)
+    setView('graph')
+  }, [])
+
   const items = Object.values(progress)
   return (
     <ViewerContext.Provider value={setViewer}>
@@ -160,10 +166,7 @@ export function App() {
               ingesting={items}
               defaults={{ mode: settings?.agent.mode ?? 'vrag', think: settings?.agent.think ?? false }}
               inputRef={questionRef}
-              onShowGraph={(k) => {
-                setGraphRun(k)
-                setView('graph')
-              }}
+              onShowGraph={showGraph}
             />
           </div>
           {view === 'graph' && <GraphView runs={chat.runs} runKey={graphRun || chat.activeRun} onRunKey={setGraphRun} />}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { has } from '../../lib/backend'
 import { modes } from '../../lib/events'
 import { liveAnswer, type RunView } from '../../lib/run'
@@ -166,7 +166,8 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
   )
 }
 
-function TurnView({ turn, run, onShowGraph }: { turn: Turn; run?: RunView; onShowGraph: (k: string) => void }) {
+// Memoised: the chat re-renders with every ingest progress frame, its finished turns need not.
+const TurnView = memo(function TurnView({ turn, run, onShowGraph }: { turn: Turn; run?: RunView; onShowGraph: (k: string) => void }) {
   const answer = run ? liveAnswer(run) : (turn.stored ?? '')
   const running = run && !run.done && !turn.error
   return (
@@ -212,4 +213,4 @@ function TurnView({ turn, run, onShowGraph }: { turn: Turn; run?: RunView; onSho
       )}
     </article>
   )
-}
+})

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { memo, useCallback, useEffect, useState } from 'react'
 import { Thumb } from '../../components/Thumb'
 import { Overlay } from '../../components/Overlay'
 import { useOpenViewer } from '../../components/viewerContext'
@@ -98,6 +98,14 @@ export function Library(p: Props) {
     setPathText('')
   }
 
+  // Stable, so the (memoised) page grid does not re-render with every ingest progress frame.
+  const openPage = useCallback(
+    (u: PageRef) => {
+      if (open) openViewer({ documentId: open.id, unitId: u.id, title: open.name })
+    },
+    [open, openViewer],
+  )
+
   const canAdd = has('AddPaths')
   const active = p.progress.filter((x) => !x.collection || x.collection === p.current)
 
@@ -180,7 +188,7 @@ export function Library(p: Props) {
             <PageGrid
               pages={pages}
               label={`Pages of ${open.name}`}
-              onOpen={(u) => openViewer({ documentId: open.id, unitId: u.id, title: open.name })}
+              onOpen={openPage}
             />
           </div>
         ) : docs.length === 0 ? (
@@ -249,7 +257,8 @@ function EmptyState({ canAdd, collection, onPick }: { canAdd: boolean; collectio
   )
 }
 
-function DocGrid({ docs, onOpen }: { docs: Document[]; onOpen: (d: Document) => void }) {
+// Memoised: the library re-renders with every ingest progress frame; the cards change only with the documents.
+const DocGrid = memo(function DocGrid({ docs, onOpen }: { docs: Document[]; onOpen: (d: Document) => void }) {
   return (
     <ul className="doc-grid" aria-label="Documents" data-testid="doc-grid">
       {docs.map((d) => (
@@ -274,7 +283,7 @@ function DocGrid({ docs, onOpen }: { docs: Document[]; onOpen: (d: Document) => 
       ))}
     </ul>
   )
-}
+})
 
 function DocCover({ doc }: { doc: Document }) {
   const [first, setFirst] = useState<PageRef | null>(null)

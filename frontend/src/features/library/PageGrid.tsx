@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef, useState } from 'react'
+import { memo, useEffect, useRef, useState } from 'react'
 import { Thumb } from '../../components/Thumb'
 import type { PageRef } from '../../lib/types'
 
@@ -7,7 +7,15 @@ const CELL_W = 148
 const CELL_H = 210
 
 /** PageGrid is a virtualised grid of page thumbnails: only the rows on screen exist in the DOM. */
-export function PageGrid({ pages, onOpen, label }: { pages: PageRef[]; onOpen: (p: PageRef) => void; label: string }) {
+export const PageGrid = memo(function PageGrid({
+  pages,
+  onOpen,
+  label,
+}: {
+  pages: PageRef[]
+  onOpen: (p: PageRef) => void
+  label: string
+}) {
   const parent = useRef<HTMLDivElement>(null)
   const [width, setWidth] = useState(800)
   useEffect(() => {
@@ -37,4 +45,4 @@ export function PageGrid({ pages, onOpen, label }: { pages: PageRef[]; onOpen: (
       </div>
     </div>
   )
-}
+})
