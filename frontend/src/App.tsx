@@ -52,12 +52,13 @@ export function App() {
     else delete document.documentElement.dataset.theme
   }, [settings?.theme])
 
-  // Progress events arrive per page; fold them once per frame so a 2,000-page ingest never floods React.
+  // Progress events arrive several per page; fold them five times a second, so a 2,000-page ingest re-renders and
+  // re-lays out the window a few times a second instead of every frame (the text and bars need no more).
   useEffect(() => {
     let batch: IngestProgress[] = []
-    let frame = 0
+    let timer = 0
     const flush = () => {
-      frame = 0
+      timer = 0
       const b = batch
       batch = []
       setProgress((m) => {
@@ -70,10 +71,14 @@ export function App() {
         refresh()
       }
     }
-    return onIngestProgress((p) => {
+    const off = onIngestProgress((p) => {
       batch.push(p)
-      if (!frame) frame = requestAnimationFrame(flush)
+      if (!timer) timer = window.setTimeout(flush, 200)
     })
+    return () => {
+      off()
+      clearTimeout(timer)
+    }
   }, [refresh])
 
   const add = useCallback(

@@ -32,7 +32,8 @@ export function IngestList({ items, onRetry }: { items: IngestProgress[]; onRetr
               aria-valuenow={state === 'done' ? 100 : percent(p.done, p.total)}
               aria-label={`${p.name} progress`}
             >
-              <div style={{ width: (state === 'done' ? 100 : percent(p.done, p.total)) + '%' }} />
+              {/* scaleX, not width: the bar then animates on the compositor without re-laying out the window. */}
+              <div style={{ transform: `scaleX(${(state === 'done' ? 100 : percent(p.done, p.total)) / 100})` }} />
             </div>
           )}
         </div>
