@@ -45,8 +45,10 @@ export function Shell({ view, onView, status, error, children }: Props) {
             <>
               <span data-testid="version">Loupe {status.version}</span>
               <span data-testid="collections">
-                {status.collections} collection{status.collections === 1 ? '' : 's'} · {status.documents} document
-                {status.documents === 1 ? '' : 's'}
+                <span className="nowrap">
+                  {status.collections} collection{status.collections === 1 ? '' : 's'}
+                </span>{' '}
+                · <span className="nowrap">{`${status.documents} document${status.documents === 1 ? '' : 's'}`}</span>
               </span>
               <span className="muted" title={status.data_dir}>
                 {status.data_dir}
