@@ -88,7 +88,7 @@ export interface Settings {
   version: number
   providers: Provider[]
   agent: AgentDefaults
-  ingest: { ocr_languages: string[]; clip_seconds: number; workers: number }
+  ingest: { ocr_languages: string[]; clip_seconds: number; workers: number; transcription?: { provider: string; model: string } }
   theme: string
 }
 

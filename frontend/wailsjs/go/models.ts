@@ -18,10 +18,25 @@ export namespace config {
 	        this.top_k = source["top_k"];
 	    }
 	}
+	export class Transcription {
+	    provider: string;
+	    model: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Transcription(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	    }
+	}
 	export class Ingest {
 	    ocr_languages: string[];
 	    clip_seconds: number;
 	    workers: number;
+	    transcription: Transcription;
 	
 	    static createFrom(source: any = {}) {
 	        return new Ingest(source);
@@ -32,7 +47,26 @@ export namespace config {
 	        this.ocr_languages = source["ocr_languages"];
 	        this.clip_seconds = source["clip_seconds"];
 	        this.workers = source["workers"];
+	        this.transcription = this.convertValues(source["transcription"], Transcription);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Provider {
 	    name: string;
