@@ -27,6 +27,7 @@ import (
 	"loupe/backend/imagefile"
 	"loupe/backend/kb"
 	"loupe/backend/media"
+	"loupe/backend/model/provider"
 	"loupe/backend/ocr"
 	"loupe/backend/pdf"
 	"loupe/backend/search"
@@ -126,6 +127,16 @@ func New(k *kb.KB, cfg *config.Config, o Options) *Ingester {
 		o.Media.ClipSeconds = float64(cfg.Settings.Ingest.ClipSeconds)
 	}
 	o.Media.OCR = o.OCR
+	if o.Media.Transcriber == nil && cfg != nil && cfg.Settings.Ingest.Transcription.Model != "" {
+		t := cfg.Settings.Ingest.Transcription
+		if p, err := cfg.Provider(t.Provider); err != nil {
+			slog.Warn("video transcripts off", "err", err)
+		} else if tr, err := provider.NewTranscriber(p, t.Model); err != nil {
+			slog.Warn("video transcripts off", "err", err)
+		} else {
+			o.Media.Transcriber = tr
+		}
+	}
 	if o.Embedders == nil {
 		if cfg != nil {
 			o.Embedders = search.ConfigResolver(cfg)

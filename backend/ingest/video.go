@@ -101,7 +101,12 @@ func (j *job) storeClip(ctx context.Context, c media.Clip) (embedItem, error) {
 	ord := c.Index + 1
 	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitClip, TStartMS: int64(c.Start * 1000),
 		TEndMS: int64(c.End * 1000), Text: c.Text, TextSource: kb.TextNone}
-	if c.Text != "" {
+	switch {
+	case c.Text != "" && c.Transcript != "":
+		u.Text, u.TextSource = c.Transcript+"\n\n"+c.Text, kb.TextMixed
+	case c.Transcript != "":
+		u.Text, u.TextSource = c.Transcript, kb.TextTranscript
+	case c.Text != "":
 		u.TextSource = kb.TextOCR
 	}
 	frames := make([]kb.Frame, 0, len(c.Frames))
