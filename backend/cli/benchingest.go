@@ -41,6 +41,7 @@ func benchIngestCmd() *cobra.Command {
 	f.IntVar(&o.Workers, "workers", 0, "parallel workers (default: number of CPUs)")
 	f.BoolVar(&o.OCR, "ocr", false, "include OCR of pages without a text layer")
 	f.IntVar(&o.BaselinePages, "baseline-pages", 100, "pages per file the external baselines rasterise")
+	f.IntVar(&o.Rounds, "rounds", 3, "interleaved rounds of ingest and baselines (medians are reported)")
 	f.IntVar(&o.Renders, "renders", 200, "on-demand renders to time")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object per row")
 	return c

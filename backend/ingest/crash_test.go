@@ -33,11 +33,18 @@ func crashChild() int {
 	in := New(k, nil, Options{NoOCR: true, Workers: 2, PDF: workerOptions()})
 	defer in.Close()
 	out := bufio.NewWriter(os.Stdout)
+	extracted := 0
 	_, err = in.Add(ctx, "crash", []string{os.Getenv("LOUPE_INGEST_CRASH_FILE")}, func(p Progress) {
-		if p.Stage == StageEmbed {
-			fmt.Fprintf(out, "done %d\n", p.Done)
+		switch p.Stage {
+		case StageExtract:
+			// The page's extract step is recorded before its event. Progress callbacks run one at a time, so the
+			// sleep paces extraction: the parent's kill lands a few pages after the count it reacts to.
+			extracted++
+			fmt.Fprintf(out, "extracted %d\n", extracted)
 			out.Flush()
-			time.Sleep(10 * time.Millisecond) // slow enough for the parent to kill it mid-document
+			time.Sleep(10 * time.Millisecond)
+		case StageEmbed:
+			time.Sleep(5 * time.Millisecond) // embedding trails extraction, so resume also finds pages to embed
 		}
 	})
 	if err != nil {
@@ -68,7 +75,7 @@ func TestResumeAfterKill(t *testing.T) {
 	sc := bufio.NewScanner(stdout)
 	killed := false
 	for sc.Scan() {
-		n, _ := strconv.Atoi(strings.TrimPrefix(sc.Text(), "done "))
+		n, _ := strconv.Atoi(strings.TrimPrefix(sc.Text(), "extracted "))
 		if n >= killAt {
 			syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
 			killed = true
@@ -93,7 +100,7 @@ func TestResumeAfterKill(t *testing.T) {
 		}
 	}
 	if extracted < killAt || extracted >= 134 {
-		t.Fatalf("%d pages recorded as extracted at the kill (killed at %d done)", extracted, killAt)
+		t.Fatalf("%d pages recorded as extracted at the kill (killed at %d extracted)", extracted, killAt)
 	}
 
 	in := New(k, nil, Options{NoOCR: true, Workers: 2, PDF: workerOptions()})

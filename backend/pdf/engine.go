@@ -267,8 +267,8 @@ func (e *engineDoc) area(i int, dpi float64, clip *Box, maxPixels int) (image.Re
 }
 
 // render rasterises the page, or the clip (in points, page coordinates) of it, at dpi (see area); the DPI used is
-// returned.
-func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (*image.RGBA, float64, error) {
+// returned. A page that renders all grey comes back as *image.Gray (cheaper to encode), any other as *image.RGBA.
+func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (image.Image, float64, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	r, dpi, err := e.area(i, dpi, clip, maxPixels)
@@ -276,9 +276,13 @@ func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (*image
 		return nil, 0, err
 	}
 	img := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	px := (*C.uchar)(unsafe.Pointer(&img.Pix[0]))
 	if C.lp_render(e.d, C.int(i), C.float(dpi/72), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y),
-		(*C.uchar)(unsafe.Pointer(&img.Pix[0]))) != C.LP_OK {
+		px) != C.LP_OK {
 		return nil, 0, fmt.Errorf("pdf %s: page %d render: %s", e.path, i+1, e.lastErr())
+	}
+	if C.lp_to_gray(px, C.size_t(r.Dx()*r.Dy())) == 1 {
+		return &image.Gray{Pix: img.Pix[:r.Dx()*r.Dy()], Stride: r.Dx(), Rect: img.Rect}, dpi, nil
 	}
 	return img, dpi, nil
 }

@@ -326,6 +326,17 @@ int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, 
 	return code;
 }
 
+// lp_to_gray checks whether an RGBA render is all grey (r = g = b) and, if so, packs it in place into one byte per
+// pixel and returns 1: a grey JPEG encodes one component instead of three, and most text pages are grey.
+int lp_to_gray(unsigned char *s, size_t pixels) {
+	for (size_t i = 0; i < pixels; i++) {
+		const unsigned char *p = s + 4 * i;
+		if (p[0] != p[1] || p[1] != p[2]) return 0;
+	}
+	for (size_t i = 0; i < pixels; i++) s[i] = s[4 * i];
+	return 1;
+}
+
 void lp_free_doc(lp_doc *d) {
 	if (!d) return;
 	if (d->list) fz_drop_display_list(d->ctx, d->list);

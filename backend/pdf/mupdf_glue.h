@@ -44,6 +44,7 @@ enum { LP_BLOCK = 1, LP_LINE = 2, LP_CHAR = 3 };
 
 int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);
+int lp_to_gray(unsigned char *samples, size_t pixels);
 void lp_free_doc(lp_doc *d);
 
 #endif

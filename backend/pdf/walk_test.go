@@ -1,6 +1,9 @@
 package pdf
 
 import (
+	"bytes"
+	"image"
+	"image/jpeg"
 	"math"
 	"path/filepath"
 	"testing"
@@ -98,6 +101,60 @@ func TestWordsWire(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if _, err := readWords(bad); err == nil {
 				t.Fatal("malformed word list accepted")
+			}
+		})
+	}
+}
+
+// TestRenderGreyPages checks that a page with no colour renders as a grey image (a third cheaper to encode as
+// JPEG) and a page with colour keeps it.
+func TestRenderGreyPages(t *testing.T) {
+	for name, c := range map[string]struct {
+		file string
+		page int
+		grey bool
+	}{
+		"text page":   {"pdf/real/hsaur3-Ch_analysis_of_variance.pdf", 2, true},
+		"colour page": {"pdf/real/blood_loss_report.pdf", 0, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e, err := openEngine(testdata(t, c.file), "", Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.close()
+			img, _, err := e.render(c.page, 72, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, isGrey := img.(*image.Gray)
+			if isGrey != c.grey {
+				t.Fatalf("render is %T, want grey %v", img, c.grey)
+			}
+			if isGrey {
+				if len(g.Pix) != g.Rect.Dx()*g.Rect.Dy() || g.Stride != g.Rect.Dx() {
+					t.Fatalf("grey image of %v has %d bytes, stride %d", g.Rect, len(g.Pix), g.Stride)
+				}
+				dark := 0
+				for _, v := range g.Pix {
+					if v < 128 {
+						dark++
+					}
+				}
+				if dark == 0 {
+					t.Fatal("grey render of a text page has no dark pixel")
+				}
+			}
+			out, err := e.renderEncoded(RenderRequest{Page: c.page, DPI: 72})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dec, err := jpeg.Decode(bytes.NewReader(out.Data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := dec.(*image.Gray); ok != c.grey || dec.Bounds().Dx() != out.Width {
+				t.Fatalf("JPEG decodes to %T %v, want grey %v and width %d", dec, dec.Bounds(), c.grey, out.Width)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"time"
 )
 
@@ -29,6 +30,9 @@ func ServeWorker(r io.Reader, w io.Writer) error {
 	}()
 	next := 1
 	hooks := os.Getenv(testHooksEnv) == "1"
+	if stop := profile(); stop != nil {
+		defer stop()
+	}
 	for {
 		var req request
 		if _, err := readFrame(br, &req); err != nil {
@@ -130,4 +134,27 @@ func lookup(docs map[int]*engineDoc, id int) (*engineDoc, error) {
 		return nil, fmt.Errorf("pdf worker: no open document %d", id)
 	}
 	return d, nil
+}
+
+// ProfileEnv names an environment variable: when set, each worker writes a CPU profile of its life to
+// $LOUPE_PDF_WORKER_CPUPROFILE.<pid>, for finding where extraction time goes (go tool pprof).
+const ProfileEnv = "LOUPE_PDF_WORKER_CPUPROFILE"
+
+func profile() func() {
+	base := os.Getenv(ProfileEnv)
+	if base == "" {
+		return nil
+	}
+	f, err := os.Create(fmt.Sprintf("%s.%d", base, os.Getpid()))
+	if err != nil {
+		return nil
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
