@@ -2,10 +2,12 @@ package pdf
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/jpeg"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -157,5 +159,31 @@ func TestRenderGreyPages(t *testing.T) {
 				t.Fatalf("JPEG decodes to %T %v, want grey %v and width %d", dec, dec.Bounds(), c.grey, out.Width)
 			}
 		})
+	}
+}
+
+// TestRendererWarm opens a document ahead of its first render: the render that follows reuses the open document
+// (no second open in the worker), and a missing file fails Warm with the file named.
+func TestRendererWarm(t *testing.T) {
+	c := testClient(t, Options{})
+	r := NewRenderer(c, nil, 2)
+	ctx := context.Background()
+	path := testdata(t, "pdf/real/hsaur3-Ch_multiple_linear_regression.pdf")
+	if err := r.Warm(ctx, path, ""); err != nil {
+		t.Fatal(err)
+	}
+	warmed := r.open[path]
+	if warmed == nil {
+		t.Fatal("Warm left the document closed")
+	}
+	if _, err := r.Render(ctx, path, "", RenderRequest{Page: 3, DPI: 72}); err != nil {
+		t.Fatal(err)
+	}
+	if r.open[path] != warmed {
+		t.Error("the render reopened the warmed document")
+	}
+	missing := filepath.Join(t.TempDir(), "missing.pdf")
+	if err := r.Warm(ctx, missing, ""); err == nil || !strings.Contains(err.Error(), "missing.pdf") {
+		t.Errorf("Warm of a missing file: %v", err)
 	}
 }
