@@ -147,30 +147,39 @@ func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 			return err
 		}
 	}
-	for i, it := range batch {
-		status := kb.StepSkipped // no text, or no known word
-		// Passages are replaced even when there are none now, so a re-embedded unit keeps no stale ones.
-		if err := j.in.kb.PutPassages(ctx, it.unitID, j.coll.TextEmbedder, passages[i]); err != nil {
-			return err
-		}
-		if len(passages[i]) > 0 {
-			status = kb.StepDone
-		}
-		if v := vecs[i]; v != nil {
-			if err := j.in.kb.PutVector(ctx, it.unitID, j.coll.TextEmbedder, kb.ModalityText, v); err != nil {
+	// The whole batch's vectors and steps in one commit.
+	err := j.in.kb.Batch(ctx, func(b *kb.Batch) error {
+		for i, it := range batch {
+			status := kb.StepSkipped // no text, or no known word
+			// Passages are replaced even when there are none now, so a re-embedded unit keeps no stale ones.
+			if err := b.PutPassages(ctx, it.unitID, j.coll.TextEmbedder, passages[i]); err != nil {
 				return err
 			}
-			status = kb.StepDone
-		}
-		if imgVecs != nil && imgVecs[i] != nil {
-			if err := j.in.kb.PutVector(ctx, it.unitID, j.coll.ImageEmbedder, kb.ModalityImage, imgVecs[i]); err != nil {
+			if len(passages[i]) > 0 {
+				status = kb.StepDone
+			}
+			if v := vecs[i]; v != nil {
+				if err := b.PutVector(ctx, it.unitID, j.coll.TextEmbedder, kb.ModalityText, v); err != nil {
+					return err
+				}
+				status = kb.StepDone
+			}
+			if imgVecs != nil && imgVecs[i] != nil {
+				if err := b.PutVector(ctx, it.unitID, j.coll.ImageEmbedder, kb.ModalityImage, imgVecs[i]); err != nil {
+					return err
+				}
+				status = kb.StepDone
+			}
+			if err := b.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: it.ordinal, Stage: StageEmbed, Status: status}); err != nil {
 				return err
 			}
-			status = kb.StepDone
 		}
-		if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: it.ordinal, Stage: StageEmbed, Status: status}); err != nil {
-			return err
-		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, it := range batch {
 		j.unitDone(it.ordinal, it.fresh)
 	}
 	return nil

@@ -256,10 +256,15 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 			return it, err
 		}
 	}
-	if it.unitID, err = j.in.kb.PutUnit(ctx, u); err != nil {
-		return it, err
-	}
-	if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepDone}); err != nil {
+	// The unit and its step in one commit: a resumed ingest never sees a stored page without its step.
+	err = j.in.kb.Batch(ctx, func(b *kb.Batch) error {
+		var err error
+		if it.unitID, err = b.PutUnit(ctx, u); err != nil {
+			return err
+		}
+		return b.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepDone})
+	})
+	if err != nil {
 		return it, err
 	}
 	it.text = u.Text

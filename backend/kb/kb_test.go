@@ -563,3 +563,52 @@ func TestVectorsRoundTripAndDims(t *testing.T) {
 		t.Fatalf("scan: %v %v", got, err)
 	}
 }
+
+func TestBatchIsAllOrNothing(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	boom := errors.New("boom")
+	err := k.Batch(ctx, func(b *Batch) error {
+		id, err := b.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "rolled back"})
+		if err != nil {
+			return err
+		}
+		if err := b.PutVector(ctx, id, "e", ModalityText, []float32{1}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	if us, _ := k.Units(ctx, d.ID); len(us) != 0 {
+		t.Fatalf("a failed batch left %d units", len(us))
+	}
+	err = k.Batch(ctx, func(b *Batch) error {
+		for o := 1; o <= 3; o++ {
+			id, err := b.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: fmt.Sprintf("page %d kept", o)})
+			if err != nil {
+				return err
+			}
+			if err := b.PutPassages(ctx, id, "e", []Passage{{Ordinal: 0, Start: 0, End: 2, Vec: []float32{1, 0}}}); err != nil {
+				return err
+			}
+			if err := b.MarkStep(ctx, d.ID, Step{Ordinal: o, Stage: "extract", Status: StepDone}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	us, _ := k.Units(ctx, d.ID)
+	steps, _ := k.Steps(ctx, d.ID)
+	var fts int
+	k.db.QueryRow(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'kept'`).Scan(&fts)
+	if len(us) != 3 || len(steps) != 3 || fts != 3 {
+		t.Fatalf("units %d steps %d fts %d", len(us), len(steps), fts)
+	}
+}

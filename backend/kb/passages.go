@@ -19,21 +19,23 @@ type Passage struct {
 
 // PutPassages replaces the passages a unit has from one embedder.
 func (k *KB) PutPassages(ctx context.Context, unitID int64, embedder string, ps []Passage) error {
-	return k.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM passages WHERE unit_id = ? AND embedder = ?`, unitID, embedder); err != nil {
-			return fmt.Errorf("replace passages of unit %d: %w", unitID, err)
+	return k.tx(ctx, func(tx *sql.Tx) error { return putPassages(ctx, tx, unitID, embedder, ps) })
+}
+
+func putPassages(ctx context.Context, db execer, unitID int64, embedder string, ps []Passage) error {
+	if _, err := db.ExecContext(ctx, `DELETE FROM passages WHERE unit_id = ? AND embedder = ?`, unitID, embedder); err != nil {
+		return fmt.Errorf("replace passages of unit %d: %w", unitID, err)
+	}
+	for _, p := range ps {
+		if len(p.Vec) == 0 {
+			return fmt.Errorf("passage %d of unit %d from %s is empty", p.Ordinal, unitID, embedder)
 		}
-		for _, p := range ps {
-			if len(p.Vec) == 0 {
-				return fmt.Errorf("passage %d of unit %d from %s is empty", p.Ordinal, unitID, embedder)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO passages(unit_id, embedder, ordinal, start, end, dim, vec)
-				VALUES (?,?,?,?,?,?,?)`, unitID, embedder, p.Ordinal, p.Start, p.End, len(p.Vec), EncodeVector(p.Vec)); err != nil {
-				return fmt.Errorf("store passage %d of unit %d: %w", p.Ordinal, unitID, err)
-			}
+		if _, err := db.ExecContext(ctx, `INSERT INTO passages(unit_id, embedder, ordinal, start, end, dim, vec)
+			VALUES (?,?,?,?,?,?,?)`, unitID, embedder, p.Ordinal, p.Start, p.End, len(p.Vec), EncodeVector(p.Vec)); err != nil {
+			return fmt.Errorf("store passage %d of unit %d: %w", p.Ordinal, unitID, err)
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // Passages lists a unit's passages from one embedder in order.

@@ -59,7 +59,9 @@ type Frame struct {
 
 // PutUnit inserts or replaces the unit with the same (document, ordinal) and returns its id. Replacing keeps the id,
 // so vectors and steps that refer to it stay attached.
-func (k *KB) PutUnit(ctx context.Context, u Unit) (int64, error) {
+func (k *KB) PutUnit(ctx context.Context, u Unit) (int64, error) { return putUnit(ctx, k.db, u) }
+
+func putUnit(ctx context.Context, db execer, u Unit) (int64, error) {
 	if u.Ordinal < 1 {
 		return 0, fmt.Errorf("unit of document %d: ordinal %d is not 1-based", u.DocumentID, u.Ordinal)
 	}
@@ -74,7 +76,7 @@ func (k *KB) PutUnit(ctx context.Context, u Unit) (int64, error) {
 		words = []byte("[]")
 	}
 	var id int64
-	err = k.db.QueryRowContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text,
+	err = db.QueryRowContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text,
 		text_source, words, thumb_blob, image_blob) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(document_id, ordinal) DO UPDATE SET kind=excluded.kind, width=excluded.width, height=excluded.height,
 		t_start_ms=excluded.t_start_ms, t_end_ms=excluded.t_end_ms, text=excluded.text, text_source=excluded.text_source,
@@ -194,10 +196,14 @@ func DecodeVector(b []byte) ([]float32, error) {
 
 // PutVector stores a unit's vector from one embedder, replacing an earlier one.
 func (k *KB) PutVector(ctx context.Context, unitID int64, embedder, modality string, v []float32) error {
+	return putVector(ctx, k.db, unitID, embedder, modality, v)
+}
+
+func putVector(ctx context.Context, db execer, unitID int64, embedder, modality string, v []float32) error {
 	if len(v) == 0 {
 		return fmt.Errorf("vector of unit %d from %s is empty", unitID, embedder)
 	}
-	_, err := k.db.ExecContext(ctx, `INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (?,?,?,?,?)
+	_, err := db.ExecContext(ctx, `INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (?,?,?,?,?)
 		ON CONFLICT(unit_id, embedder, modality) DO UPDATE SET dim=excluded.dim, vec=excluded.vec`,
 		unitID, embedder, modality, len(v), EncodeVector(v))
 	if err != nil {
@@ -249,7 +255,11 @@ type Step struct {
 
 // MarkStep records a stage outcome, so an interrupted ingest resumes where it stopped.
 func (k *KB) MarkStep(ctx context.Context, documentID int64, s Step) error {
-	_, err := k.db.ExecContext(ctx, `INSERT INTO ingest_steps(document_id, ordinal, stage, status, error, updated_at)
+	return markStep(ctx, k.db, documentID, s)
+}
+
+func markStep(ctx context.Context, db execer, documentID int64, s Step) error {
+	_, err := db.ExecContext(ctx, `INSERT INTO ingest_steps(document_id, ordinal, stage, status, error, updated_at)
 		VALUES (?,?,?,?,?,?) ON CONFLICT(document_id, ordinal, stage) DO UPDATE SET status=excluded.status,
 		error=excluded.error, updated_at=excluded.updated_at`, documentID, s.Ordinal, s.Stage, s.Status, s.Error, now())
 	if err != nil {

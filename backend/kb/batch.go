@@ -1,0 +1,41 @@
+package kb
+
+import (
+	"context"
+	"database/sql"
+)
+
+// execer is what the write helpers need: the pool for one-off writes, or a transaction for a Batch.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Batch writes many rows in one transaction. Ingest stores pages and their embeddings through it: one commit
+// (one FTS5 sync, one WAL frame flush) per batch instead of four or five per page.
+type Batch struct {
+	tx *sql.Tx
+}
+
+// Batch runs fn in one write transaction; nothing fn wrote is kept if it returns an error.
+func (k *KB) Batch(ctx context.Context, fn func(b *Batch) error) error {
+	return k.tx(ctx, func(tx *sql.Tx) error { return fn(&Batch{tx: tx}) })
+}
+
+// PutUnit is KB.PutUnit inside the batch.
+func (b *Batch) PutUnit(ctx context.Context, u Unit) (int64, error) { return putUnit(ctx, b.tx, u) }
+
+// PutVector is KB.PutVector inside the batch.
+func (b *Batch) PutVector(ctx context.Context, unitID int64, embedder, modality string, v []float32) error {
+	return putVector(ctx, b.tx, unitID, embedder, modality, v)
+}
+
+// PutPassages is KB.PutPassages inside the batch.
+func (b *Batch) PutPassages(ctx context.Context, unitID int64, embedder string, ps []Passage) error {
+	return putPassages(ctx, b.tx, unitID, embedder, ps)
+}
+
+// MarkStep is KB.MarkStep inside the batch.
+func (b *Batch) MarkStep(ctx context.Context, documentID int64, s Step) error {
+	return markStep(ctx, b.tx, documentID, s)
+}
