@@ -187,6 +187,12 @@ func (a *App) Pages(documentID int64) ([]PageRef, error) {
 	if err := a.ready(); err != nil {
 		return nil, err
 	}
+	// The grid is open, so the viewer comes next: open the PDF in the render worker meanwhile.
+	go func() {
+		if err := a.lib.WarmDocument(a.ctx, documentID); err != nil && a.ctx.Err() == nil {
+			slog.Warn("warm document", "document", documentID, "err", err)
+		}
+	}()
 	us, err := a.kb.Units(a.ctx, documentID)
 	if err != nil {
 		return nil, err

@@ -121,6 +121,17 @@ func (l *Library) PageImage(ctx context.Context, unitID int64, width int) ([]byt
 	return r.Data, nil
 }
 
+// WarmDocument opens a PDF's document in the render worker ahead of the first page request, so the viewer's first
+// page does not wait for the open (on the 2,415-page R manual, 141–158 ms cold against 33 ms warm). Other kinds
+// need nothing.
+func (l *Library) WarmDocument(ctx context.Context, documentID int64) error {
+	d, err := l.KB.Document(ctx, documentID)
+	if err != nil || d.Kind != "pdf" || d.Blob == "" {
+		return err
+	}
+	return l.PDF.Warm(ctx, l.KB.Blobs.Path(d.Blob), l.pdfPassword(d))
+}
+
 // maxViewerPixels bounds one viewer render (a deep zoom of a poster-sized page).
 const maxViewerPixels = 16 << 20
 
