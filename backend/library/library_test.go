@@ -1,0 +1,136 @@
+package library
+
+import (
+	"bytes"
+	"context"
+	"image"
+	_ "image/jpeg"
+	"os"
+	"testing"
+
+	"loupe/backend/agent"
+	"loupe/backend/fixture"
+	"loupe/backend/ingest"
+	"loupe/backend/kb"
+	"loupe/backend/model"
+	"loupe/backend/pdf"
+)
+
+// TestMain lets the test binary serve as the MuPDF worker, as the loupe binary does.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand {
+		if err := pdf.ServeWorker(os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func openWithDocs(t *testing.T) (*Library, map[string]kb.Document) {
+	t.Helper()
+	ctx := context.Background()
+	lib, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	in := ingest.New(lib.KB, lib.Config, ingest.Options{NoOCR: true, Workers: 1})
+	defer in.Close()
+	res, err := in.Add(ctx, "docs", []string{fixture.Path(t, "pdf/real/blood_loss_report.pdf"), fixture.Path(t, "images/charts/bkf_plot.png")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]kb.Document{}
+	for _, r := range res {
+		if r.Error != "" {
+			t.Fatal(r.Error)
+		}
+		docs[r.Document.Kind] = r.Document
+	}
+	return lib, docs
+}
+
+func TestPageImage(t *testing.T) {
+	ctx := context.Background()
+	lib, docs := openWithDocs(t)
+	if err := lib.WarmDocument(ctx, docs["pdf"].ID); err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := lib.KB.Units(ctx, docs["pdf"].ID)
+	img, _ := lib.KB.Units(ctx, docs["image"].ID)
+	cases := map[string]struct {
+		unit  kb.Unit
+		width int
+	}{
+		"a PDF page is rendered at the width asked": {pages[2], 800},
+		"a sharper zoom of the same page":           {pages[2], 2000},
+		"an image returns its stored picture":       {img[0], 300},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			b, err := lib.PageImage(ctx, c.unit.ID, c.width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.width
+			if c.unit.Kind != kb.UnitPage {
+				want = int(c.unit.Width) // the stored image, whatever the width asked
+			}
+			if cfg.Width < want-2 || cfg.Width > want+2 {
+				t.Errorf("width %d, want %d", cfg.Width, want)
+			}
+		})
+	}
+	if _, err := lib.PageImage(ctx, 999999, 100); err == nil {
+		t.Error("a missing unit rendered")
+	}
+}
+
+// oneReply is a scripted model that answers at once.
+type oneReply struct{}
+
+type replyStream struct{ i int }
+
+func (oneReply) Chat(context.Context, model.Request) (model.Stream, error) {
+	return &replyStream{}, nil
+}
+func (s *replyStream) Next() bool { s.i++; return s.i <= 2 }
+func (s *replyStream) Current() model.Delta {
+	if s.i == 1 {
+		return model.Delta{Content: "<answer>Factor XIII</answer>"}
+	}
+	return model.Delta{Done: true, FinishReason: "stop"}
+}
+func (s *replyStream) Err() error   { return nil }
+func (s *replyStream) Close() error { return nil }
+
+func TestConversationTurns(t *testing.T) {
+	ctx := context.Background()
+	lib, _ := openWithDocs(t)
+	conv, err := lib.BeginTurn(ctx, 0, "What is measured?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []agent.Kind
+	turn, err := lib.AnswerTurn(ctx, conv, oneReply{}, agent.Config{Mode: agent.ModeVanilla, Model: "scripted"}, "What is measured?",
+		func(ev agent.Event) { kinds = append(kinds, ev.Kind) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, _ := lib.KB.Messages(ctx, conv)
+	if len(msgs) != 2 || msgs[0].Role != "user" || msgs[1].Content != "Factor XIII" || msgs[1].RunID != turn.RunID {
+		t.Fatalf("messages %+v", msgs)
+	}
+	if kinds[0] != agent.KindRunStarted || kinds[len(kinds)-1] != agent.KindDone {
+		t.Errorf("events %v", kinds)
+	}
+	// A second question continues the same conversation.
+	if again, err := lib.BeginTurn(ctx, conv, "And when?"); err != nil || again != conv {
+		t.Fatalf("second turn: %d %v", again, err)
+	}
+}
