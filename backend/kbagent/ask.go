@@ -19,6 +19,8 @@ type Deps struct {
 	PDF    *pdf.Renderer
 	Chat   model.Chat
 	Log    *slog.Logger
+	// Password returns the remembered password of an encrypted PDF; nil means none.
+	Password func(kb.Document) string
 	// Query is the base of every search (mode, weights); the run's collection is added to it.
 	Query search.Query
 }
@@ -43,7 +45,7 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 	a := &agent.Agent{
 		Chat:      d.Chat,
 		Retriever: &Retriever{Searcher: d.Search, Base: q},
-		Renderer:  &Renderer{KB: d.KB, PDF: d.PDF},
+		Renderer:  &Renderer{KB: d.KB, PDF: d.PDF, Password: d.Password},
 		Frames:    &Frames{KB: d.KB},
 		Blobs:     &Blobs{KB: d.KB, RunID: run.ID},
 		Log:       d.Log,

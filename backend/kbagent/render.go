@@ -26,6 +26,8 @@ const RawDPI = 200
 type Renderer struct {
 	KB  *kb.KB
 	PDF *pdf.Renderer // nil: PDF pages cannot be rendered
+	// Password returns the remembered password of an encrypted PDF; nil means none.
+	Password func(kb.Document) string
 
 	mu    sync.Mutex
 	units map[int64]*unitSource
@@ -147,7 +149,11 @@ func (r *Renderer) renderPDF(ctx context.Context, s *unitSource, region vision.R
 	dpi := RawDPI * float64(out.W) / region.W()
 	pt := 72.0 / RawDPI
 	clip := pdf.Box{X0: region.X0 * pt, Y0: region.Y0 * pt, X1: region.X1 * pt, Y1: region.Y1 * pt}
-	rend, err := r.PDF.Render(ctx, path, "", pdf.RenderRequest{
+	password := ""
+	if r.Password != nil {
+		password = r.Password(s.doc)
+	}
+	rend, err := r.PDF.Render(ctx, path, password, pdf.RenderRequest{
 		Page: s.unit.Ordinal - 1, DPI: dpi, Clip: &clip, Format: pdf.JPEG, Quality: 92,
 		MaxPixels: 2 * (out.W + 2) * (out.H + 2),
 	})

@@ -90,7 +90,7 @@ func (l *Library) AgentDeps(chat model.Chat, log *slog.Logger) kbagent.Deps {
 	if log == nil {
 		log = slog.Default()
 	}
-	return kbagent.Deps{KB: l.KB, Search: l.Search, PDF: l.PDF, Chat: chat, Log: log}
+	return kbagent.Deps{KB: l.KB, Search: l.Search, PDF: l.PDF, Chat: chat, Log: log, Password: l.PDFPassword}
 }
 
 // PageImage draws a unit about width pixels wide for the viewer: a PDF page is re-rendered by MuPDF at the
@@ -112,7 +112,7 @@ func (l *Library) PageImage(ctx context.Context, unitID int64, width int) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	r, err := l.PDF.Render(ctx, l.KB.Blobs.Path(d.Blob), l.pdfPassword(d), pdf.RenderRequest{
+	r, err := l.PDF.Render(ctx, l.KB.Blobs.Path(d.Blob), l.PDFPassword(d), pdf.RenderRequest{
 		Page: u.Ordinal - 1, DPI: 72 * float64(max(width, 64)) / u.Width, MaxPixels: maxViewerPixels, Format: pdf.JPEG,
 	})
 	if err != nil {
@@ -129,14 +129,14 @@ func (l *Library) WarmDocument(ctx context.Context, documentID int64) error {
 	if err != nil || d.Kind != "pdf" || d.Blob == "" {
 		return err
 	}
-	return l.PDF.Warm(ctx, l.KB.Blobs.Path(d.Blob), l.pdfPassword(d))
+	return l.PDF.Warm(ctx, l.KB.Blobs.Path(d.Blob), l.PDFPassword(d))
 }
 
 // maxViewerPixels bounds one viewer render (a deep zoom of a poster-sized page).
 const maxViewerPixels = 16 << 20
 
-// pdfPassword is the remembered password of an encrypted PDF ("" for the others).
-func (l *Library) pdfPassword(d kb.Document) string {
+// PDFPassword is the remembered password of an encrypted PDF ("" for the others).
+func (l *Library) PDFPassword(d kb.Document) string {
 	v, err := l.Config.Secrets.Get(ingest.PasswordKey(d.SHA256))
 	if err != nil {
 		return ""

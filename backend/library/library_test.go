@@ -12,8 +12,10 @@ import (
 	"loupe/backend/fixture"
 	"loupe/backend/ingest"
 	"loupe/backend/kb"
+	"loupe/backend/kbagent"
 	"loupe/backend/model"
 	"loupe/backend/pdf"
+	"loupe/backend/vision"
 )
 
 // TestMain lets the test binary serve as the MuPDF worker, as the loupe binary does.
@@ -132,5 +134,49 @@ func TestConversationTurns(t *testing.T) {
 	// A second question continues the same conversation.
 	if again, err := lib.BeginTurn(ctx, conv, "And when?"); err != nil || again != conv {
 		t.Fatalf("second turn: %d %v", again, err)
+	}
+}
+
+// An encrypted PDF added with its password renders later — in the viewer and for the agent — without asking again.
+func TestEncryptedPDFRendersWithTheRememberedPassword(t *testing.T) {
+	ctx := context.Background()
+	lib, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	in := ingest.New(lib.KB, lib.Config, ingest.Options{NoOCR: true, Workers: 1})
+	defer in.Close()
+	res, err := in.AddRequest(ctx, ingest.Request{Collection: "locked", Paths: []string{fixture.Path(t, "bad/pdf/qpdf/enc-R3,V2,U=view,O=master.pdf")},
+		Password: "view"}, nil)
+	if err != nil || len(res) != 1 || res[0].Error != "" {
+		t.Fatalf("ingest: %+v %v", res, err)
+	}
+	units, _ := lib.KB.Units(ctx, res[0].Document.ID)
+	if _, err := lib.PageImage(ctx, units[0].ID, 400); err != nil {
+		t.Errorf("viewer: %v", err)
+	}
+	// Fresh libraries, so no renderer has the file open already: the agent's renderer gets the password from the
+	// library; one without it fails.
+	render := func(pw func(kb.Document) string) error {
+		l, err := OpenConfig(ctx, lib.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if pw != nil {
+			pw = l.AgentDeps(oneReply{}, nil).Password
+		}
+		img, err := (&kbagent.Renderer{KB: l.KB, PDF: l.PDF, Password: pw}).Render(ctx, kbagent.ID(units[0].ID), vision.Rect{}, vision.Size{W: 200, H: 260})
+		if err == nil && img.Bounds().Dx() != 200 {
+			t.Errorf("width %d", img.Bounds().Dx())
+		}
+		return err
+	}
+	if err := render(lib.PDFPassword); err != nil {
+		t.Errorf("agent render with the remembered password: %v", err)
+	}
+	if err := render(nil); err == nil {
+		t.Error("rendered an encrypted page without its password")
 	}
 }

@@ -65,7 +65,7 @@ func New(lib *library.Library, o Options) (*Server, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	s := &Server{lib: lib, opt: o, log: o.Log, mux: http.NewServeMux(), rend: &kbagent.Renderer{KB: lib.KB, PDF: lib.PDF}}
+	s := &Server{lib: lib, opt: o, log: o.Log, mux: http.NewServeMux(), rend: &kbagent.Renderer{KB: lib.KB, PDF: lib.PDF, Password: lib.PDFPassword}}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.HandleFunc("POST /search", s.auth(s.searchPOST))
 	s.mux.HandleFunc("GET /search", s.auth(s.searchGET))

@@ -19,7 +19,9 @@ type Transcriber struct {
 }
 
 // Transcriber returns a transcriber that uses modelName, e.g. "whisper-1" or "openai/whisper-large-v3".
-func (c *Client) Transcriber(modelName string) *Transcriber { return &Transcriber{c: c, model: modelName} }
+func (c *Client) Transcriber(modelName string) *Transcriber {
+	return &Transcriber{c: c, model: modelName}
+}
 
 // Transcribe sends one audio file and returns its text.
 func (t *Transcriber) Transcribe(ctx context.Context, audio []byte, name string) (string, error) {
