@@ -113,6 +113,9 @@ func (c *Client) start() (*worker, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("pdf worker: start %s: %w", exe, err)
 	}
+	// Rendering is batch work: it yields the CPU to the window and to interactive requests (a 2,415-page ingest
+	// otherwise stretches UI frames past 100 ms on two cores).
+	lowerPriority(cmd.Process.Pid)
 	w := &worker{cmd: cmd, stdin: stdin, bw: bufio.NewWriter(stdin), results: make(chan frameResult, 1),
 		exited: make(chan struct{}), stderr: tail}
 	go func() {
