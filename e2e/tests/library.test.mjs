@@ -50,6 +50,8 @@ test('library: add real files, watch progress reach done, browse pages, search w
     // Open a document: the page grid is virtualised and shows thumbnails.
     await page.getByTestId('doc-card').filter({ hasText: 'blood_loss_report.pdf' }).click()
     await page.getByTestId('page-grid').waitFor()
+    // The virtualiser renders its cells after it has measured the grid: wait for the first one.
+    await page.getByTestId('page-cell').first().waitFor()
     const cells = await page.getByTestId('page-cell').count()
     assert.ok(cells > 0 && cells <= 19, `cells ${cells}`)
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="page-cell"] img.thumb').length >= 4, null, {
@@ -84,7 +86,8 @@ test('library: add real files, watch progress reach done, browse pages, search w
     await page.screenshot({ path: shot('search') })
     await page.getByTestId('hit').first().click()
     await viewer.waitFor()
-    assert.ok((await viewer.getByTestId('region').count()) > 0, 'the viewer highlights the matched words')
+    // The viewer highlights the matched words.
+    await viewer.getByTestId('region').first().waitFor({ timeout: 10000 })
     await viewer.locator('img').waitFor({ timeout: 30000 })
     await page.screenshot({ path: shot('viewer-search-hit') })
     await page.keyboard.press('Escape')
