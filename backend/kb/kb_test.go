@@ -263,6 +263,10 @@ func TestFTSWordsAndCJK(t *testing.T) {
 	if n := count(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH '文档问答'`); n != 1 {
 		t.Errorf("CJK trigram match: %d", n)
 	}
+	// English pages stay out of the trigram index (no CJK query can match them; they would cost 4x the word index).
+	if n := count(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH 'rved'`); n != 0 {
+		t.Errorf("English text in the trigram index: %d", n)
+	}
 	// Updating text updates both indexes.
 	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "nothing here"})
 	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'cafe'`); n != 0 {
