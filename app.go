@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
@@ -354,6 +355,12 @@ func (a *App) ChooseSavePath(defaultName string) (string, error) {
 
 // WriteTextFile writes an export (Markdown or self-contained HTML) to a path chosen with ChooseSavePath.
 func (a *App) WriteTextFile(path, content string) error {
+	// Exports only: a script in the webview cannot use this to write ~/.bashrc or the like.
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".markdown", ".html", ".htm":
+	default:
+		return fmt.Errorf("export to %s: only .md and .html files are written", path)
+	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		return fmt.Errorf("export to %s: %w", path, err)
 	}
