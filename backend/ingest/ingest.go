@@ -87,6 +87,7 @@ type Ingester struct {
 	ocrSem  chan struct{}
 	log     *slog.Logger
 	progMu  sync.Mutex
+	progSeq uint64 // under progMu
 
 	memMu      sync.Mutex
 	memSecrets map[string]string

@@ -31,6 +31,9 @@ type Progress struct {
 	Status      string  `json:"status,omitempty"` // the document's status after a done/failed/exists event
 	Error       string  `json:"error,omitempty"`
 	Warning     string  `json:"warning,omitempty"`
+	// Seq numbers the events of one Ingester in emission order, so a consumer whose transport reorders messages
+	// (Wails' dev websocket sends each from its own goroutine) can keep the latest state per document.
+	Seq uint64 `json:"seq"`
 }
 
 // emit delivers p, serialised across the Ingester so callbacks need no locking.
@@ -40,6 +43,8 @@ func (in *Ingester) emit(fn func(Progress), p Progress) {
 	}
 	in.progMu.Lock()
 	defer in.progMu.Unlock()
+	in.progSeq++
+	p.Seq = in.progSeq
 	fn(p)
 }
 

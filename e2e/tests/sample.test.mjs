@@ -20,7 +20,11 @@ test('sample library: one click on the empty state ingests the bundled PDF, scan
       },
       null,
       { timeout: 180000 },
-    )
+    ).catch(async (e) => {
+      await page.screenshot({ path: shot('library-samples-failed') })
+      const rows = await page.getByTestId('ingest-row').allTextContents()
+      throw new Error(`samples did not all finish: ${rows.join(' | ')}`, { cause: e })
+    })
     // The grid refreshes after the last document is done.
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="doc-grid"] li').length === 4, null, {
       timeout: 30000,

@@ -8,7 +8,7 @@ import { GraphView } from './features/graph/GraphView'
 import { Library } from './features/library/Library'
 import { Settings } from './features/settings/Settings'
 import { backend, hasBackend, onFilesDropped, onIngestProgress, type Status } from './lib/backend'
-import { progressState, type Collection, type IngestProgress, type Settings as SettingsT } from './lib/types'
+import { foldProgress, progressState, type Collection, type IngestProgress, type Settings as SettingsT } from './lib/types'
 
 export function App() {
   const [view, setView] = useState<View>('library')
@@ -63,7 +63,7 @@ export function App() {
       batch = []
       setProgress((m) => {
         const next = { ...m }
-        for (const p of b) next[p.document_id ? String(p.document_id) : p.path || p.name] = p
+        for (const p of b) foldProgress(next, p)
         return next
       })
       if (b.some((p) => progressState(p) !== 'running' || p.stage === 'start')) {
