@@ -12,6 +12,10 @@ LDFLAGS := -X loupe/backend/buildinfo.Version=$(VERSION)
 .PHONY: run test setup build bindings frontend dev cli e2e vet clean glove-table
 
 run: build
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+		echo "make run: no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset)." >&2; \
+		echo "  On a desktop session it opens directly; headless: xvfb-run make run, or use the CLI: ./build/bin/loupe --help" >&2; \
+		exit 1; fi
 	./build/bin/loupe $(ARGS)
 
 test:
