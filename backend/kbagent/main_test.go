@@ -16,13 +16,7 @@ import (
 // TestMain lets the test binary serve as the pdf worker, the way the loupe binary does: the pdf client
 // re-executes os.Executable() with the worker command.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand {
-		if err := pdf.ServeWorker(os.Stdin, os.Stdout); err != nil {
-			os.Stderr.WriteString(err.Error() + "\n")
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	pdf.ServeWorkerIfAsked()
 	os.Exit(m.Run())
 }
 

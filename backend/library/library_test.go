@@ -20,12 +20,7 @@ import (
 
 // TestMain lets the test binary serve as the MuPDF worker, as the loupe binary does.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand {
-		if err := pdf.ServeWorker(os.Stdin, os.Stdout); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	pdf.ServeWorkerIfAsked()
 	os.Exit(m.Run())
 }
 

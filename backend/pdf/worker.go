@@ -158,3 +158,17 @@ func profile() func() {
 		f.Close()
 	}
 }
+
+// ServeWorkerIfAsked turns this process into a worker, serving stdin/stdout and exiting, when its first argument is
+// WorkerCommand. Test binaries call it from TestMain so the client can re-execute them as its worker, the way the
+// loupe binary serves through its hidden command.
+func ServeWorkerIfAsked() {
+	if len(os.Args) < 2 || os.Args[1] != WorkerCommand {
+		return
+	}
+	if err := ServeWorker(os.Stdin, os.Stdout); err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
