@@ -396,13 +396,13 @@ func (a *App) AddSampleLibrary(collection string) error {
 	return a.AddPaths(collection, paths)
 }
 
-// RetryDocument ingests a failed document again from its stored original.
-func (a *App) RetryDocument(id int64) error {
+// RetryDocument ingests a failed document again from its stored original, with a PDF password when one is given.
+func (a *App) RetryDocument(id int64, password string) error {
 	if err := a.ready(); err != nil {
 		return err
 	}
 	go func() {
-		if _, err := a.ingester.Retry(a.ctx, id, "", a.emitProgress); err != nil && a.ctx.Err() == nil {
+		if _, err := a.ingester.Retry(a.ctx, id, password, a.emitProgress); err != nil && a.ctx.Err() == nil {
 			wruntime.EventsEmit(a.ctx, eventIngest, ingest.Progress{DocumentID: id, Stage: ingest.StageFailed, Error: err.Error()})
 		}
 	}()

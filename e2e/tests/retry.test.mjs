@@ -55,3 +55,31 @@ test('retry: a damaged PDF makes a failed row with its reason; Retry ingests it 
     await browser.close()
   }
 })
+
+test('retry: an encrypted PDF asks for its password in the failed row and opens with it', async () => {
+  const { browser, page, errors } = await openApp()
+  try {
+    await newCollection(page, 'locked')
+    await addByPath(page, [path.join(testdata, 'bad/pdf/qpdf/enc-R3,V2,U=view,O=master.pdf')])
+    const row = ingestRow(page, 'enc-R3,V2,U=view,O=master.pdf')
+    await page.waitForFunction(() => document.querySelector('[data-testid="ingest-row"][data-state="failed"]'), null, { timeout: 60000 })
+    assert.match(await row.getByRole('alert').textContent(), /password required/)
+    const input = row.getByLabel(/^Password for /)
+    await input.fill('view')
+    await page.screenshot({ path: shot('retry-password') })
+    await row.getByRole('button', { name: 'Open' }).click()
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid="ingest-row"]')].some((r) => r.textContent.includes('enc-R3') && r.dataset.state === 'done'),
+      null,
+      { timeout: 60000 },
+    )
+    const docs = await page.evaluate(async () => {
+      const c = (await window.go.main.App.Collections()).find((c) => c.name === 'locked')
+      return (await window.go.main.App.Documents(c.id)).map((d) => `${d.status}:${d.pages}`)
+    })
+    assert.deepEqual(docs, ['ready:30'])
+    assert.deepEqual(errors, [])
+  } finally {
+    await browser.close()
+  }
+})

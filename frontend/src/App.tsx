@@ -159,7 +159,7 @@ export function App() {
               onCollectionsChanged={refresh}
               progress={items}
               onAdd={add}
-              onRetry={(p) => (p.document_id ? backend.retry(p.document_id) : backend.addPaths(collection, [p.path ?? p.name])).catch((e: unknown) => setError(String(e)))}
+              onRetry={(p, password) => (p.document_id ? backend.retry(p.document_id, password) : backend.addPaths(collection, [p.path ?? p.name])).catch((e: unknown) => setError(String(e)))}
               refreshKey={refreshKey}
               searchRef={searchRef}
             />

@@ -86,7 +86,7 @@ export const backend = {
   chooseSavePath: (defaultName: string): Promise<string> => App.ChooseSavePath(defaultName),
   writeTextFile: (path: string, content: string): Promise<void> => App.WriteTextFile(path, content),
   addPaths: (collection: string, paths: string[]): Promise<void> => App.AddPaths(collection, paths),
-  retry: (documentId: number): Promise<void> => App.RetryDocument(documentId),
+  retry: (documentId: number, password = ''): Promise<void> => App.RetryDocument(documentId, password),
   ask: (r: AskRequest): Promise<AskStarted> => App.Ask(main.AskRequest.createFrom(r)),
   stop: (runId: string): Promise<void> => App.Stop(runId),
   // Parts that land in later builds.

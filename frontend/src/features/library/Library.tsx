@@ -17,7 +17,7 @@ type Props = {
   onCollectionsChanged: () => void
   progress: IngestProgress[]
   onAdd: (paths: string[]) => void
-  onRetry: (p: IngestProgress) => void
+  onRetry: (p: IngestProgress, password?: string) => void
   refreshKey: number
   searchRef: React.RefObject<HTMLInputElement | null>
 }

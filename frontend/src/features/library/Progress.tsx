@@ -1,8 +1,15 @@
+import { useState } from 'react'
 import { percent, progressLine } from '../../lib/format'
 import { progressState, type IngestProgress } from '../../lib/types'
 
 /** IngestList shows each document being added: stage, a bar, pages/s and ETA; failures with the reason and a retry. */
-export function IngestList({ items, onRetry }: { items: IngestProgress[]; onRetry: (p: IngestProgress) => void }) {
+export function IngestList({
+  items,
+  onRetry,
+}: {
+  items: IngestProgress[]
+  onRetry: (p: IngestProgress, password?: string) => void
+}) {
   if (items.length === 0) return null
   return (
     <section className="ingest" aria-label="Adding documents" data-testid="ingest">
@@ -21,7 +28,11 @@ export function IngestList({ items, onRetry }: { items: IngestProgress[]; onRetr
           {state === 'failed' ? (
             <div className="ingest-error">
               <span role="alert">{p.error || 'Unknown error'}</span>
-              <button onClick={() => onRetry(p)}>Retry</button>
+              {needsPassword(p) ? (
+                <PasswordRetry name={p.name} onRetry={(pw) => onRetry(p, pw)} />
+              ) : (
+                <button onClick={() => onRetry(p)}>Retry</button>
+              )}
             </div>
           ) : (
             <div
@@ -48,4 +59,34 @@ function doneLine(p: IngestProgress): string {
   if (p.stage === 'skipped') return 'Skipped: not a PDF, image or video'
   const unit = p.kind === 'video' ? 'clip' : 'page'
   return `Done · ${p.total} ${unit}${p.total === 1 ? '' : 's'}`
+}
+
+/** needsPassword reports whether a failure is an encrypted PDF waiting for its password. */
+export function needsPassword(p: IngestProgress): boolean {
+  return Boolean(p.document_id) && /password required/i.test(p.error ?? '')
+}
+
+function PasswordRetry({ name, onRetry }: { name: string; onRetry: (password: string) => void }) {
+  const [pw, setPw] = useState('')
+  return (
+    <form
+      className="password-retry"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (pw) onRetry(pw)
+      }}
+    >
+      <input
+        type="password"
+        aria-label={`Password for ${name}`}
+        placeholder="PDF password"
+        value={pw}
+        onChange={(e) => setPw(e.target.value)}
+        autoComplete="off"
+      />
+      <button type="submit" disabled={!pw}>
+        Open
+      </button>
+    </form>
+  )
 }

@@ -42,7 +42,7 @@ export function PickFiles():Promise<Array<string>>;
 
 export function PickFolder():Promise<string>;
 
-export function RetryDocument(arg1:number):Promise<void>;
+export function RetryDocument(arg1:number,arg2:string):Promise<void>;
 
 export function RunEvents(arg1:number):Promise<Array<json.RawMessage>>;
 

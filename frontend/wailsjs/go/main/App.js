@@ -70,8 +70,8 @@ export function PickFolder() {
   return window['go']['main']['App']['PickFolder']();
 }
 
-export function RetryDocument(arg1) {
-  return window['go']['main']['App']['RetryDocument'](arg1);
+export function RetryDocument(arg1, arg2) {
+  return window['go']['main']['App']['RetryDocument'](arg1, arg2);
 }
 
 export function RunEvents(arg1) {

@@ -1,0 +1,29 @@
+import { fireEvent, render, screen } from '@testing-library/react'
+import type { IngestProgress } from '../../lib/types'
+import { IngestList, needsPassword } from './Progress'
+
+const failed = (error: string): IngestProgress => ({ seq: 3, document_id: 4, name: 'locked.pdf', stage: 'failed', done: 0, total: 0, error })
+
+describe('IngestList', () => {
+  it('asks for the password of an encrypted PDF and retries with it', () => {
+    const calls: [IngestProgress, string | undefined][] = []
+    render(<IngestList items={[failed('pdf locked.pdf: password required (give it with: loupe documents retry 4 --password P)')]} onRetry={(p, pw) => calls.push([p, pw])} />)
+    const input = screen.getByLabelText('Password for locked.pdf')
+    const open = screen.getByRole('button', { name: 'Open' })
+    expect(open).toHaveProperty('disabled', true)
+    fireEvent.change(input, { target: { value: 'view' } })
+    fireEvent.click(open)
+    expect(calls).toHaveLength(1)
+    expect(calls[0][1]).toBe('view')
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
+  })
+
+  it('offers a plain retry for other failures', () => {
+    const calls: string[] = []
+    render(<IngestList items={[failed('damaged or not a PDF: document has no pages')]} onRetry={(p, pw) => calls.push(p.name + ':' + (pw ?? ''))} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
+    expect(calls).toEqual(['locked.pdf:'])
+    expect(needsPassword(failed('password required'))).toBe(true)
+    expect(needsPassword({ ...failed('password required'), document_id: undefined })).toBe(false)
+  })
+})
