@@ -265,6 +265,55 @@ func (s stepState) finished(stage string, ordinal int) bool {
 	return st == kb.StepDone || st == kb.StepSkipped || (stage == StageExtract && st == kb.StepFailed)
 }
 
+// embedQueue feeds the embed stage, which runs in the background while units are extracted.
+type embedQueue struct {
+	stage *embedStage
+	ch    chan embedItem
+	done  chan error
+}
+
+// startEmbedding starts the embed stage and queues first the units an earlier run extracted but did not embed;
+// prepare, when set, completes each of those (a PDF page's image is rendered on demand, not stored).
+func (j *job) startEmbedding(ctx context.Context, st stepState, prepare func(*embedItem)) (*embedQueue, error) {
+	stage, err := j.newEmbedStage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q := &embedQueue{stage: stage, ch: make(chan embedItem, 2*j.in.o.EmbedBatch), done: make(chan error, 1)}
+	go func() { q.done <- stage.run(ctx, q.ch) }()
+	pending, err := j.pendingEmbeds(ctx, st)
+	if err != nil {
+		return nil, q.finish(err)
+	}
+	for _, it := range pending {
+		if prepare != nil {
+			prepare(&it)
+		}
+		q.send(it)
+	}
+	return q, nil
+}
+
+// images reports whether the collection embeds images, so extraction knows whether to prepare them.
+func (q *embedQueue) images() bool { return q.stage.image != nil }
+
+// send queues one unit; its image is dropped when the collection has no image embedder.
+func (q *embedQueue) send(it embedItem) {
+	if q.stage.image == nil {
+		it.image = nil
+	}
+	q.ch <- it
+}
+
+// finish closes the queue, waits for the stage, and returns err, or else the stage's error.
+func (q *embedQueue) finish(err error) error {
+	close(q.ch)
+	if serr := <-q.done; err == nil {
+		err = serr
+	}
+	return err
+}
+
 // pendingEmbeds returns the units extracted by an earlier run whose embedding was not recorded.
 func (j *job) pendingEmbeds(ctx context.Context, st stepState) ([]embedItem, error) {
 	rows, err := j.in.kb.DB().QueryContext(ctx, `SELECT id, ordinal, text, image_blob FROM units WHERE document_id = ? ORDER BY ordinal`, j.doc.ID)

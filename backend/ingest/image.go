@@ -26,28 +26,18 @@ func (j *job) image(ctx context.Context) error {
 		return nil
 	}
 	j.emit(Progress{Stage: StageStart})
-	emb, err := j.newEmbedStage(ctx)
+	q, err := j.startEmbedding(ctx, st, nil)
 	if err != nil {
 		return err
 	}
-	var items []embedItem
-	if st.finished(StageExtract, 1) {
-		if items, err = j.pendingEmbeds(ctx, st); err != nil {
-			return err
-		}
-	} else {
+	if !st.finished(StageExtract, 1) {
 		it, err := j.extractImage(ctx)
 		if err != nil {
-			return err
+			return q.finish(err)
 		}
-		items = []embedItem{it}
+		q.send(it)
 	}
-	if emb.image == nil {
-		for i := range items {
-			items[i].image = nil
-		}
-	}
-	return emb.embed(ctx, items)
+	return q.finish(nil)
 }
 
 func (j *job) extractImage(ctx context.Context) (embedItem, error) {

@@ -106,24 +106,9 @@ func (j *job) pdf(ctx context.Context) error {
 	j.mu.Unlock()
 	j.emit(Progress{Stage: StageStart})
 
-	emb, err := j.newEmbedStage(ctx)
+	q, err := j.startEmbedding(ctx, st, func(it *embedItem) { it.image = j.pageImage(docs, it.ordinal-1) })
 	if err != nil {
 		return err
-	}
-	ch := make(chan embedItem, 2*j.in.o.EmbedBatch)
-	embErr := make(chan error, 1)
-	go func() { embErr <- emb.run(ctx, ch) }()
-	pending, err := j.pendingEmbeds(ctx, st)
-	if err != nil {
-		close(ch)
-		<-embErr
-		return err
-	}
-	for _, it := range pending {
-		if emb.image != nil {
-			it.image = j.pageImage(docs, it.ordinal-1)
-		}
-		ch <- it
 	}
 
 	var failed sync.Map
@@ -135,23 +120,18 @@ func (j *job) pdf(ctx context.Context) error {
 			continue
 		}
 		g.Go(func() error {
-			it, err := j.pdfPage(gctx, docs, i, emb.image != nil)
+			it, err := j.pdfPage(gctx, docs, i, q.images())
 			if err != nil {
 				return err
 			}
 			if it.unitID == 0 {
 				failed.Store(i, true)
 			}
-			ch <- it
+			q.send(it)
 			return nil
 		})
 	}
-	err = g.Wait()
-	close(ch)
-	if eerr := <-embErr; err == nil {
-		err = eerr
-	}
-	if err != nil {
+	if err := q.finish(g.Wait()); err != nil {
 		return err
 	}
 	if info, rerr := d.Refresh(ctx); rerr == nil && info.Warnings > 0 {

@@ -50,42 +50,23 @@ func (j *job) video(ctx context.Context) error {
 	j.mu.Unlock()
 	j.emit(Progress{Stage: StageStart})
 
-	emb, err := j.newEmbedStage(ctx)
+	q, err := j.startEmbedding(ctx, st, nil)
 	if err != nil {
 		return err
 	}
-	ch := make(chan embedItem, 2*j.in.o.EmbedBatch)
-	embErr := make(chan error, 1)
-	go func() { embErr <- emb.run(ctx, ch) }()
-	pending, err := j.pendingEmbeds(ctx, st)
-	if err == nil {
-		for _, it := range pending {
-			if emb.image == nil {
-				it.image = nil
-			}
-			ch <- it
-		}
-		_, err = media.Extract(ctx, j.path, mo, func(c media.Clip) error {
-			ord := c.Index + 1
-			if st.finished(StageExtract, ord) {
-				return nil
-			}
-			it, err := j.storeClip(ctx, c)
-			if err != nil {
-				return err
-			}
-			if emb.image == nil {
-				it.image = nil
-			}
-			ch <- it
+	_, err = media.Extract(ctx, j.path, mo, func(c media.Clip) error {
+		ord := c.Index + 1
+		if st.finished(StageExtract, ord) {
 			return nil
-		})
-	}
-	close(ch)
-	if eerr := <-embErr; err == nil {
-		err = eerr
-	}
-	if err != nil {
+		}
+		it, err := j.storeClip(ctx, c)
+		if err != nil {
+			return err
+		}
+		q.send(it)
+		return nil
+	})
+	if err := q.finish(err); err != nil {
 		return err
 	}
 	// The tail of a video shorter than one keyframe interval gives no clip: count what was stored.
