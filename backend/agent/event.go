@@ -10,6 +10,7 @@ type Kind string
 
 const (
 	KindRunStarted Kind = "run_started" // Run
+	KindRewrite    Kind = "rewrite"     // Rewrite: how a follow-up question was understood (before the first call)
 	KindThinking   Kind = "thinking"    // Text: a reasoning delta
 	KindContent    Kind = "content"     // Text: an output delta (tags and tool calls included, as streamed)
 	KindSearch     Kind = "search"      // Search
@@ -36,6 +37,7 @@ type Event struct {
 
 	Text     string        `json:"text,omitempty"`
 	Run      *RunInfo      `json:"run,omitempty"`
+	Rewrite  *RewriteInfo  `json:"rewrite,omitempty"`
 	Search   *SearchInfo   `json:"search,omitempty"`
 	Results  *ResultsInfo  `json:"results,omitempty"`
 	Crop     *CropInfo     `json:"crop,omitempty"`
@@ -67,10 +69,29 @@ type RunInfo struct {
 	TopK       int    `json:"top_k"`
 }
 
+// DocRef names a document.
+type DocRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// RewriteInfo says how a question asked in a conversation was understood. When Rewritten, Question (not the asked
+// one) is what the policy answers; Reason is first_turn, standalone, follow_up or off; Error is a failed rewrite,
+// after which the asked question is used as is.
+type RewriteInfo struct {
+	Asked     string   `json:"asked"`
+	Question  string   `json:"question"`
+	Rewritten bool     `json:"rewritten"`
+	Reason    string   `json:"reason"`
+	Error     string   `json:"error,omitempty"`
+	Prefer    []DocRef `json:"prefer,omitempty"` // the documents earlier answers cited: searched first
+}
+
 // SearchInfo is a query the agent sends to the knowledge base.
 type SearchInfo struct {
-	Query  string `json:"query"`
-	NodeID string `json:"node_id,omitempty"` // vimrag: the search node being created
+	Query  string   `json:"query"`
+	NodeID string   `json:"node_id,omitempty"` // vimrag: the search node being created
+	Prefer []DocRef `json:"prefer,omitempty"`  // documents searched first (a soft scope hint), when there are any
 }
 
 // Hit is one retrieved unit.
@@ -212,10 +233,11 @@ type ErrorInfo struct {
 type Usage struct {
 	PromptTokens     int   `json:"prompt_tokens"`
 	CompletionTokens int   `json:"completion_tokens"`
-	Images           int   `json:"images"`        // images sent, counted once per model call that carried them
-	VisualTokens     int   `json:"visual_tokens"` // estimated from encoder sizes, summed like Images
-	Steps            int   `json:"steps"`         // model calls
-	ToolSteps        int   `json:"tool_steps"`    // searches, crops, memorize calls
+	Images           int   `json:"images"`                  // images sent, counted once per model call that carried them
+	VisualTokens     int   `json:"visual_tokens"`           // estimated from encoder sizes, summed like Images
+	Steps            int   `json:"steps"`                   // model calls
+	ToolSteps        int   `json:"tool_steps"`              // searches, crops, memorize calls
+	RewriteCalls     int   `json:"rewrite_calls,omitempty"` // model calls that rewrote a follow-up (tokens included above)
 	WallMS           int64 `json:"wall_ms"`
 }
 

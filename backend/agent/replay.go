@@ -5,14 +5,15 @@ import "fmt"
 // State is what a UI shows for a run, built from its events alone. Applying a stored run's events in order gives the
 // same State as watching it live; that is what makes runs replayable.
 type State struct {
-	RunID   string      `json:"run_id"`
-	Run     *RunInfo    `json:"run,omitempty"`
-	Steps   []StepState `json:"steps"`
-	Graph   *GraphInfo  `json:"graph,omitempty"`
-	Answer  *AnswerInfo `json:"answer,omitempty"`
-	Errors  []ErrorInfo `json:"errors,omitempty"`
-	Done    *DoneInfo   `json:"done,omitempty"`
-	LastSeq int         `json:"last_seq"`
+	RunID   string       `json:"run_id"`
+	Run     *RunInfo     `json:"run,omitempty"`
+	Rewrite *RewriteInfo `json:"rewrite,omitempty"`
+	Steps   []StepState  `json:"steps"`
+	Graph   *GraphInfo   `json:"graph,omitempty"`
+	Answer  *AnswerInfo  `json:"answer,omitempty"`
+	Errors  []ErrorInfo  `json:"errors,omitempty"`
+	Done    *DoneInfo    `json:"done,omitempty"`
+	LastSeq int          `json:"last_seq"`
 }
 
 // StepState is one model call and what the agent did with its reply.
@@ -51,6 +52,8 @@ func (s *State) Apply(ev Event) error {
 	switch ev.Kind {
 	case KindRunStarted:
 		s.Run = ev.Run
+	case KindRewrite:
+		s.Rewrite = ev.Rewrite
 	case KindThinking:
 		step().Thinking += ev.Text
 	case KindContent:
@@ -89,6 +92,8 @@ func missingPayload(ev Event) bool {
 	switch ev.Kind {
 	case KindRunStarted:
 		return ev.Run == nil
+	case KindRewrite:
+		return ev.Rewrite == nil
 	case KindSearch:
 		return ev.Search == nil
 	case KindResults:

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"time"
 
+	"loupe/backend/followup"
 	"loupe/backend/model"
 	"loupe/backend/vision"
 )
@@ -46,6 +47,17 @@ type Config struct {
 	MemoryPixels int
 	// Options override sampling; nil fields keep the policy's choice.
 	Options model.Options
+	// FollowUp, when set, makes the run understand its question in the light of the conversation before the policy
+	// starts: a follow-up is rewritten into a standalone question by one extra model call (see package followup).
+	FollowUp *FollowUp
+	// Prefer are documents the Retriever searches first (the caller's Retriever does it); named in search events.
+	Prefer []DocRef
+}
+
+// FollowUp is the conversation a question continues.
+type FollowUp struct {
+	History []followup.Turn
+	Off     bool // rewriting turned off in settings: the event says so and the question is used as asked
 }
 
 func (c Config) withDefaults() (Config, error) {
@@ -147,6 +159,9 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 		Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
 		Collection: cfg.Collection, Think: cfg.Think, MaxSteps: cfg.MaxSteps, TopK: cfg.TopK,
 	}})
+	if cfg.FollowUp != nil || len(cfg.Prefer) > 0 {
+		r.question = r.understand(ctx)
+	}
 	var p policy
 	switch cfg.Mode {
 	case ModeVRAG:
@@ -325,9 +340,39 @@ func (r *run) image(ctx context.Context, unitID string, img image.Image, maxByte
 	}, nil
 }
 
+// understand emits the rewrite event and returns the question the policy answers: the standalone form of a
+// follow-up, or the question as asked (first turn, standalone, turned off, or a rewrite that failed).
+func (r *run) understand(ctx context.Context) string {
+	info := RewriteInfo{Asked: r.question, Question: r.question, Prefer: r.cfg.Prefer}
+	fu := r.cfg.FollowUp
+	switch {
+	case fu == nil:
+		info.Reason = "first_turn"
+	case fu.Off:
+		info.Reason = "off"
+	default:
+		d := followup.Decide(fu.History, r.question)
+		info.Reason = d.Reason
+		if d.Rewrite {
+			res, err := followup.Rewrite(ctx, r.a.Chat, r.cfg.Model, r.cfg.Options, fu.History, r.question)
+			r.usage.RewriteCalls++
+			r.usage.PromptTokens += res.Usage.PromptTokens
+			r.usage.CompletionTokens += res.Usage.CompletionTokens
+			if err != nil {
+				info.Error = err.Error()
+				r.log.Warn("follow-up rewrite failed; answering the question as asked", "err", err)
+			} else {
+				info.Question, info.Rewritten = res.Question, true
+			}
+		}
+	}
+	r.em.emit(Event{Kind: KindRewrite, Rewrite: &info})
+	return info.Question
+}
+
 // search runs a query and emits the search event; errors are reported and returned for the policy to handle.
 func (r *run) search(ctx context.Context, query, nodeID string, k int) ([]SearchHit, error) {
-	r.em.emit(Event{Kind: KindSearch, Search: &SearchInfo{Query: query, NodeID: nodeID}})
+	r.em.emit(Event{Kind: KindSearch, Search: &SearchInfo{Query: query, NodeID: nodeID, Prefer: r.cfg.Prefer}})
 	hits, err := r.a.Retriever.Search(ctx, query, k)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -28,6 +27,7 @@ func init() {
 		var (
 			mode, collection, prov, modelName, crops string
 			think, asJSON                            bool
+			conversation                             int64
 		)
 		cmd := &cobra.Command{
 			Use:   "ask QUESTION",
@@ -55,16 +55,26 @@ func init() {
 				if err != nil {
 					return err
 				}
-				d := lib.AgentDeps(chat, slog.Default())
 				ac := agent.Config{Mode: agent.Mode(mode), Provider: p.Name, Model: modelName, Collection: collection, Think: think}
 				out := cmd.OutOrStdout()
 				sink, printErr := askOutput(out, cfg, k, asJSON, crops)
-				runID, res, err := kbagent.Ask(ctx, d, 0, ac, strings.Join(args, " "), sink)
+				question := strings.Join(args, " ")
+				convID, err := lib.BeginTurn(ctx, conversation, question)
+				if err != nil {
+					if errors.Is(err, kb.ErrNotFound) {
+						return fmt.Errorf("--conversation %d: no such conversation (see loupe conversations list)", conversation)
+					}
+					return err
+				}
+				t, err := lib.AnswerTurn(ctx, convID, chat, ac, question, sink)
 				if err == nil {
 					err = printErr()
 				}
-				if res.Status == agent.StatusCancelled {
-					fmt.Fprintf(cmd.ErrOrStderr(), "run %d cancelled and stored; see it with: loupe runs show %d\n", runID, runID)
+				if t.Result.Status == agent.StatusCancelled {
+					fmt.Fprintf(cmd.ErrOrStderr(), "run %d cancelled and stored; see it with: loupe runs show %d\n", t.RunID, t.RunID)
+				}
+				if t.RunID != 0 && !asJSON {
+					fmt.Fprintf(cmd.ErrOrStderr(), "conversation %d · ask a follow-up with: loupe ask --conversation %d QUESTION\n", convID, convID)
 				}
 				return err
 			},
@@ -77,6 +87,7 @@ func init() {
 		f.BoolVar(&think, "think", false, "ask the model to think (reasoning models)")
 		f.BoolVar(&asJSON, "json", false, "print the events as JSON lines instead of a transcript")
 		f.StringVar(&crops, "crops", "", "folder for crop images (default: DATA/runs)")
+		f.Int64Var(&conversation, "conversation", 0, "continue this conversation (a follow-up is understood from its earlier turns)")
 		return cmd
 	})
 }

@@ -51,6 +51,9 @@ type AgentDefaults struct {
 	Mode     string `json:"mode"`     // vrag|vimrag|vanilla|react
 	Think    bool   `json:"think"`
 	TopK     int    `json:"top_k"`
+	// FollowUps: "rewrite" (the default, also "") turns a follow-up question into a standalone one from the
+	// conversation before the agent runs (one extra model call); "off" sends every question as asked.
+	FollowUps string `json:"follow_ups,omitempty"`
 }
 
 // Ingest settings.

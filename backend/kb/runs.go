@@ -304,3 +304,19 @@ func (k *KB) GraphNodes(ctx context.Context, runID int64) ([]GraphNode, error) {
 	}
 	return out, rows.Err()
 }
+
+// Conversation returns one conversation.
+func (k *KB) Conversation(ctx context.Context, id int64) (Conversation, error) {
+	var c Conversation
+	var cr, up int64
+	err := k.db.QueryRowContext(ctx, `SELECT id, title, coalesce(collection_id, 0), created_at, updated_at FROM conversations
+		WHERE id = ?`, id).Scan(&c.ID, &c.Title, &c.CollectionID, &cr, &up)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("conversation %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return c, fmt.Errorf("conversation %d: %w", id, err)
+	}
+	c.CreatedAt, c.UpdatedAt = time.UnixMilli(cr), time.UnixMilli(up)
+	return c, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 
 	"loupe/backend/agent"
 	"loupe/backend/kb"
@@ -44,7 +45,7 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 	}
 	a := &agent.Agent{
 		Chat:      d.Chat,
-		Retriever: &Retriever{Searcher: d.Search, Base: q},
+		Retriever: &Retriever{Searcher: d.Search, Base: q, Prefer: docIDs(cfg.Prefer)},
 		Renderer:  &Renderer{KB: d.KB, PDF: d.PDF, Password: d.Password},
 		Frames:    &Frames{KB: d.KB},
 		Blobs:     &Blobs{KB: d.KB, RunID: run.ID},
@@ -61,4 +62,15 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 		return run.ID, res, fmt.Errorf("run %d: stored copy incomplete: %w", run.ID, err)
 	}
 	return run.ID, res, runErr
+}
+
+// docIDs are the numeric ids of refs (refs with a malformed id are left out).
+func docIDs(refs []agent.DocRef) []int64 {
+	var ids []int64
+	for _, r := range refs {
+		if id, err := strconv.ParseInt(r.ID, 10, 64); err == nil && id > 0 {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }

@@ -4,6 +4,7 @@ package kbagent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"loupe/backend/agent"
@@ -27,7 +28,13 @@ func ParseID(s string) (int64, error) {
 type Retriever struct {
 	Searcher *search.Searcher
 	Base     search.Query
+	// Prefer are documents searched first, not exclusively (the documents a conversation's earlier answers cited):
+	// their own ranking is fused with the whole search's, so their pages rise without hiding the rest.
+	Prefer []int64
 }
+
+// preferRRFK is the rank constant of the fusion with the preferred documents' ranking (as in the hybrid search).
+const preferRRFK = 60
 
 // Search runs one query and maps the hits to the agent's shape.
 func (r *Retriever) Search(ctx context.Context, query string, k int) ([]agent.SearchHit, error) {
@@ -37,8 +44,83 @@ func (r *Retriever) Search(ctx context.Context, query string, k int) ([]agent.Se
 	if err != nil {
 		return nil, fmt.Errorf("kb search: %w", err)
 	}
-	out := make([]agent.SearchHit, len(res.Hits))
-	for i, h := range res.Hits {
+	hits := res.Hits
+	if pq, ok := r.preferred(q); ok {
+		pres, err := r.Searcher.Search(ctx, pq)
+		if err != nil {
+			return nil, fmt.Errorf("kb search in preferred documents: %w", err)
+		}
+		hits = fusePreferred(hits, pres.Hits, k)
+	}
+	return toAgentHits(hits), nil
+}
+
+// preferred is q narrowed to the preferred documents (within any documents q is already limited to).
+func (r *Retriever) preferred(q search.Query) (search.Query, bool) {
+	if len(r.Prefer) == 0 {
+		return q, false
+	}
+	ids := r.Prefer
+	if len(q.DocumentIDs) > 0 {
+		ids = nil
+		for _, id := range r.Prefer {
+			if slices.Contains(q.DocumentIDs, id) {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			return q, false
+		}
+	}
+	q.DocumentIDs = ids
+	return q, true
+}
+
+// fusePreferred merges the whole search's ranking with the preferred documents' by reciprocal rank: a page of a
+// preferred document gains a second term, so it ranks as if it were found twice; ties keep the whole search's order.
+func fusePreferred(all, pref []search.Hit, k int) []search.Hit {
+	type entry struct {
+		h     search.Hit
+		score float64
+		first int
+	}
+	byUnit := map[int64]*entry{}
+	var order []*entry
+	add := func(hits []search.Hit, offset int) {
+		for i, h := range hits {
+			e := byUnit[h.UnitID]
+			if e == nil {
+				e = &entry{h: h, first: offset + i}
+				byUnit[h.UnitID] = e
+				order = append(order, e)
+			}
+			e.score += 1 / float64(preferRRFK+i+1)
+		}
+	}
+	add(all, 0)
+	add(pref, len(all))
+	slices.SortStableFunc(order, func(a, b *entry) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return a.first - b.first
+	})
+	if k > 0 && len(order) > k {
+		order = order[:k]
+	}
+	out := make([]search.Hit, len(order))
+	for i, e := range order {
+		out[i] = e.h
+	}
+	return out
+}
+
+func toAgentHits(hits []search.Hit) []agent.SearchHit {
+	out := make([]agent.SearchHit, len(hits))
+	for i, h := range hits {
 		out[i] = agent.SearchHit{Hit: agent.Hit{
 			UnitID:       ID(h.UnitID),
 			DocumentID:   ID(h.DocumentID),
@@ -52,7 +134,7 @@ func (r *Retriever) Search(ctx context.Context, query string, k int) ([]agent.Se
 			Thumbnail:    h.Thumb,
 		}, Text: h.Snippet}
 	}
-	return out, nil
+	return out
 }
 
 // scores names the signals the way events do; signals that did not return the unit are left out.

@@ -153,6 +153,11 @@ type Turn struct {
 // BeginTurn records a question in a conversation and returns the conversation's id; conversationID 0 starts a new
 // one, titled by the question.
 func (l *Library) BeginTurn(ctx context.Context, conversationID int64, question string) (int64, error) {
+	if conversationID != 0 {
+		if _, err := l.KB.Conversation(ctx, conversationID); err != nil {
+			return 0, err
+		}
+	}
 	if conversationID == 0 {
 		c, err := l.KB.CreateConversation(ctx, question, 0)
 		if err != nil {
@@ -167,11 +172,16 @@ func (l *Library) BeginTurn(ctx context.Context, conversationID int64, question 
 }
 
 // AnswerTurn answers the question BeginTurn recorded as a stored run of the conversation, records the answer as the
-// assistant's message, and passes every event to sink as it happens.
+// assistant's message, and passes every event to sink as it happens. A question that follows earlier turns is first
+// understood in their light (rewritten when it leans on them) and searched in the documents they cited first.
 func (l *Library) AnswerTurn(ctx context.Context, conversationID int64, chat model.Chat, cfg agent.Config,
 	question string, sink agent.Sink) (Turn, error) {
 	var t Turn
-	var err error
+	fu, prefer, err := l.FollowUp(ctx, conversationID)
+	if err != nil {
+		return t, err
+	}
+	cfg.FollowUp, cfg.Prefer = fu, prefer
 	t.RunID, t.Result, err = kbagent.Ask(ctx, l.AgentDeps(chat, nil), conversationID, cfg, question, sink)
 	if t.Result.RunID == "" {
 		return t, err

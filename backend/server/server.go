@@ -396,6 +396,8 @@ type askRequest struct {
 	Provider   string `json:"provider"`
 	Model      string `json:"model"`
 	Think      bool   `json:"think"`
+	// ConversationID continues a conversation (0 starts one): a follow-up is understood from its earlier turns.
+	ConversationID int64 `json:"conversation_id"`
 }
 
 // ask runs the agent and streams its events as server-sent events (event: <kind>, data: <Event JSON>). The run is
@@ -424,6 +426,20 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
+	if req.ConversationID < 0 {
+		httpError(w, http.StatusBadRequest, "conversation_id must be a conversation's id, or 0 to start one")
+		return
+	}
+	convID, err := s.lib.BeginTurn(r.Context(), req.ConversationID, req.Question)
+	if errors.Is(err, kb.ErrNotFound) {
+		httpError(w, http.StatusNotFound, fmt.Sprintf("conversation %d not found", req.ConversationID))
+		return
+	}
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	w.Header().Set("X-Loupe-Conversation", strconv.FormatInt(convID, 10))
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -437,9 +453,9 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		flusher.Flush()
 	}
 	cfg := agent.Config{Mode: agent.Mode(req.Mode), Provider: provName, Model: modelName, Collection: req.Collection, Think: req.Think}
-	runID, _, err := kbagent.Ask(r.Context(), s.lib.AgentDeps(chat, s.log), 0, cfg, req.Question, sink)
+	t, err := s.lib.AnswerTurn(r.Context(), convID, chat, cfg, req.Question, sink)
 	if err != nil && r.Context().Err() == nil {
-		s.log.Warn("ask", "run", runID, "err", err)
+		s.log.Warn("ask", "run", t.RunID, "err", err)
 	}
 }
 

@@ -116,6 +116,8 @@ func (p *Printer) Print(ev agent.Event) error {
 			p.line("collection: %s", r.Collection)
 		}
 		p.line("question: %s", r.Question)
+	case agent.KindRewrite:
+		p.rewrite(ev.Rewrite)
 	case agent.KindThinking:
 		p.streamText("thinking", ev.Text)
 	case agent.KindContent:
@@ -161,8 +163,9 @@ func (p *Printer) Print(ev agent.Event) error {
 	case agent.KindDone:
 		d := ev.Done
 		u := d.Usage
+		calls := u.Steps + u.RewriteCalls
 		p.line("done: %s · %d model calls, %d tool steps, %d images (%d visual tokens), %d prompt + %d completion tokens, %.1f s",
-			d.Status, u.Steps, u.ToolSteps, u.Images, u.VisualTokens, u.PromptTokens, u.CompletionTokens, float64(u.WallMS)/1000)
+			d.Status, calls, u.ToolSteps, u.Images, u.VisualTokens, u.PromptTokens, u.CompletionTokens, float64(u.WallMS)/1000)
 	default:
 		p.line("(%s)", ev.Kind)
 	}
@@ -282,4 +285,23 @@ func nums(v []float64, f string) string {
 		s[i] = fmt.Sprintf(f, x)
 	}
 	return "[" + strings.Join(s, ", ") + "]"
+}
+
+// rewrite prints how a question of a conversation was understood.
+func (p *Printer) rewrite(r *agent.RewriteInfo) {
+	switch {
+	case r.Rewritten:
+		p.line("understood as: %s", r.Question)
+	case r.Error != "":
+		p.line("note: the follow-up could not be rewritten (%s); answering it as asked", r.Error)
+	case r.Reason == "off":
+		p.line("follow-up rewriting is off: answering the question as asked")
+	}
+	if len(r.Prefer) > 0 {
+		names := make([]string, len(r.Prefer))
+		for i, d := range r.Prefer {
+			names[i] = d.Name
+		}
+		p.line("searching first in: %s", strings.Join(names, ", "))
+	}
 }

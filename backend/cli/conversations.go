@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/kb"
+)
+
+func init() {
+	register("conversations", func(g *Globals) *cobra.Command {
+		cmd := &cobra.Command{Use: "conversations", Short: "List and show chat conversations (continue one with loupe ask --conversation ID)"}
+		var listJSON bool
+		list := &cobra.Command{
+			Use:   "list",
+			Short: "List conversations, most recently active first",
+			Args:  cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				ctx := cmd.Context()
+				_, k, err := g.Open(ctx)
+				if err != nil {
+					return err
+				}
+				defer k.Close()
+				cs, err := k.Conversations(ctx)
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				if listJSON {
+					for _, c := range cs {
+						if err := writeJSONLine(w, c); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tUPDATED\tTITLE")
+				for _, c := range cs {
+					fmt.Fprintf(tw, "%d\t%s\t%s\n", c.ID, c.UpdatedAt.Format("2006-01-02 15:04:05"), shorten(c.Title, 70))
+				}
+				return tw.Flush()
+			},
+		}
+		list.Flags().BoolVar(&listJSON, "json", false, "print one JSON object per conversation")
+
+		var showJSON bool
+		show := &cobra.Command{
+			Use:   "show ID",
+			Short: "Print a conversation's questions and answers, with the run behind each answer",
+			Args:  cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				id, err := strconv.ParseInt(args[0], 10, 64)
+				if err != nil || id <= 0 {
+					return fmt.Errorf("conversation id %q: want a positive number", args[0])
+				}
+				ctx := cmd.Context()
+				_, k, err := g.Open(ctx)
+				if err != nil {
+					return err
+				}
+				defer k.Close()
+				c, err := k.Conversation(ctx, id)
+				if errors.Is(err, kb.ErrNotFound) {
+					return fmt.Errorf("conversation %d: no such conversation (see loupe conversations list)", id)
+				}
+				if err != nil {
+					return err
+				}
+				msgs, err := k.Messages(ctx, id)
+				if err != nil {
+					return err
+				}
+				w := cmd.OutOrStdout()
+				if showJSON {
+					return writeJSONLine(w, struct {
+						kb.Conversation
+						Messages []kb.Message `json:"messages"`
+					}{c, msgs})
+				}
+				fmt.Fprintf(w, "conversation %d · %s\n", c.ID, c.Title)
+				for _, m := range msgs {
+					switch m.Role {
+					case "user":
+						fmt.Fprintf(w, "\nyou: %s\n", m.Content)
+					default:
+						run := ""
+						if m.RunID != 0 {
+							run = fmt.Sprintf(" (run %d: loupe runs show %d)", m.RunID, m.RunID)
+						}
+						fmt.Fprintf(w, "loupe%s: %s\n", run, m.Content)
+					}
+				}
+				return nil
+			},
+		}
+		show.Flags().BoolVar(&showJSON, "json", false, "print the conversation and its messages as one JSON object")
+		cmd.AddCommand(list, show)
+		return cmd
+	})
+}
+
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

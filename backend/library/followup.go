@@ -1,0 +1,116 @@
+package library
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"loupe/backend/agent"
+	"loupe/backend/followup"
+	"loupe/backend/kb"
+)
+
+// maxPreferredDocs bounds the soft scope hint: the documents the most recent answers cited, newest first.
+const maxPreferredDocs = 5
+
+// FollowUp returns what a new question of conversationID continues: the earlier turns (question, answer and the
+// pages it cited) and the documents those answers cited, as the run's soft scope hint. The newest user message is
+// the question being asked (BeginTurn stored it) and is left out. A new conversation gives nil, nil.
+func (l *Library) FollowUp(ctx context.Context, conversationID int64) (*agent.FollowUp, []agent.DocRef, error) {
+	msgs, err := l.KB.Messages(ctx, conversationID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("conversation %d: %w", conversationID, err)
+	}
+	if n := len(msgs); n > 0 && msgs[n-1].Role == "user" {
+		msgs = msgs[:n-1]
+	}
+	var turns []followup.Turn
+	for i, m := range msgs {
+		if m.Role != "user" {
+			continue
+		}
+		t := followup.Turn{Question: m.Content}
+		if i+1 < len(msgs) && msgs[i+1].Role == "assistant" {
+			a := msgs[i+1]
+			t.Answer = a.Content
+			if a.RunID != 0 {
+				ans, rw, err := l.runOutcome(ctx, a.RunID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if rw != nil && rw.Rewritten {
+					t.Question = rw.Question // the standalone form carries its own context into later rewrites
+				}
+				if ans != nil {
+					for _, c := range ans.Citations {
+						t.Citations = append(t.Citations, followup.Citation{Document: c.DocumentName, Page: c.Page})
+					}
+				}
+			}
+		}
+		turns = append(turns, t)
+	}
+	if len(turns) == 0 {
+		return nil, nil, nil
+	}
+	fu := &agent.FollowUp{History: turns, Off: l.Config.Settings.Agent.FollowUps == "off"}
+	return fu, l.citedDocs(ctx, msgs), nil
+}
+
+// citedDocs are the documents the conversation's answers cited, most recent answer first, that still exist.
+func (l *Library) citedDocs(ctx context.Context, msgs []kb.Message) []agent.DocRef {
+	var refs []agent.DocRef
+	seen := map[string]bool{}
+	for i := len(msgs) - 1; i >= 0 && len(refs) < maxPreferredDocs; i-- {
+		if msgs[i].Role != "assistant" || msgs[i].RunID == 0 {
+			continue
+		}
+		ans, _, err := l.runOutcome(ctx, msgs[i].RunID)
+		if err != nil || ans == nil {
+			continue
+		}
+		for _, c := range ans.Citations {
+			if seen[c.DocumentID] || len(refs) == maxPreferredDocs {
+				continue
+			}
+			seen[c.DocumentID] = true
+			id, err := strconv.ParseInt(c.DocumentID, 10, 64)
+			if err != nil {
+				continue
+			}
+			d, err := l.KB.Document(ctx, id)
+			if err != nil { // deleted since: nothing to prefer
+				continue
+			}
+			refs = append(refs, agent.DocRef{ID: c.DocumentID, Name: d.Name})
+		}
+	}
+	return refs
+}
+
+// runOutcome is the answer and rewrite events of a stored run (nil when it has none).
+func (l *Library) runOutcome(ctx context.Context, runID int64) (*agent.AnswerInfo, *agent.RewriteInfo, error) {
+	evs, err := l.KB.Events(ctx, runID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("events of run %d: %w", runID, err)
+	}
+	var ans *agent.AnswerInfo
+	var rw *agent.RewriteInfo
+	for _, e := range evs {
+		if e.Type != string(agent.KindAnswer) && e.Type != string(agent.KindRewrite) {
+			continue
+		}
+		var ev agent.Event
+		if err := json.Unmarshal(e.Data, &ev); err != nil {
+			return nil, nil, fmt.Errorf("%s event of run %d: %w", e.Type, runID, err)
+		}
+		if ev.Answer != nil {
+			ans = ev.Answer
+		}
+		if ev.Rewrite != nil {
+			rw = ev.Rewrite
+		}
+	}
+	return ans, rw, nil
+}
