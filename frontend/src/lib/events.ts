@@ -3,6 +3,7 @@
 
 export type Kind =
   | 'run_started'
+  | 'rewrite'
   | 'thinking'
   | 'content'
   | 'search'
@@ -33,9 +34,25 @@ export interface RunInfo {
   top_k: number
 }
 
+export interface DocRef {
+  id: string
+  name: string
+}
+
+/** How a question asked in a conversation was understood (rewritten when it leaned on earlier turns). */
+export interface RewriteInfo {
+  asked: string
+  question: string
+  rewritten: boolean
+  reason: string // first_turn | standalone | follow_up | off
+  error?: string
+  prefer?: DocRef[]
+}
+
 export interface SearchInfo {
   query: string
   node_id?: string
+  prefer?: DocRef[]
 }
 
 export interface Hit {
@@ -166,6 +183,7 @@ export interface Usage {
   visual_tokens: number
   steps: number
   tool_steps: number
+  rewrite_calls?: number
   wall_ms: number
 }
 
@@ -185,6 +203,7 @@ export interface AgentEvent {
   step: number
   text?: string
   run?: RunInfo
+  rewrite?: RewriteInfo
   search?: SearchInfo
   results?: ResultsInfo
   crop?: CropInfo

@@ -73,4 +73,14 @@ describe('splitContent', () => {
   for (const [name, [input, want]] of Object.entries(cases)) {
     it(name, () => expect(splitContent(input)).toEqual(want))
   }
+
+  it('keeps how a follow-up was understood', () => {
+    const rewrite = { asked: 'And in 2020?', question: 'What was the margin in 2020?', rewritten: true, reason: 'follow_up' }
+    const v = [
+      { seq: 1, time: '', elapsed_ms: 0, run_id: 'r', kind: 'run_started' as const, step: 0, run: { mode: 'vrag', question: 'And in 2020?', think: false, max_steps: 10, top_k: 10 } },
+      { seq: 2, time: '', elapsed_ms: 0, run_id: 'r', kind: 'rewrite' as const, step: 0, rewrite },
+    ].reduce(reduceRun, emptyRun())
+    expect(v.rewrite?.question).toBe('What was the margin in 2020?')
+    expect(v.info?.question).toBe('And in 2020?')
+  })
 })

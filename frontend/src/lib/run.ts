@@ -8,6 +8,7 @@ import type {
   GraphInfo,
   MemorizeInfo,
   ResultsInfo,
+  RewriteInfo,
   RunInfo,
 } from './events'
 
@@ -21,6 +22,8 @@ export type Step =
 export interface RunView {
   runId: string
   info?: RunInfo
+  /** How the question was understood in its conversation (a follow-up's standalone form). */
+  rewrite?: RewriteInfo
   steps: Step[]
   /** Raw model output of the current step (tags included), for the live answer preview. */
   content: string
@@ -60,6 +63,9 @@ function applyEvent(v: RunView, ev: AgentEvent): RunView {
   switch (ev.kind) {
     case 'run_started':
       next.info = ev.run
+      break
+    case 'rewrite':
+      next.rewrite = ev.rewrite
       break
     case 'thinking': {
       const last = steps[steps.length - 1]

@@ -82,6 +82,7 @@ export interface AgentDefaults {
   mode: string
   think: boolean
   top_k: number
+  follow_ups?: string // "rewrite" (default) | "off"
 }
 
 export interface Settings {

@@ -7,6 +7,7 @@ import { exportHTML, exportMarkdown } from '../../lib/export'
 import { ingestNotice } from '../../lib/format'
 import { backend } from '../../lib/backend'
 import { CitationChips, StepCard } from './StepCard'
+import { RewriteNote } from './RewriteNote'
 import type { ChatState, Turn } from './useChat'
 
 type Props = {
@@ -178,6 +179,7 @@ const TurnView = memo(function TurnView({ turn, run, onShowGraph }: { turn: Turn
           {turn.notice} The answer could not use them.
         </p>
       )}
+      {run?.rewrite && <RewriteNote rewrite={run.rewrite} />}
       {run?.info && (
         <div className="muted small">
           {run.info.mode}
@@ -202,7 +204,7 @@ const TurnView = memo(function TurnView({ turn, run, onShowGraph }: { turn: Turn
       {run?.answer && <CitationChips citations={run.answer.citations ?? []} />}
       {run?.done && (
         <div className="muted small usage" data-testid="usage">
-          {run.done.status} · {run.done.usage.steps} model calls · {run.done.usage.images} images ·{' '}
+          {run.done.status} · {run.done.usage.steps + (run.done.usage.rewrite_calls ?? 0)} model calls · {run.done.usage.images} images ·{' '}
           {run.done.usage.visual_tokens} visual tokens · {(run.done.usage.wall_ms / 1000).toFixed(1)} s
           {run.graph && turn.runKey && (
             <button className="link" onClick={() => onShowGraph(turn.runKey ?? '')}>
@@ -214,3 +216,4 @@ const TurnView = memo(function TurnView({ turn, run, onShowGraph }: { turn: Turn
     </article>
   )
 })
+

@@ -67,6 +67,15 @@ export function Settings({ dataDir, onSaved }: Props) {
             checked={s.agent.think}
             onChange={(e) => setS({ ...s, agent: { ...s.agent, think: e.target.checked } })}
           />
+          <label htmlFor="def-followups">Follow-up questions</label>
+          <select
+            id="def-followups"
+            value={s.agent.follow_ups === 'off' ? 'off' : 'rewrite'}
+            onChange={(e) => setS({ ...s, agent: { ...s.agent, follow_ups: e.target.value } })}
+          >
+            <option value="rewrite">Understand from the conversation (one extra model call)</option>
+            <option value="off">Send as asked</option>
+          </select>
         </div>
       </section>
       <section>
