@@ -5,6 +5,7 @@ export namespace config {
 	    mode: string;
 	    think: boolean;
 	    top_k: number;
+	    follow_ups?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new AgentDefaults(source);
@@ -16,6 +17,7 @@ export namespace config {
 	        this.mode = source["mode"];
 	        this.think = source["think"];
 	        this.top_k = source["top_k"];
+	        this.follow_ups = source["follow_ups"];
 	    }
 	}
 	export class Transcription {
