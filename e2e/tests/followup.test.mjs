@@ -47,6 +47,9 @@ test('chat: a follow-up question is understood from the conversation ("Understoo
     assert.match(convText, /And how was it measured\?/)
     assert.match(JSON.stringify(model.requests[3].messages), /How was postpartum blood loss measured in the Factor XIII study\?/)
     await page.screenshot({ path: shot('chat-followup') })
+    // "Edit" puts the understood question in the box, to be corrected and asked again.
+    await turn2.getByTestId('edit-understood').click()
+    assert.equal(await page.getByLabel('Question').inputValue(), standalone)
     assert.deepEqual(errors, [])
   } finally {
     await browser.close()

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useRef, useState } from 'react'
 import { has } from '../../lib/backend'
 import { modes } from '../../lib/events'
 import { liveAnswer, type RunView } from '../../lib/run'
@@ -21,6 +21,14 @@ type Props = {
 
 export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGraph }: Props) {
   const [question, setQuestion] = useState('')
+  // "Edit" on an understood follow-up: its standalone form goes into the box, to be corrected and asked again.
+  const editQuestion = useCallback(
+    (q: string) => {
+      setQuestion(q)
+      inputRef?.current?.focus()
+    },
+    [inputRef],
+  )
   const [mode, setMode] = useState(defaults.mode || 'vrag')
   const [think, setThink] = useState(defaults.think)
   const [exportMsg, setExportMsg] = useState('')
@@ -116,7 +124,7 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
             </div>
           )}
           {chat.turns.map((t, i) => (
-            <TurnView key={i} turn={t} run={t.runKey ? chat.runs[t.runKey] : undefined} onShowGraph={onShowGraph} />
+            <TurnView key={i} turn={t} run={t.runKey ? chat.runs[t.runKey] : undefined} onShowGraph={onShowGraph} onEdit={editQuestion} />
           ))}
         </div>
         {pending.length > 0 && (
@@ -168,7 +176,17 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
 }
 
 // Memoised: the chat re-renders with every ingest progress frame, its finished turns need not.
-const TurnView = memo(function TurnView({ turn, run, onShowGraph }: { turn: Turn; run?: RunView; onShowGraph: (k: string) => void }) {
+const TurnView = memo(function TurnView({
+  turn,
+  run,
+  onShowGraph,
+  onEdit,
+}: {
+  turn: Turn
+  run?: RunView
+  onShowGraph: (k: string) => void
+  onEdit: (q: string) => void
+}) {
   const answer = run ? liveAnswer(run) : (turn.stored ?? '')
   const running = run && !run.done && !turn.error
   return (
@@ -179,7 +197,7 @@ const TurnView = memo(function TurnView({ turn, run, onShowGraph }: { turn: Turn
           {turn.notice} The answer could not use them.
         </p>
       )}
-      {run?.rewrite && <RewriteNote rewrite={run.rewrite} />}
+      {run?.rewrite && <RewriteNote rewrite={run.rewrite} onEdit={onEdit} />}
       {run?.info && (
         <div className="muted small">
           {run.info.mode}

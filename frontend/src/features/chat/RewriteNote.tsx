@@ -1,14 +1,18 @@
 import type { RewriteInfo } from '../../lib/events'
 
 /** How a follow-up was understood: its standalone form (re-ask to change it), or why it was sent as asked. */
-export function RewriteNote({ rewrite }: { rewrite: RewriteInfo }) {
+export function RewriteNote({ rewrite, onEdit }: { rewrite: RewriteInfo; onEdit?: (question: string) => void }) {
   const prefer = rewrite.prefer ?? []
   return (
     <div className="rewrite muted small" data-testid="rewrite">
       {rewrite.rewritten && (
         <div>
           Understood as: <q data-testid="understood-as">{rewrite.question}</q>{' '}
-          <span className="hint">(not what you meant? ask again in your own words)</span>
+          {onEdit && (
+            <button className="link" data-testid="edit-understood" onClick={() => onEdit(rewrite.question)} title="Put this question in the box to correct it and ask again">
+              Edit
+            </button>
+          )}
         </div>
       )}
       {rewrite.error && (
