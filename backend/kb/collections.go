@@ -129,9 +129,14 @@ func (k *KB) DeleteCollection(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	gone, err := k.deletedDocs(ctx, "d.collection_id = ?", c.ID)
+	if err != nil {
+		return fmt.Errorf("delete collection %q: %w", name, err)
+	}
 	if _, err := k.db.ExecContext(ctx, `DELETE FROM collections WHERE id = ?`, c.ID); err != nil {
 		return fmt.Errorf("delete collection %q: %w", name, err)
 	}
+	k.fireDeleted(ctx, gone)
 	_, err = k.removeUnreferenced(ctx, blobs)
 	return err
 }

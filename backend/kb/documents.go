@@ -150,6 +150,10 @@ func (k *KB) DeleteDocument(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
+	gone, err := k.deletedDocs(ctx, "d.id = ?", id)
+	if err != nil {
+		return fmt.Errorf("delete document %d: %w", id, err)
+	}
 	res, err := k.db.ExecContext(ctx, `DELETE FROM documents WHERE id = ?`, id)
 	if err != nil {
 		return fmt.Errorf("delete document %d: %w", id, err)
@@ -157,6 +161,7 @@ func (k *KB) DeleteDocument(ctx context.Context, id int64) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("document %d: %w", id, ErrNotFound)
 	}
+	k.fireDeleted(ctx, gone)
 	_, err = k.removeUnreferenced(ctx, blobs)
 	return err
 }

@@ -30,6 +30,7 @@ type KB struct {
 	db    *sql.DB
 	Blobs *BlobStore
 	path  string
+	hooks deleteHooks
 }
 
 // DSN returns the connection string that every connection to a Loupe database uses: WAL so readers never wait for
@@ -93,6 +94,13 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if version > SchemaVersion {
 		return fmt.Errorf("schema version %d is newer than this Loupe (%d): upgrade Loupe", version, SchemaVersion)
 	}
+	// A migration may rebuild a parent table (7 does); with foreign keys on, dropping the old copy would cascade to
+	// every child row. They are off for the migration only (the pragma cannot change inside a transaction) and the
+	// result is checked before commit.
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = ON")
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -116,6 +124,15 @@ func migrate(ctx context.Context, db *sql.DB) error {
 				return fmt.Errorf("migration %d: %w", i+1, err)
 			}
 		}
+	}
+	fk, err := tx.QueryContext(ctx, "PRAGMA foreign_key_check")
+	if err != nil {
+		return fmt.Errorf("foreign key check: %w", err)
+	}
+	broken := fk.Next()
+	fk.Close()
+	if broken {
+		return errors.New("migration left rows referring to missing rows; nothing was changed")
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
 		return err

@@ -242,4 +242,70 @@ CREATE TRIGGER units_au AFTER UPDATE OF text ON units BEGIN
   INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN new.text ELSE '' END);
 END;
 INSERT INTO units_fts_cjk(units_fts_cjk) VALUES ('rebuild');`,
+	// 7: document and unit ids are never reused (AUTOINCREMENT): a page file, a cached render or a client's saved id
+	// for a deleted document must never name a later one. SQLite cannot add AUTOINCREMENT in place, so both tables
+	// are rebuilt with the same ids (migrate runs this with foreign keys off; legacy_alter_table keeps the children's
+	// REFERENCES clauses naming documents and units while the old tables are renamed away). Ids deleted before this
+	// migration above the highest surviving one may still be handed out once.
+	`PRAGMA legacy_alter_table = ON;
+DROP VIEW units_cjk;
+ALTER TABLE documents RENAME TO documents_old;
+ALTER TABLE units RENAME TO units_old;
+DROP INDEX documents_status;
+CREATE TABLE documents (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+  sha256        TEXT NOT NULL,
+  name          TEXT NOT NULL,
+  source_path   TEXT NOT NULL DEFAULT '',
+  kind          TEXT NOT NULL CHECK (kind IN ('pdf', 'image', 'video')),
+  mime          TEXT NOT NULL DEFAULT '',
+  size_bytes    INTEGER NOT NULL DEFAULT 0,
+  blob          TEXT NOT NULL DEFAULT '',
+  status        TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'ingesting', 'ready', 'failed')),
+  error         TEXT NOT NULL DEFAULT '',
+  pages         INTEGER NOT NULL DEFAULT 0,
+  duration_ms   INTEGER NOT NULL DEFAULT 0,
+  meta          TEXT NOT NULL DEFAULT '{}',
+  created_at    INTEGER NOT NULL,
+  updated_at    INTEGER NOT NULL,
+  UNIQUE (collection_id, sha256)
+);
+INSERT INTO documents SELECT * FROM documents_old;
+CREATE INDEX documents_status ON documents(status);
+CREATE TABLE units (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  ordinal     INTEGER NOT NULL CHECK (ordinal >= 1),
+  kind        TEXT NOT NULL CHECK (kind IN ('page', 'image', 'clip')),
+  width       REAL NOT NULL DEFAULT 0,
+  height      REAL NOT NULL DEFAULT 0,
+  t_start_ms  INTEGER NOT NULL DEFAULT 0,
+  t_end_ms    INTEGER NOT NULL DEFAULT 0,
+  text        TEXT NOT NULL DEFAULT '',
+  text_source TEXT NOT NULL DEFAULT 'none' CHECK (text_source IN ('none', 'layer', 'ocr', 'transcript', 'mixed')),
+  words       TEXT NOT NULL DEFAULT '[]',
+  thumb_blob  TEXT NOT NULL DEFAULT '',
+  image_blob  TEXT NOT NULL DEFAULT '',
+  UNIQUE (document_id, ordinal)
+);
+INSERT INTO units SELECT * FROM units_old;
+DROP TABLE units_old;
+DROP TABLE documents_old;
+CREATE VIEW units_cjk(id, text) AS SELECT id, CASE WHEN units.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN units.text ELSE '' END FROM units;
+CREATE TRIGGER units_ai AFTER INSERT ON units BEGIN
+  INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN new.text ELSE '' END);
+END;
+CREATE TRIGGER units_ad AFTER DELETE ON units BEGIN
+  INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, CASE WHEN old.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN old.text ELSE '' END);
+END;
+CREATE TRIGGER units_au AFTER UPDATE OF text ON units BEGIN
+  INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, CASE WHEN old.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN old.text ELSE '' END);
+  INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN new.text ELSE '' END);
+END;
+PRAGMA legacy_alter_table = OFF;`,
 }

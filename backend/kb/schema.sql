@@ -11,7 +11,7 @@ CREATE TABLE collections (
 );
 
 CREATE TABLE documents (
-  id            INTEGER PRIMARY KEY,
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
   collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
   sha256        TEXT NOT NULL,
   name          TEXT NOT NULL,
@@ -32,7 +32,7 @@ CREATE TABLE documents (
 CREATE INDEX documents_status ON documents(status);
 
 CREATE TABLE units (
-  id          INTEGER PRIMARY KEY,
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
   document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
   ordinal     INTEGER NOT NULL CHECK (ordinal >= 1),
   kind        TEXT NOT NULL CHECK (kind IN ('page', 'image', 'clip')),
