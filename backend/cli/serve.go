@@ -23,13 +23,14 @@ func init() {
 		cmd := &cobra.Command{
 			Use:   "serve",
 			Short: "Serve the knowledge base over HTTP: VRAG's search API, questions as server-sent events, page images",
-			Long: `Serve the knowledge base over HTTP on 127.0.0.1:8001 (VRAG's search port) by default.
+			Long: `Serve the knowledge base over HTTP on 127.0.0.1:8002 (VRAG's search engine port) by default.
 
 Every request but GET /healthz needs "Authorization: Bearer TOKEN". The token is kept in the secret store and made
 on first use; print it with "loupe serve token". --token or LOUPE_SERVER_TOKEN sets one explicitly. --no-token is
-allowed on a loopback address only, for VRAG's own scripts, which send no header.
+allowed on a loopback address only, for VRAG's own scripts, which send no header; then only loopback Host names
+(localhost, 127.0.0.1, [::1], 0.0.0.0) are served and cross-origin browser requests are refused.
 
-  POST /search  {"queries":[...],"top_k":3,"vrag_ret":false,"collection":"…"}   VRAG's newer API
+  POST /search  {"queries":[...],"top_k":3,"vrag_ret":false,"search_corpus":"…"} VRAG's newer API
   GET  /search?queries=…&queries=…                                          VRAG's first API
   POST /v1/ask  {"question":"…","mode":"vrag","provider":"…","model":"…"}     events as text/event-stream
   GET  /v1/units/ID/image?region=x0,y0,x1,y1&max_pixels=N                   a page or region as JPEG
@@ -55,11 +56,13 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
 				if err != nil {
 					return err
 				}
+				defer s.Close()
 				ln, err := net.Listen("tcp", addr)
 				if err != nil {
 					return fmt.Errorf("listen on %s: %w", addr, err)
 				}
-				hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+				hs := s.HTTPServer()
+				go s.SweepEvery(ctx, 10*time.Minute)
 				go func() {
 					<-ctx.Done()
 					sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -77,7 +80,7 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
 				return nil
 			},
 		}
-		cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8001", "address to listen on")
+		cmd.Flags().StringVar(&addr, "addr", server.DefaultAddr, "address to listen on")
 		cmd.Flags().StringVar(&token, "token", "", "bearer token (default: $LOUPE_SERVER_TOKEN, else the stored one)")
 		cmd.Flags().BoolVar(&noToken, "no-token", false, "serve without a token (loopback addresses only)")
 		cmd.AddCommand(&cobra.Command{

@@ -79,6 +79,14 @@ type Settings struct {
 	Agent     AgentDefaults `json:"agent"`
 	Ingest    Ingest        `json:"ingest"`
 	Theme     string        `json:"theme"` // "system", "light", "dark"
+	Cache     Cache         `json:"cache"`
+}
+
+// Cache bounds the data directory's cache of derived files.
+type Cache struct {
+	// PagesMB caps the page images `loupe serve` hands to VRAG clients (cache/pages); the least recently used go
+	// first. 0 means 2048.
+	PagesMB int `json:"pages_mb"`
 }
 
 // Defaults returns the settings of a fresh install.

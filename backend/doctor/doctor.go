@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"loupe/backend/config"
 	"loupe/backend/kb"
+	"loupe/backend/pagecache"
 )
 
 // Check is one finding.
@@ -100,7 +102,35 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 			orphans.Fix = "run `loupe doctor --fix` to remove them"
 		}
 	}
-	return append(out, missing, orphans)
+	return append(out, missing, orphans, pageCache(ctx, cfg, k, fix))
+}
+
+// pageCache finds page files (cache/pages) whose document is gone, or left in an older layout.
+func pageCache(ctx context.Context, cfg *config.Config, k *kb.KB, fix bool) Check {
+	c := Check{Name: "page cache"}
+	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), 0)
+	live := pagecache.Live{}
+	if err := k.DocumentKeys(ctx, live.Add); err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	stale, err := pages.Scan(live.Has)
+	if err != nil {
+		c.Detail, c.Fix = err.Error(), "check permissions of "+pages.Root()
+		return c
+	}
+	size, files := pages.Size()
+	switch {
+	case len(stale) == 0:
+		c.OK, c.Detail = true, fmt.Sprintf("%d page file(s), %.1f MB, none stale", files, float64(size)/(1<<20))
+	case fix:
+		n := pages.Remove(stale)
+		c.OK, c.Detail = true, fmt.Sprintf("removed %d stale page file(s) or folder(s) (e.g. %s: %s)", n, stale[0].Path, stale[0].Reason)
+	default:
+		c.Detail = fmt.Sprintf("%d stale entr(ies) (e.g. %s: %s)", len(stale), stale[0].Path, stale[0].Reason)
+		c.Fix = "run `loupe doctor --fix` to remove them (a running `loupe serve` also sweeps them every 10 minutes)"
+	}
+	return c
 }
 
 // Tools checks the external programs Loupe runs.

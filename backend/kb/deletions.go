@@ -56,3 +56,21 @@ func (k *KB) fireDeleted(ctx context.Context, ds []Deleted) {
 		fn(ctx, ds)
 	}
 }
+
+// DocumentKeys calls fn with the collection name and content hash of every document: what derived caches keyed by
+// content may keep.
+func (k *KB) DocumentKeys(ctx context.Context, fn func(collection, sha256 string)) error {
+	rows, err := k.db.QueryContext(ctx, `SELECT c.name, d.sha256 FROM documents d JOIN collections c ON c.id = d.collection_id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c, h string
+		if err := rows.Scan(&c, &h); err != nil {
+			return err
+		}
+		fn(c, h)
+	}
+	return rows.Err()
+}

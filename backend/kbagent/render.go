@@ -226,3 +226,12 @@ func decodeBlob(k *kb.KB, blob string) (image.Image, error) {
 	}
 	return img, nil
 }
+
+// Forget drops what the renderer remembers of units and images, so a deleted document's units are looked up in the
+// database again (and not found) instead of being drawn from memory.
+func (r *Renderer) Forget() {
+	r.mu.Lock()
+	r.units = nil
+	r.last = nil
+	r.mu.Unlock()
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 
 	"loupe/backend/agent"
 	"loupe/backend/config"
@@ -14,6 +15,7 @@ import (
 	"loupe/backend/kbagent"
 	"loupe/backend/model"
 	"loupe/backend/model/provider"
+	"loupe/backend/pagecache"
 	"loupe/backend/pdf"
 	"loupe/backend/search"
 )
@@ -27,6 +29,8 @@ type Library struct {
 	KB     *kb.KB
 	Search *search.Searcher
 	PDF    *pdf.Renderer
+	// Pages holds the page image files the HTTP server hands to VRAG clients; a deleted document's files go with it.
+	Pages *pagecache.Cache
 
 	pdfClient *pdf.Client
 }
@@ -47,14 +51,24 @@ func OpenConfig(ctx context.Context, cfg *config.Config) (*Library, error) {
 		return nil, err
 	}
 	pc := pdf.NewClient(pdf.Options{})
+	pages := pagecache.New(PagesDir(cfg), int64(cfg.Settings.Cache.PagesMB)<<20)
+	k.OnDelete(func(_ context.Context, ds []kb.Deleted) {
+		for _, d := range ds {
+			pages.PurgeDocument(d.Collection, d.SHA256)
+		}
+	})
 	return &Library{
 		Config:    cfg,
 		KB:        k,
 		Search:    search.New(k, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir()}),
 		PDF:       pdf.NewRenderer(pc, pdf.NewCache(renderCacheBytes), 4),
+		Pages:     pages,
 		pdfClient: pc,
 	}, nil
 }
+
+// PagesDir is the folder of the page image files served to VRAG clients.
+func PagesDir(cfg *config.Config) string { return filepath.Join(cfg.CacheDir(), "pages") }
 
 // Close stops the PDF worker and closes the knowledge base.
 func (l *Library) Close() error {

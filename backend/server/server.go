@@ -13,51 +13,64 @@ import (
 	"errors"
 	"fmt"
 	"image/jpeg"
+	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"loupe/backend/agent"
 	"loupe/backend/buildinfo"
-	"loupe/backend/config"
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
 	"loupe/backend/library"
 	"loupe/backend/model"
-	"loupe/backend/search"
 	"loupe/backend/vision"
 )
 
 // Options configure a Server.
 type Options struct {
 	// Token is the bearer token every request but /healthz must carry; "" turns authentication off, which New allows
-	// only together with a loopback address.
+	// only together with a loopback address, and then only loopback Host names and same-machine origins are served.
 	Token string
 	// Addr is where Serve listens; it decides whether running without a token is allowed.
 	Addr string
 	// Chat, when set, answers /v1/ask instead of the provider profile named in the request (tests, fixed setups).
 	Chat model.Chat
 	Log  *slog.Logger
+	// Workers bounds concurrent searches and renders (0 = the number of CPUs); as many again wait up to
+	// QueueWait (0 = 30 s) for a slot, Queue more (0 = 256) beyond them, and the rest get 503 with Retry-After.
+	Workers   int
+	Queue     int
+	QueueWait time.Duration
+	// Runs bounds concurrent agent runs (0 = 4); there is no queue for them.
+	Runs int
 }
 
 // Server serves one library.
 type Server struct {
-	lib  *library.Library
-	opt  Options
-	log  *slog.Logger
-	mux  *http.ServeMux
-	rend *kbagent.Renderer
+	lib   *library.Library
+	opt   Options
+	log   *slog.Logger
+	mux   *http.ServeMux
+	rend  *kbagent.Renderer
+	pages *pageRenderers
+	work  *limiter
+	runs  *limiter
 }
 
-// maxBody bounds request bodies: every request is a small JSON object.
+// maxBody bounds request bodies but /search's: every other request is a small JSON object.
 const maxBody = 1 << 20
 
-// New builds the server's handler over lib.
+// DefaultAddr is where `loupe serve` listens: VRAG's search engine port (its vLLM server has 8001).
+const DefaultAddr = "127.0.0.1:8002"
+
+// New builds the server's handler over lib. Close stops its render workers.
 func New(lib *library.Library, o Options) (*Server, error) {
 	if o.Token == "" && !IsLoopback(o.Addr) {
 		return nil, fmt.Errorf("refusing to serve %s without a token: only a loopback address may run without one", o.Addr)
@@ -65,22 +78,61 @@ func New(lib *library.Library, o Options) (*Server, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	s := &Server{lib: lib, opt: o, log: o.Log, mux: http.NewServeMux(), rend: &kbagent.Renderer{KB: lib.KB, PDF: lib.PDF, Password: lib.PDFPassword}}
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if o.Queue <= 0 {
+		o.Queue = 256
+	}
+	if o.QueueWait <= 0 {
+		o.QueueWait = 30 * time.Second
+	}
+	if o.Runs <= 0 {
+		o.Runs = 4
+	}
+	s := &Server{lib: lib, opt: o, log: o.Log, mux: http.NewServeMux(),
+		rend:  &kbagent.Renderer{KB: lib.KB, PDF: lib.PDF, Password: lib.PDFPassword},
+		pages: newPageRenderers(o.Workers),
+		work:  newLimiter("searches and renders", o.Workers, o.Queue, o.QueueWait),
+		runs:  newLimiter("agent runs", o.Runs, 0, time.Millisecond),
+	}
+	if lib.KB != nil {
+		lib.KB.OnDelete(func(context.Context, []kb.Deleted) { s.rend.Forget() })
+	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.HandleFunc("POST /search", s.auth(s.searchPOST))
-	s.mux.HandleFunc("GET /search", s.auth(s.searchGET))
-	s.mux.HandleFunc("POST /v1/ask", s.auth(s.ask))
-	s.mux.HandleFunc("GET /v1/units/{id}/image", s.auth(s.unitImage))
-	s.mux.HandleFunc("GET /v1/blobs/{hash}", s.auth(s.blob))
-	s.mux.HandleFunc("GET /v1/runs/{id}/events", s.auth(s.runEvents))
+	s.Handle("POST /search", http.HandlerFunc(s.searchPOST))
+	s.Handle("GET /search", http.HandlerFunc(s.searchGET))
+	s.Handle("POST /v1/ask", http.HandlerFunc(s.ask))
+	s.Handle("GET /v1/units/{id}/image", http.HandlerFunc(s.unitImage))
+	s.Handle("GET /v1/blobs/{hash}", http.HandlerFunc(s.blob))
+	s.Handle("GET /v1/runs/{id}/events", http.HandlerFunc(s.runEvents))
 	return s, nil
+}
+
+// Handle mounts h at pattern (http.ServeMux syntax) behind the bearer token; the Host, Origin and content-type
+// guards apply to every route. Other faces (such as /mcp) mount themselves here.
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, s.auth(h)) }
+
+// Close stops the page render workers.
+func (s *Server) Close() error {
+	s.pages.close()
+	return nil
+}
+
+// HTTPServer wraps the handler with read, write and idle timeouts. The write timeout is extended by the event
+// stream of /v1/ask as it writes.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+		WriteTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 1 << 20}
 }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rw := &statusWriter{ResponseWriter: w, status: 200}
-	s.mux.ServeHTTP(rw, r)
+	if s.guard(rw, r) {
+		s.mux.ServeHTTP(rw, r)
+	}
 	// The query string is not logged: it may hold a user's question.
 	s.log.Debug("http", "method", r.Method, "path", r.URL.Path, "status", rw.status, "ms", time.Since(start).Milliseconds())
 }
@@ -97,6 +149,9 @@ func (w *statusWriter) Flush() {
 	}
 }
 
+// Unwrap lets http.ResponseController reach the connection (write deadlines of the event stream).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // IsLoopback reports whether addr ("host:port") names only this machine.
 func IsLoopback(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
@@ -110,19 +165,21 @@ func IsLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+func (s *Server) auth(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.opt.Token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.Token)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="loupe"`)
-				httpError(w, http.StatusUnauthorized, "missing or wrong bearer token (see `loupe serve token`)")
+				refuse(w, http.StatusUnauthorized, "missing or wrong bearer token (see `loupe serve token`)")
 				return
 			}
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		h(w, r)
-	}
+		if r.URL.Path != "/search" {
+			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 func httpError(w http.ResponseWriter, status int, msg string) {
@@ -139,173 +196,24 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": buildinfo.Get().Version})
 }
 
-// searchRequest is VRAG's POST /search body, plus Loupe's optional filters.
-type searchRequest struct {
-	Queries    []string `json:"queries"`
-	TopK       int      `json:"top_k"`
-	VRAGRet    bool     `json:"vrag_ret"`
-	Collection string   `json:"collection,omitempty"`
-	Mode       string   `json:"mode,omitempty"`
-}
-
-// resultItem is one item of the newer API's data list: VRAG's {type, file_path} plus where it came from.
-type resultItem struct {
-	Type       string  `json:"type"`
-	FilePath   string  `json:"file_path"`
-	UnitID     int64   `json:"unit_id"`
-	DocumentID int64   `json:"document_id"`
-	Doc        string  `json:"doc"`
-	Page       int     `json:"page"`
-	Text       string  `json:"snippet,omitempty"`
-	Score      float64 `json:"score"`
-}
-
-type queryResult struct {
-	Score  []float64    `json:"score"`
-	Indice []int64      `json:"indice"`
-	Data   []resultItem `json:"data"`
-}
-
-// legacyItem is the HEAD API's shape: {"idx", "image_file"}.
-type legacyItem struct {
-	Idx       int    `json:"idx"`
-	ImageFile string `json:"image_file"`
-}
-
-func (s *Server) searchPOST(w http.ResponseWriter, r *http.Request) {
-	var req searchRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		httpError(w, http.StatusBadRequest, "body must be JSON like {\"queries\":[\"…\"],\"top_k\":3}: "+err.Error())
-		return
-	}
-	if req.TopK <= 0 {
-		req.TopK = 3 // the newer API's default
-	}
-	results, err := s.search(r.Context(), req)
-	if err != nil {
-		s.searchError(w, err)
-		return
-	}
-	if req.VRAGRet {
-		writeJSON(w, http.StatusOK, legacy(results))
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"results": results})
-}
-
-// searchGET is the HEAD API: GET /search?queries=a&queries=b, ten results per query, lists of {idx, image_file}.
-func (s *Server) searchGET(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	req := searchRequest{Queries: q["queries"], TopK: 10, Collection: q.Get("collection"), Mode: q.Get("mode")}
-	if k, err := strconv.Atoi(q.Get("top_k")); err == nil && k > 0 {
-		req.TopK = k
-	}
-	results, err := s.search(r.Context(), req)
-	if err != nil {
-		s.searchError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, legacy(results))
-}
-
-func (s *Server) searchError(w http.ResponseWriter, err error) {
-	var bad badRequest
-	switch {
-	case errors.As(err, &bad):
-		httpError(w, http.StatusBadRequest, err.Error())
-	case errors.Is(err, kb.ErrNotFound):
-		httpError(w, http.StatusNotFound, err.Error())
-	default:
-		s.log.Error("search", "err", err)
-		httpError(w, http.StatusInternalServerError, err.Error())
-	}
-}
-
-type badRequest struct{ msg string }
-
-func (b badRequest) Error() string { return b.msg }
-
-const maxQueries, maxTopK = 64, 100
-
-func (s *Server) search(ctx context.Context, req searchRequest) ([]queryResult, error) {
-	if len(req.Queries) == 0 {
-		return nil, badRequest{"no queries: send {\"queries\":[\"…\"]} or ?queries=…"}
-	}
-	if len(req.Queries) > maxQueries || req.TopK > maxTopK {
-		return nil, badRequest{fmt.Sprintf("at most %d queries and top_k %d per request", maxQueries, maxTopK)}
-	}
-	mode, err := search.ParseMode(req.Mode)
-	if err != nil {
-		return nil, badRequest{err.Error()}
-	}
-	out := make([]queryResult, 0, len(req.Queries))
-	for _, text := range req.Queries {
-		q := search.Query{Text: text, K: req.TopK, Mode: mode}
-		if req.Collection != "" {
-			q.Collections = []string{req.Collection}
-		}
-		res, err := s.lib.Search.Search(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		qr := queryResult{Score: []float64{}, Indice: []int64{}, Data: []resultItem{}}
-		for _, h := range res.Hits {
-			path, err := s.pageFile(ctx, h.UnitID)
-			if err != nil {
-				return nil, fmt.Errorf("page image of %s p.%d: %w", h.Doc, h.Page, err)
-			}
-			qr.Score = append(qr.Score, h.Score)
-			qr.Indice = append(qr.Indice, h.UnitID)
-			qr.Data = append(qr.Data, resultItem{Type: "image", FilePath: path, UnitID: h.UnitID, DocumentID: h.DocumentID,
-				Doc: h.Doc, Page: h.Page, Text: h.Snippet, Score: h.Score})
-		}
-		out = append(out, qr)
-	}
-	return out, nil
-}
-
-func legacy(results []queryResult) [][]legacyItem {
-	out := make([][]legacyItem, len(results))
-	for i, r := range results {
-		out[i] = []legacyItem{}
-		for j, d := range r.Data {
-			out[i] = append(out[i], legacyItem{Idx: j, ImageFile: d.FilePath})
-		}
-	}
-	return out
-}
-
-// pageFile returns a JPEG file of the unit's whole page at its raw resolution (200 DPI for PDF pages, as VRAG's
-// corpus), rendering it into the cache on first use. VRAG's clients open image_file as a local path, so a path is
-// what the search API returns.
-func (s *Server) pageFile(ctx context.Context, unitID int64) (string, error) {
-	dir := filepath.Join(s.lib.Config.CacheDir(), "pages")
-	path := filepath.Join(dir, fmt.Sprintf("unit-%d.jpg", unitID))
-	if _, err := os.Stat(path); err == nil {
-		return path, nil
-	}
-	b, err := s.renderJPEG(ctx, unitID, vision.Rect{}, 0)
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	return path, config.WriteFileAtomic(path, b, 0o600)
-}
-
-// renderJPEG renders region (raw pixels; zero = whole page) of a unit, scaled down to at most maxPixels (0 = raw).
+// renderJPEG renders region (raw pixels; zero = whole page) of a unit, scaled down to at most maxPixels.
 func (s *Server) renderJPEG(ctx context.Context, unitID int64, region vision.Rect, maxPixels int) ([]byte, error) {
 	id := kbagent.ID(unitID)
 	info, err := s.rend.PageInfo(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	size := info.Size
-	if region != (vision.Rect{}) {
-		size = vision.Size{W: int(region.X1 - region.X0), H: int(region.Y1 - region.Y0)}
+	full := vision.Full(info.Size)
+	if region == (vision.Rect{}) {
+		region = full
 	}
-	if maxPixels > 0 && size.W*size.H > maxPixels {
+	region = vision.Rect{X0: max(0, region.X0), Y0: max(0, region.Y0), X1: min(full.X1, region.X1), Y1: min(full.Y1, region.Y1)}
+	w, h := math.Round(region.X1-region.X0), math.Round(region.Y1-region.Y0)
+	if w < 1 || h < 1 {
+		return nil, badf("region lies outside the %dx%d page", info.Size.W, info.Size.H)
+	}
+	size := vision.Size{W: int(w), H: int(h)}
+	if w*h > float64(maxPixels) { // float: no overflow whatever the region
 		size = vision.FitPixels(size, 0, maxPixels)
 	}
 	img, err := s.rend.Render(ctx, id, region, size)
@@ -320,37 +228,41 @@ func (s *Server) renderJPEG(ctx context.Context, unitID int64, region vision.Rec
 }
 
 func (s *Server) unitImage(w http.ResponseWriter, r *http.Request) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	p, err := parseImageParams(r.PathValue("id"), r.URL.Query())
 	if err != nil {
-		httpError(w, http.StatusBadRequest, "unit id must be a number")
+		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	var region vision.Rect
-	if v := r.URL.Query().Get("region"); v != "" {
-		var x0, y0, x1, y1 float64
-		if _, err := fmt.Sscanf(v, "%g,%g,%g,%g", &x0, &y0, &x1, &y1); err != nil || x1 <= x0 || y1 <= y0 || x0 < 0 || y0 < 0 {
-			httpError(w, http.StatusBadRequest, "region must be x0,y0,x1,y1 in raw page pixels with x0<x1, y0<y1")
-			return
+	// The database, not the renderer's memory, says whether the unit still exists.
+	if _, err := s.lib.KB.Unit(r.Context(), p.UnitID); err != nil {
+		if errors.Is(err, kb.ErrNotFound) {
+			httpError(w, http.StatusNotFound, err.Error())
+		} else {
+			httpError(w, http.StatusInternalServerError, err.Error())
 		}
-		region = vision.Rect{X0: x0, Y0: y0, X1: x1, Y1: y1}
+		return
 	}
-	maxPixels := 4 << 20
-	if v := r.URL.Query().Get("max_pixels"); v != "" {
-		if n, err := strconv.Atoi(v); err == nil && n > 0 && n < maxPixels {
-			maxPixels = n
-		}
+	release, ok := s.work.acquire(r.Context())
+	if !ok {
+		busy(w, s.work)
+		return
 	}
-	b, err := s.renderJPEG(r.Context(), id, region, maxPixels)
-	if errors.Is(err, kb.ErrNotFound) {
+	defer release()
+	b, err := s.renderJPEG(r.Context(), p.UnitID, p.Region, p.MaxPixels)
+	var bad badParam
+	switch {
+	case errors.As(err, &bad):
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
+	case errors.Is(err, kb.ErrNotFound):
 		httpError(w, http.StatusNotFound, err.Error())
 		return
-	}
-	if err != nil {
+	case err != nil:
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", "image/jpeg")
-	w.Header().Set("Cache-Control", "private, max-age=3600")
+	w.Header().Set("Cache-Control", "private, no-cache")
 	w.Write(b)
 }
 
@@ -400,17 +312,46 @@ type askRequest struct {
 	ConversationID int64 `json:"conversation_id"`
 }
 
+// maxQuestionBytes bounds a question (a page of text is plenty; the agent's prompt carries it every turn).
+const maxQuestionBytes = 16 << 10
+
+// parseAsk validates a /v1/ask body before anything runs.
+func parseAsk(body io.Reader, defaultMode string) (askRequest, error) {
+	var req askRequest
+	if err := json.NewDecoder(body).Decode(&req); err != nil {
+		return req, badf("body must be JSON with a non-empty \"question\": %v", err)
+	}
+	if strings.TrimSpace(req.Question) == "" {
+		return req, badf("\"question\" must not be empty")
+	}
+	if len(req.Question) > maxQuestionBytes {
+		return req, badf("\"question\" is over %d bytes", maxQuestionBytes)
+	}
+	if req.Mode == "" {
+		req.Mode = defaultMode
+	}
+	if !slices.Contains(agent.Modes, agent.Mode(req.Mode)) {
+		return req, badf("unknown mode %q (want vrag, vimrag, vanilla or react)", truncate(req.Mode, 40))
+	}
+	if req.ConversationID < 0 {
+		return req, badf("conversation_id must be a conversation's id, or 0 to start one")
+	}
+	return req, nil
+}
+
 // ask runs the agent and streams its events as server-sent events (event: <kind>, data: <Event JSON>). The run is
 // stored like any other; a client that disconnects cancels it.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
-	var req askRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || strings.TrimSpace(req.Question) == "" {
-		httpError(w, http.StatusBadRequest, "body must be JSON with a non-empty \"question\"")
+	req, err := parseAsk(r.Body, s.lib.Config.Settings.Agent.Mode)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	settings := s.lib.Config.Settings.Agent
-	if req.Mode == "" {
-		req.Mode = settings.Mode
+	if req.Collection != "" {
+		if _, err := s.lib.KB.CollectionByName(r.Context(), req.Collection); err != nil {
+			httpError(w, http.StatusNotFound, fmt.Sprintf("collection %q: %v", req.Collection, err))
+			return
+		}
 	}
 	chat, modelName, provName := s.opt.Chat, req.Model, req.Provider
 	if chat == nil {
@@ -421,13 +362,15 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		}
 		chat, modelName, provName = c, m, p.Name
 	}
+	release, ok := s.runs.acquire(r.Context())
+	if !ok {
+		busy(w, s.runs)
+		return
+	}
+	defer release()
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		httpError(w, http.StatusInternalServerError, "streaming unsupported")
-		return
-	}
-	if req.ConversationID < 0 {
-		httpError(w, http.StatusBadRequest, "conversation_id must be a conversation's id, or 0 to start one")
 		return
 	}
 	convID, err := s.lib.BeginTurn(r.Context(), req.ConversationID, req.Question)
@@ -440,6 +383,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-Loupe-Conversation", strconv.FormatInt(convID, 10))
+	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -449,6 +393,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return
 		}
+		_ = rc.SetWriteDeadline(time.Now().Add(time.Minute)) // a long run keeps its stream while it writes
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Kind, b)
 		flusher.Flush()
 	}

@@ -83,7 +83,7 @@ func newFixture(t *testing.T, chat model.Chat) *fixture {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() { srv.Close(); s.Close() })
 	return &fixture{lib: fixLib, token: "test-token", srv: srv}
 }
 
@@ -95,6 +95,9 @@ func (f *fixture) do(t *testing.T, method, path, token string, body any) *http.R
 		rd = bytes.NewReader(b)
 	}
 	req, _ := http.NewRequest(method, f.srv.URL+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -186,8 +189,8 @@ func TestSearchNewerShape(t *testing.T) {
 			t.Errorf("scores not descending: %v", r.Score)
 		}
 	}
-	if len(body.Results[1].Data) != 0 {
-		t.Errorf("a query matching nothing returned %+v", body.Results[1])
+	if len(body.Results[1].Data) != 2 || body.Results[1].Data[0].Found {
+		t.Errorf("a query matching nothing is completed in fill order: %+v", body.Results[1])
 	}
 }
 
@@ -213,7 +216,7 @@ func TestSearchLegacyShapes(t *testing.T) {
 		check(t, f.do(t, "POST", "/search", f.token, map[string]any{"queries": []string{"blood"}, "top_k": 1, "vrag_ret": true}), 1)
 	})
 	t.Run("bad requests", func(t *testing.T) {
-		if c := f.do(t, "POST", "/search", f.token, map[string]any{"queries": []string{}}).StatusCode; c != 400 {
+		if c := f.do(t, "POST", "/search", f.token, map[string]any{"top_k": 2}).StatusCode; c != 400 {
 			t.Errorf("no queries: %d", c)
 		}
 		if c := f.do(t, "POST", "/search", f.token, map[string]any{"queries": []string{"x"}, "collection": "nope"}).StatusCode; c != 404 {

@@ -1,0 +1,263 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+
+	"loupe/backend/kb"
+	"loupe/backend/search"
+)
+
+// VRAG's search API in both shapes. Every query is answered on its own: a blank query, a query the full-text
+// syntax would choke on, or one that finds nothing still gets min(N, top_k) pages, completed in fill order (see
+// fillItems), so a VRAG client never sees an empty list while the collection has pages. Errors are {"detail": …}.
+
+// resultItem is one item of the newer API's data list: VRAG's {type, file_path} plus where it came from.
+type resultItem struct {
+	Type       string  `json:"type"`
+	FilePath   string  `json:"file_path"`
+	UnitType   string  `json:"unit_type"` // page, image or video_frame
+	UnitID     int64   `json:"unit_id"`
+	DocumentID int64   `json:"document_id"`
+	Doc        string  `json:"doc"`
+	Collection string  `json:"collection"`
+	Page       int     `json:"page"`
+	Text       string  `json:"snippet,omitempty"`
+	Score      float64 `json:"score"`
+	// Found is false for an item that completes the list in fill order rather than matching the query.
+	Found bool `json:"found"`
+}
+
+type queryResult struct {
+	Score  []float64    `json:"score"`
+	Indice []int64      `json:"indice"`
+	Data   []resultItem `json:"data"`
+}
+
+// legacyItem is the HEAD API's shape: {"idx", "image_file"}.
+type legacyItem struct {
+	Idx       int    `json:"idx"`
+	ImageFile string `json:"image_file"`
+}
+
+func detail(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"detail": msg})
+}
+
+func (s *Server) searchPOST(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxSearchBody))
+	if err != nil {
+		detail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes: split the batch", maxSearchBody))
+		return
+	}
+	p, err := parseSearchPOST(body)
+	if err != nil {
+		detail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	s.answerSearch(w, r, p, !p.VRAGRet)
+}
+
+// searchGET is the HEAD API: GET /search?queries=a&queries=b, ten results per query, lists of {idx, image_file}.
+func (s *Server) searchGET(w http.ResponseWriter, r *http.Request) {
+	p, err := parseSearchGET(r.URL.Query())
+	if err != nil {
+		detail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	s.answerSearch(w, r, p, false)
+}
+
+func (s *Server) answerSearch(w http.ResponseWriter, r *http.Request, p searchParams, newer bool) {
+	release, ok := s.work.acquire(r.Context())
+	if !ok {
+		busy(w, s.work)
+		return
+	}
+	defer release()
+	results, err := s.search(r.Context(), p)
+	switch {
+	case err == nil:
+	case errors.Is(err, kb.ErrNotFound):
+		detail(w, http.StatusNotFound, err.Error())
+		return
+	case r.Context().Err() != nil:
+		return // the client went away
+	default:
+		s.log.Error("search", "err", err)
+		detail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if newer {
+		writeJSON(w, http.StatusOK, map[string]any{"results": results})
+		return
+	}
+	writeJSON(w, http.StatusOK, legacy(results))
+}
+
+func legacy(results []queryResult) [][]legacyItem {
+	out := make([][]legacyItem, len(results))
+	for i, r := range results {
+		out[i] = make([]legacyItem, 0, len(r.Data))
+		for j, d := range r.Data {
+			out[i] = append(out[i], legacyItem{Idx: j, ImageFile: d.FilePath})
+		}
+	}
+	return out
+}
+
+// search answers every query of p.
+func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, error) {
+	for _, c := range p.Collections {
+		if _, err := s.lib.KB.CollectionByName(ctx, c); err != nil {
+			return nil, fmt.Errorf("search_corpus %q: %w", c, err)
+		}
+	}
+	hits := make([][]search.Hit, len(p.Queries))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(len(p.Queries), runtime.NumCPU()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				hits[i] = s.searchOne(ctx, p, p.Queries[i])
+			}
+		}()
+	}
+	for i := range p.Queries {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	fill, err := s.fillItems(ctx, p.Collections, 2*p.TopK+16)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, hs := range hits {
+		for _, h := range hs {
+			if !seen[h.UnitID] {
+				seen[h.UnitID] = true
+				ids = append(ids, h.UnitID)
+			}
+		}
+	}
+	items, err := s.loadItems(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+
+	// Each query's candidates: its hits, then the fill order; the first top_k that have a page file are returned.
+	type cand struct {
+		it    item
+		hit   *search.Hit
+		found bool
+	}
+	cands := make([][]cand, len(p.Queries))
+	for qi, hs := range hits {
+		in := map[int64]bool{}
+		for i := range hs {
+			if it, ok := items[hs[i].UnitID]; ok && !in[it.UnitID] {
+				in[it.UnitID] = true
+				cands[qi] = append(cands[qi], cand{it: it, hit: &hs[i], found: true})
+			}
+		}
+		for _, it := range fill {
+			if !in[it.UnitID] {
+				in[it.UnitID] = true
+				cands[qi] = append(cands[qi], cand{it: it})
+			}
+		}
+	}
+	paths := map[int64]string{}
+	failed := map[int64]error{}
+	for round := 0; ; round++ {
+		var need []item
+		queued := map[int64]bool{}
+		for _, cs := range cands {
+			got := 0
+			for _, c := range cs {
+				if got == p.TopK {
+					break
+				}
+				if failed[c.it.UnitID] != nil {
+					continue
+				}
+				got++
+				if paths[c.it.UnitID] == "" && !queued[c.it.UnitID] {
+					queued[c.it.UnitID] = true
+					need = append(need, c.it)
+				}
+			}
+		}
+		if len(need) == 0 {
+			break
+		}
+		ps, fs := s.pageFiles(ctx, need)
+		for id, path := range ps {
+			paths[id] = path
+		}
+		for id, err := range fs {
+			failed[id] = err
+			s.log.Warn("search: page file", "unit", id, "err", err)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(fs) == 0 && len(ps) == len(need) {
+			break
+		}
+	}
+
+	out := make([]queryResult, len(p.Queries))
+	for qi, cs := range cands {
+		qr := queryResult{Score: []float64{}, Indice: []int64{}, Data: []resultItem{}}
+		for _, c := range cs {
+			if len(qr.Data) == p.TopK {
+				break
+			}
+			path := paths[c.it.UnitID]
+			if path == "" {
+				continue
+			}
+			ri := resultItem{Type: c.it.vragType(), FilePath: path, UnitType: c.it.unitType(), UnitID: c.it.UnitID,
+				DocumentID: c.it.DocID, Doc: c.it.DocName, Collection: c.it.Collection, Page: c.it.Ordinal, Found: c.found}
+			if c.hit != nil {
+				ri.Score, ri.Text = c.hit.Score, c.hit.Snippet
+			}
+			qr.Score = append(qr.Score, ri.Score)
+			qr.Indice = append(qr.Indice, ri.UnitID)
+			qr.Data = append(qr.Data, ri)
+		}
+		out[qi] = qr
+	}
+	return out, nil
+}
+
+// searchOne runs one query; a blank query finds nothing, and a query the engine rejects is logged and answered in
+// fill order like one that finds nothing.
+func (s *Server) searchOne(ctx context.Context, p searchParams, text string) []search.Hit {
+	if strings.TrimSpace(text) == "" || ctx.Err() != nil {
+		return nil
+	}
+	res, err := s.lib.Search.Search(ctx, search.Query{Text: text, K: p.TopK, Mode: p.Mode, Collections: p.Collections})
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("search: query failed; answered in fill order", "err", err)
+		}
+		return nil
+	}
+	return res.Hits
+}
