@@ -45,7 +45,7 @@ var (
 	fixErr  error
 )
 
-func newFixture(t *testing.T, chat model.Chat) *fixture {
+func newFixture(t testing.TB, chat model.Chat) *fixture {
 	t.Helper()
 	pdfPath := testdata(t, "pdf/real/blood_loss_report.pdf")
 	imgPath := testdata(t, "images/charts/bkf_plot.png")
