@@ -43,8 +43,8 @@ type Options struct {
 	// Chat, when set, answers /v1/ask instead of the provider profile named in the request (tests, fixed setups).
 	Chat model.Chat
 	Log  *slog.Logger
-	// Workers bounds concurrent searches and renders (0 = the number of CPUs); as many again wait up to
-	// QueueWait (0 = 30 s) for a slot, Queue more (0 = 256) beyond them, and the rest get 503 with Retry-After.
+	// Workers bounds concurrent searches and renders (0 = the number of CPUs); Queue more requests (0 = 256) wait
+	// up to QueueWait (0 = 2 min) for a slot, and the rest get 503 with Retry-After.
 	Workers   int
 	Queue     int
 	QueueWait time.Duration
@@ -85,7 +85,7 @@ func New(lib *library.Library, o Options) (*Server, error) {
 		o.Queue = 256
 	}
 	if o.QueueWait <= 0 {
-		o.QueueWait = 30 * time.Second
+		o.QueueWait = 2 * time.Minute
 	}
 	if o.Runs <= 0 {
 		o.Runs = 4
