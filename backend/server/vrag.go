@@ -119,10 +119,19 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, err
 			return nil, fmt.Errorf("search_corpus %q: %w", c, err)
 		}
 	}
+	// A rollout batch repeats queries (and blanks): each distinct query is searched once.
 	hits := make([][]search.Hit, len(p.Queries))
+	first := map[string]int{}
+	var distinct []int
+	for i, q := range p.Queries {
+		if _, ok := first[q]; !ok {
+			first[q] = i
+			distinct = append(distinct, i)
+		}
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for range min(len(p.Queries), runtime.NumCPU()) {
+	for range min(len(distinct), runtime.NumCPU()) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -131,11 +140,14 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, err
 			}
 		}()
 	}
-	for i := range p.Queries {
+	for _, i := range distinct {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
+	for i, q := range p.Queries {
+		hits[i] = hits[first[q]]
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -536,3 +536,11 @@ func TestHundredParallelClients(t *testing.T) {
 		t.Errorf("status counts (negative: bad body) %v, want 100 × 200", codes)
 	}
 }
+
+func TestHTTPServerHasTimeouts(t *testing.T) {
+	s := &Server{}
+	hs := s.HTTPServer()
+	if hs.ReadHeaderTimeout <= 0 || hs.ReadTimeout <= 0 || hs.WriteTimeout <= 0 || hs.IdleTimeout <= 0 || hs.MaxHeaderBytes <= 0 {
+		t.Errorf("a timeout or limit is unset: %+v", hs)
+	}
+}
