@@ -21,6 +21,11 @@ import (
 //go:embed all:frontend/dist
 var assets embed.FS
 
+// icon is the window's icon (the same picture as the desktop entry's, made by make icons).
+//
+//go:embed build/icons/loupe-256.png
+var icon []byte
+
 func main() {
 	buildinfo.Desktop = true
 	args := os.Args[1:]
@@ -30,8 +35,26 @@ func main() {
 		stop()
 		os.Exit(code)
 	}
-	app := NewApp(dataDirFlag(args))
-	err := wails.Run(&options.App{
+	win, err := cli.ParseWindowArgs(args)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loupe:", err)
+		os.Exit(2)
+	}
+	// One window per data directory: a later launch hands its files to the running one and exits.
+	primary, handed, err := claimWindow(win.DataDir, win.Paths)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loupe:", err)
+		os.Exit(1)
+	}
+	if handed {
+		return
+	}
+	opened := NewOpenFiles(win.Paths)
+	if primary != nil {
+		primary.Serve(opened.open)
+	}
+	app := NewApp(win.DataDir)
+	err = wails.Run(&options.App{
 		Title:            "Loupe",
 		Width:            1280,
 		Height:           800,
@@ -39,29 +62,20 @@ func main() {
 		MinHeight:        600,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 247, G: 247, B: 248, A: 255},
-		OnStartup:        app.startup,
-		OnShutdown:       app.shutdown,
-		Bind:             []any{app},
-		DragAndDrop:      &options.DragAndDrop{EnableFileDrop: true},
-		Linux:            &linux.Options{ProgramName: "loupe"},
+		OnStartup: func(ctx context.Context) {
+			app.startup(ctx)
+			opened.startup(ctx)
+		},
+		OnShutdown:  app.shutdown,
+		Bind:        []any{app, opened},
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
+		Linux:       &linux.Options{ProgramName: "loupe", Icon: icon},
 	})
+	if primary != nil {
+		primary.Close()
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loupe:", err)
 		os.Exit(1)
 	}
-}
-
-// dataDirFlag picks --data DIR (or --data=DIR) out of the window's arguments; Wails' own dev flags pass through.
-func dataDirFlag(args []string) string {
-	for i, a := range args {
-		if (a == "--data" || a == "-data") && i+1 < len(args) {
-			return args[i+1]
-		}
-		for _, p := range []string{"--data=", "-data="} {
-			if len(a) > len(p) && a[:len(p)] == p {
-				return a[len(p):]
-			}
-		}
-	}
-	return ""
 }

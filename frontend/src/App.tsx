@@ -7,7 +7,7 @@ import { useChat } from './features/chat/useChat'
 import { GraphView } from './features/graph/GraphView'
 import { Library } from './features/library/Library'
 import { Settings } from './features/settings/Settings'
-import { backend, hasBackend, onFilesDropped, onIngestProgress, type Status } from './lib/backend'
+import { backend, hasBackend, onFilesDropped, onIngestProgress, onOpenFiles, type Status } from './lib/backend'
 import { foldProgress, progressState, type Collection, type IngestProgress, type Settings as SettingsT } from './lib/types'
 
 export function App() {
@@ -16,6 +16,7 @@ export function App() {
   const [error, setError] = useState<string>('')
   const [collections, setCollections] = useState<Collection[]>([])
   const [collection, setCollection] = useState('')
+  const [loaded, setLoaded] = useState(false) // collections known, so opened files go to the current one
   const [progress, setProgress] = useState<Record<string, IngestProgress>>({})
   const [refreshKey, setRefreshKey] = useState(0)
   const [viewer, setViewer] = useState<ViewerTarget | null>(null)
@@ -36,8 +37,9 @@ export function App() {
       (cs) => {
         setCollections(cs ?? [])
         setCollection((cur) => cur || cs?.[0]?.name || '')
+        setLoaded(true)
       },
-      () => {},
+      () => setLoaded(true),
     )
   }, [])
   useEffect(refresh, [refresh])
@@ -103,6 +105,14 @@ export function App() {
       }),
     [add],
   )
+  // Files opened from outside (loupe FILE…, "Open with Loupe", a second launch) go where dropped files go.
+  useEffect(() => {
+    if (!loaded) return
+    return onOpenFiles((paths) => {
+      setView('library')
+      add(paths)
+    })
+  }, [loaded, add])
 
   // Keyboard shortcuts: Ctrl+N new chat, Ctrl+K search, Esc stop, Ctrl+1..4 views.
   useEffect(() => {

@@ -1,9 +1,11 @@
 // The typed face of the Go backend: the Wails bindings in wailsjs/, wrapped with plain types so features import
 // from one place. Methods that a build may not have yet are called through optional(), which reports their absence.
 import * as App from '../../wailsjs/go/main/App'
+import * as Opened from '../../wailsjs/go/main/OpenFiles'
 import { config, main } from '../../wailsjs/go/models'
 import { EventsOn, OnFileDrop, OnFileDropOff } from '../../wailsjs/runtime/runtime'
 import type { AgentEvent } from './events'
+import { subscribeOpenFiles } from './openFiles'
 import type {
   Collection,
   Conversation,
@@ -111,6 +113,18 @@ export function onFilesDropped(cb: (paths: string[]) => void): () => void {
   if (!w.runtime?.OnFileDrop) return () => {}
   OnFileDrop((_x: number, _y: number, paths: string[]) => cb(paths), false)
   return () => OnFileDropOff()
+}
+
+/** onOpenFiles calls cb with the files Loupe was asked to open from outside (command line, "Open with Loupe", a
+ * later launch): those waiting now, then each batch as it arrives. */
+export function onOpenFiles(cb: (paths: string[]) => void): () => void {
+  const w = window as unknown as { go?: { main?: { OpenFiles?: unknown } } }
+  if (!w.go?.main?.OpenFiles) return () => {}
+  return subscribeOpenFiles(
+    () => Opened.TakeOpenFiles(),
+    (f) => EventsOn('open:files', f),
+    cb,
+  )
 }
 
 // hasBackend reports whether the Wails runtime is present (false in unit tests and plain browsers).
