@@ -16,7 +16,7 @@ DEB_VERSION := $(shell bash scripts/version.sh --deb 2>/dev/null || echo 0.0.0~d
 endif
 LDFLAGS := -X loupe/backend/buildinfo.Version=$(VERSION)
 
-.PHONY: run test setup build bindings frontend dev cli e2e vet clean glove-table package icons version
+.PHONY: run test setup build bindings frontend dev cli e2e vet clean glove-table package deb icons version
 
 run: build
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -43,8 +43,12 @@ build: setup frontend
 	cp build/icons/loupe-512.png build/appicon.png
 	wails build -tags webkit2_41 -m -nosyncgomod -s -skipbindings -ldflags "$(LDFLAGS)" -o loupe
 
-# The Debian package build/dist/loupe_<version>_<arch>.deb from the release binary (scripts/package.sh).
+# The Debian package build/dist/loupe_<version>_<arch>.deb from the release binary (scripts/package.sh); `make deb`
+# packages the binary already built.
 package: build
+	bash scripts/package.sh "$(VERSION)" "$(DEB_VERSION)"
+
+deb:
 	bash scripts/package.sh "$(VERSION)" "$(DEB_VERSION)"
 
 version:
