@@ -13,7 +13,9 @@ cd "$(dirname "$0")/.."
 deb=0
 [ "${1:-}" = "--deb" ] && deb=1
 
-if ! d="$(git describe --tags --match 'v[0-9]*' --always --dirty --abbrev=7 2>/dev/null)"; then
+# core.fileMode=false: Wails' generators leave frontend/wailsjs as 0755 or 0644 depending on which ran last (generate
+# module and dev runs 0755, wails build 0644); a mode flip is not a change to the source.
+if ! d="$(git -c core.fileMode=false describe --tags --match 'v[0-9]*' --always --dirty --abbrev=7 2>/dev/null)"; then
   if [ $deb = 1 ]; then echo 0.0.0~dev; else echo dev; fi
   exit 0
 fi
