@@ -37,7 +37,7 @@ check_version() { # what, got, want
 }
 check_version untagged "$(v)" "$h"
 check_version "untagged deb" "$(v --deb)" "0.0.0~git2.$h"
-echo changed >>"$repo/scripts/version.sh"
+echo "# changed" >>"$repo/scripts/version.sh"
 check_version dirty "$(v)" "$h-dirty"
 check_version "dirty deb" "$(v --deb)" "0.0.0~git2.$h+dirty"
 git -C "$repo" checkout -q scripts/version.sh
@@ -75,7 +75,7 @@ done
 grep -q "Version $want\." <<<"$info" || fail "description does not name version $want"
 contents="$(dpkg-deb --contents "$deb" | awk '{print $6}')"
 need=(./usr/bin/loupe "./usr/share/applications/$id.desktop" "./usr/share/metainfo/$id.metainfo.xml"
-  "./usr/share/icons/hicolor/scalable/apps/$id.svg" ./usr/share/doc/loupe/copyright ./usr/share/doc/loupe/LICENSE
+  "./usr/share/icons/hicolor/scalable/apps/$id.svg" ./usr/share/doc/loupe/copyright
   ./usr/share/doc/loupe/THIRD-PARTY-NOTICES.gz)
 for s in 16 24 32 48 64 128 256 512; do need+=("./usr/share/icons/hicolor/${s}x$s/apps/$id.png"); done
 for p in "${need[@]}"; do grep -qxF "$p" <<<"$contents" || fail "$p not in the package"; done
@@ -139,6 +139,8 @@ pdfdir="$SHARED/testdata/pdf/real"
 pdf=hsaur3-Ch_analysis_of_variance.pdf
 [ -f "$png" ] && [ -f "$pdfdir/$pdf" ] || fail "test data missing under $SHARED/testdata"
 mkdir -p build/e2e
+# A collection made beforehand is the one the window shows, so the opened files must land in it.
+/usr/bin/loupe --data "$data" collections create papers >/dev/null
 export data png pdfdir pdf work
 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   set -euo pipefail
@@ -158,18 +160,18 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   kill -0 $WIN || fail "the first window exited"
   ready=""
   for i in $(seq 1 240); do
-    docs="$(/usr/bin/loupe --data "$data" documents list --json 2>/dev/null || true)"
+    docs="$(/usr/bin/loupe --data "$data" documents list --collection papers --json 2>/dev/null || true)"
     if [ "$(jq -s "[.[] | select(.status == \"ready\")] | length" <<<"$docs")" = 2 ]; then ready=1; break; fi
     sleep 0.5
   done
-  [ -n "$ready" ] || { echo "$docs" >&2; cat "$work/window.log" >&2; fail "the window did not ingest both files"; }
+  [ -n "$ready" ] || { echo "$docs" >&2; cat "$work/window.log" >&2; fail "the window did not ingest both files into its collection papers"; }
   names="$(jq -r .name <<<"$docs" | sort | tr "\n" " ")"
   [ "$names" = "$(basename "$png") $pdf " ] || fail "ingested $names"
   [ "$(pgrep -c -f "^/usr/bin/loupe --data $data" || true)" = 1 ] || fail "more than one Loupe runs on $data"
   sleep 2 # the library list refreshes after the last progress event
   import -window root build/e2e/package-window.png
 '
-ok "the installed window opened its command-line file, took a second launch's file (relative path) and ingested both; screenshot build/e2e/package-window.png"
+ok "the installed window opened its command-line file, took a second launch's file (relative path) and ingested both into its current collection; screenshot build/e2e/package-window.png"
 
 remove || fail "apt purge loupe"
 dpkg-query -W -f='${Status}' loupe 2>/dev/null | grep -q "install ok installed" && fail "loupe still installed after purge"

@@ -42,7 +42,6 @@ mupdf="$(sed -n 's/^#define FZ_VERSION "\(.*\)"/\1/p' "$(go env GOMODCACHE)/gith
 } >"$doc/copyright"
 bash scripts/notices.sh "$bin" >"$doc/THIRD-PARTY-NOTICES"
 gzip -9n "$doc/THIRD-PARTY-NOTICES"
-install -m 0644 LICENSE "$doc/LICENSE"
 
 # Control file: shared libraries from dpkg-shlibdeps, plus the programs Loupe runs (ffmpeg, tesseract and its
 # English and Simplified Chinese data).
