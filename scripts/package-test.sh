@@ -19,10 +19,7 @@ for t in dpkg-deb desktop-file-validate appstreamcli xvfb-run xdotool import jq 
   command -v "$t" >/dev/null || fail "$t missing (run scripts/setup.sh)"
 done
 work="$(mktemp -d)"
-cleanup() {
-  [ -n "${WIN:-}" ] && kill "$WIN" 2>/dev/null && wait "$WIN" 2>/dev/null
-  rm -rf "$work"
-}
+cleanup() { rm -rf "$work"; }
 trap cleanup EXIT
 
 # --- scripts/version.sh on scratch repositories: untagged, dirty, released, after a release, pre-release.

@@ -1,5 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
 import { openApp, shot } from '../lib.mjs'
 
 test('the shell calls the bound Go Status method and shows its answer', async () => {
@@ -16,6 +18,11 @@ test('the shell calls the bound Go Status method and shows its answer', async ()
     await page.waitForSelector('[data-testid="collections"]')
     const text = await page.textContent('[data-testid="collections"]')
     assert.match(text, new RegExp(`${status.collections} collections? · ${status.documents} documents?`))
+
+    // The footer names the binary's own version, the one `loupe version` prints and the package is named after.
+    const bin = JSON.parse(execFileSync(path.resolve('../build/bin/loupe-dev'), ['version', '--json'], { encoding: 'utf8' }))
+    assert.equal(status.version, bin.version)
+    assert.equal(await page.textContent('[data-testid="version"]'), `Loupe ${bin.version}`)
 
     // Navigation works.
     await page.getByRole('button', { name: 'Settings' }).click()
