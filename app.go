@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"loupe/backend/agent"
 	"loupe/backend/buildinfo"
 	"loupe/backend/config"
+	"loupe/backend/filegate"
 	"loupe/backend/ingest"
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
@@ -39,11 +39,14 @@ type App struct {
 
 	mu   sync.Mutex
 	runs map[string]context.CancelFunc // in-flight agent runs by id, for Stop
+
+	exports filegate.Gate // the one path the last save dialog returned
 }
 
 // NewApp prepares the app for the data directory named by --data ("" = LOUPE_DATA or the OS default).
 func NewApp(dataDir string) *App {
-	return &App{dataDir: dataDir, runs: map[string]context.CancelFunc{}}
+	return &App{dataDir: dataDir, runs: map[string]context.CancelFunc{},
+		exports: filegate.Gate{Exts: []string{".md", ".markdown", ".html", ".htm"}}}
 }
 
 func (a *App) startup(ctx context.Context) {
@@ -147,6 +150,9 @@ func (a *App) Collections() ([]kb.Collection, error) {
 
 // CreateCollection makes a collection with the default (built-in) embedder, or returns the existing one.
 func (a *App) CreateCollection(name string) (kb.Collection, error) {
+	if err := checkName("collection", name); err != nil || strings.TrimSpace(name) == "" {
+		return kb.Collection{}, fmt.Errorf("collection %q: not a valid name", clipArg(name))
+	}
 	if err := a.ready(); err != nil {
 		return kb.Collection{}, err
 	}
@@ -163,6 +169,9 @@ func (a *App) Documents(collectionID int64) ([]kb.Document, error) {
 
 // DeleteDocument removes a document, its units and unshared blobs.
 func (a *App) DeleteDocument(id int64) error {
+	if err := checkID("document", id); err != nil {
+		return err
+	}
 	if err := a.ready(); err != nil {
 		return err
 	}
@@ -222,6 +231,10 @@ func (a *App) Blob(hash string) (string, error) {
 
 // PageImage renders a unit about width pixels wide as a data: URL (PDF pages sharp at any zoom).
 func (a *App) PageImage(unitID int64, width int) (string, error) {
+	if err := checkID("unit", unitID); err != nil {
+		return "", err
+	}
+	width = clampWidth(width)
 	if err := a.ready(); err != nil {
 		return "", err
 	}
@@ -238,6 +251,13 @@ func dataURL(b []byte) string {
 
 // Search runs a hybrid search over one collection ("" = all).
 func (a *App) Search(query, collection string, k int) (search.Result, error) {
+	if err := checkQuery("search", query); err != nil {
+		return search.Result{}, err
+	}
+	if err := checkName("collection", collection); err != nil {
+		return search.Result{}, err
+	}
+	k = min(max(k, 0), maxK)
 	if err := a.ready(); err != nil {
 		return search.Result{}, err
 	}
@@ -264,7 +284,7 @@ func (a *App) PickFolder() (string, error) {
 	return wruntime.OpenDirectoryDialog(a.ctx, wruntime.OpenDialogOptions{Title: "Add a folder"})
 }
 
-// Settings returns the settings (API keys are never included).
+// Settings returns the settings in effect (environment overrides applied; API keys are never included).
 func (a *App) Settings() (config.Settings, error) {
 	if err := a.ready(); err != nil {
 		return config.Settings{}, err
@@ -272,36 +292,53 @@ func (a *App) Settings() (config.Settings, error) {
 	return a.lib.Config.Settings, nil
 }
 
-// SaveSettings replaces the settings and writes them to the data directory.
+// SaveSettings saves the values the window changed: environment overrides and API keys are kept out of the file,
+// and what the window did not touch stays as it was (config.Update). Every value is checked as untrusted input.
 func (a *App) SaveSettings(s config.Settings) error {
 	if err := a.ready(); err != nil {
 		return err
 	}
-	a.lib.Config.Settings = s
-	return a.lib.Config.Save()
+	return a.lib.Config.Update(s)
 }
 
-// SetAPIKey stores a provider's API key in the OS keyring (or the 0600 fallback file).
+// SetAPIKey stores a provider's API key in the OS keyring (or the 0600 fallback file); "" removes it. The key is
+// never read back by the window.
 func (a *App) SetAPIKey(profile, key string) error {
 	if err := a.ready(); err != nil {
 		return err
 	}
-	return a.lib.Config.SetAPIKey(profile, key)
+	if err := checkAPIKey(key); err != nil {
+		return err
+	}
+	for _, p := range a.lib.Config.Settings.Providers {
+		if p.Name == profile {
+			return a.lib.Config.SetAPIKey(profile, key)
+		}
+	}
+	return fmt.Errorf("no provider profile named %q: save the settings first", clipArg(profile))
 }
 
 // TestProvider checks a provider profile as given (unsaved edits included): reachability, version, models found.
-func (a *App) TestProvider(p config.Provider) provider.Result {
+// apiKey is a key the user typed and has not saved ("" = none); otherwise the stored key is used only when the
+// profile still points at its saved URL, so no page script can send a stored key to a host of its choosing.
+func (a *App) TestProvider(p config.Provider, apiKey string) provider.Result {
+	if err := checkProfile(p); err != nil {
+		return provider.Result{Name: p.Name, Kind: p.Kind, Error: err.Error()}
+	}
+	if err := checkAPIKey(apiKey); err != nil {
+		return provider.Result{Name: p.Name, Kind: p.Kind, Error: err.Error()}
+	}
 	if a.lib != nil {
-		if saved, err := a.lib.Config.Provider(p.Name); err == nil {
-			p.APIKey = saved.APIKey
-		}
+		p = a.lib.Config.ForTest(p, apiKey)
+	} else {
+		p.APIKey = apiKey
 	}
 	return provider.Test(a.ctx, p)
 }
 
-// ListModels lists the models a provider profile serves, with their capabilities.
-func (a *App) ListModels(p config.Provider) ([]model.Info, error) {
-	r := a.TestProvider(p)
+// ListModels lists the models a provider profile serves, with their capabilities (the key as TestProvider uses it).
+func (a *App) ListModels(p config.Provider, apiKey string) ([]model.Info, error) {
+	r := a.TestProvider(p, apiKey)
 	if r.Error != "" && len(r.Infos) == 0 {
 		return nil, errors.New(r.Error)
 	}
@@ -348,27 +385,35 @@ func (a *App) RunEvents(runID int64) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// ChooseSavePath asks where to save an export; "" when cancelled.
+// ChooseSavePath asks where to save an export; "" when cancelled. The path chosen is remembered: it is the only
+// one WriteTextFile will write, once.
 func (a *App) ChooseSavePath(defaultName string) (string, error) {
-	return wruntime.SaveFileDialog(a.ctx, wruntime.SaveDialogOptions{Title: "Export conversation", DefaultFilename: defaultName})
+	if len(defaultName) > 255 || strings.ContainsAny(defaultName, "/\\\x00") {
+		defaultName = "conversation.md"
+	}
+	path, err := wruntime.SaveFileDialog(a.ctx, wruntime.SaveDialogOptions{Title: "Export conversation", DefaultFilename: defaultName})
+	if err != nil {
+		a.exports.Choose("")
+		return "", err
+	}
+	a.exports.Choose(path)
+	return path, nil
 }
 
-// WriteTextFile writes an export (Markdown or self-contained HTML) to a path chosen with ChooseSavePath.
+// WriteTextFile writes an export (Markdown or self-contained HTML) to the path the last ChooseSavePath returned,
+// once: a script in the webview cannot use it to write ~/.bashrc or any path the user did not choose.
 func (a *App) WriteTextFile(path, content string) error {
-	// Exports only: a script in the webview cannot use this to write ~/.bashrc or the like.
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".md", ".markdown", ".html", ".htm":
-	default:
-		return fmt.Errorf("export to %s: only .md and .html files are written", path)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	return nil
+	return a.exports.Write(path, []byte(content))
 }
 
 // AddPaths ingests files and folders into a collection in the background; progress arrives as ingest:progress events.
 func (a *App) AddPaths(collection string, paths []string) error {
+	if err := checkName("collection", collection); err != nil {
+		return err
+	}
+	if err := checkPaths(paths); err != nil {
+		return err
+	}
 	if err := a.ready(); err != nil {
 		return err
 	}
@@ -383,6 +428,9 @@ func (a *App) AddPaths(collection string, paths []string) error {
 // AddSampleLibrary adds the bundled public-domain samples (a text PDF, a scanned page, an image, a film clip) to a
 // collection, as AddPaths does.
 func (a *App) AddSampleLibrary(collection string) error {
+	if err := checkName("collection", collection); err != nil {
+		return err
+	}
 	if err := a.ready(); err != nil {
 		return err
 	}
@@ -398,6 +446,12 @@ func (a *App) AddSampleLibrary(collection string) error {
 
 // RetryDocument ingests a failed document again from its stored original, with a PDF password when one is given.
 func (a *App) RetryDocument(id int64, password string) error {
+	if err := checkID("document", id); err != nil {
+		return err
+	}
+	if err := checkPassword(password); err != nil {
+		return err
+	}
 	if err := a.ready(); err != nil {
 		return err
 	}
@@ -428,6 +482,14 @@ type AskStarted struct {
 
 // Ask starts an agent run in the background; its events stream as agent:event and are stored for replay.
 func (a *App) Ask(r AskRequest) (AskStarted, error) {
+	if err := checkQuery("question", r.Question); err != nil {
+		return AskStarted{}, err
+	}
+	for what, v := range map[string]string{"mode": r.Mode, "collection": r.Collection, "provider": r.Provider, "model": r.Model} {
+		if err := checkName(what, v); err != nil {
+			return AskStarted{}, err
+		}
+	}
 	if err := a.ready(); err != nil {
 		return AskStarted{}, err
 	}

@@ -35,7 +35,7 @@ func init() {
 					}
 					profiles = []config.Provider{p}
 				}
-				sub := &config.Config{DataDir: cfg.DataDir, Settings: cfg.Settings}
+				sub := &config.Config{DataDir: cfg.DataDir, Settings: cfg.Settings, Secrets: cfg.Secrets}
 				sub.Settings.Providers = profiles
 				results := provider.TestAll(cmd.Context(), sub, 30*time.Second)
 				w := cmd.OutOrStdout()

@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // SettingsVersion is the version of the settings file this build writes. Older files are upgraded on load.
@@ -29,7 +31,8 @@ type Provider struct {
 	BaseURL    string `json:"base_url"`    // e.g. http://127.0.0.1:11434 or http://127.0.0.1:8000/v1
 	ChatModel  string `json:"chat_model"`  // default chat (vision) model
 	EmbedModel string `json:"embed_model"` // default embedding model, "" = none
-	// APIKey is resolved at load from the secret store or the environment; it is never written to the settings file.
+	// APIKey is joined in at use (Config.Provider) from the environment or the secret store; it is never part of
+	// Settings, the settings file or anything the window reads.
 	APIKey string `json:"-"`
 }
 
@@ -107,9 +110,14 @@ func Defaults() Settings {
 
 // Config is the loaded configuration of one data directory.
 type Config struct {
-	DataDir  string
+	DataDir string
+	// Settings is the effective view: the settings file with environment overrides applied. It holds no API keys
+	// (Provider joins them in at use) and is never written as is: Save writes the file's own values.
 	Settings Settings
 	Secrets  SecretStore
+
+	mu    sync.Mutex
+	saved *Settings // settings.json as read or last written, without environment overrides; nil: not loaded
 }
 
 // Paths inside the data directory.
@@ -145,9 +153,8 @@ func Load(flag string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Settings = s
-	c.applyEnv()
-	c.resolveSecrets()
+	c.saved = &s
+	c.Settings = withEnv(s)
 	return c, nil
 }
 
@@ -175,9 +182,23 @@ func readSettings(path string) (Settings, error) {
 	return s, nil
 }
 
-// Save writes settings.json atomically. API keys are not part of it.
+// Save writes settings.json atomically: the file's own values, never environment overrides or API keys. A Config
+// that was not loaded from a file (built in code) writes its Settings.
 func (c *Config) Save() error {
-	b, err := json.MarshalIndent(c.Settings, "", "  ")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.Settings
+	if c.saved != nil {
+		s = *c.saved
+	}
+	return c.write(s)
+}
+
+func (c *Config) write(s Settings) error {
+	for i := range s.Providers {
+		s.Providers[i].APIKey = ""
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode settings: %w", err)
 	}
@@ -191,13 +212,13 @@ func (c *Config) Provider(name string) (Provider, error) {
 	}
 	for _, p := range c.Settings.Providers {
 		if p.Name == name {
-			return p, nil
+			return c.withKey(p), nil
 		}
 	}
 	// A kind name also selects the first profile of that kind ("--provider openai").
 	for _, p := range c.Settings.Providers {
 		if p.Kind == name {
-			return p, nil
+			return c.withKey(p), nil
 		}
 	}
 	return Provider{}, fmt.Errorf("no provider profile named %q (have: %s)", name, strings.Join(c.providerNames(), ", "))
@@ -211,37 +232,47 @@ func (c *Config) providerNames() []string {
 	return n
 }
 
-// SetProvider adds or replaces a profile by name.
+// SetProvider adds or replaces a profile by name, in memory and in what Save writes. Its key, if any, is not kept:
+// keys live in the secret store (SetAPIKey).
 func (c *Config) SetProvider(p Provider) {
-	for i := range c.Settings.Providers {
-		if c.Settings.Providers[i].Name == p.Name {
-			c.Settings.Providers[i] = p
-			return
+	p.APIKey = ""
+	set := func(ps *[]Provider) {
+		for i := range *ps {
+			if (*ps)[i].Name == p.Name {
+				(*ps)[i] = p
+				return
+			}
 		}
+		*ps = append(*ps, p)
 	}
-	c.Settings.Providers = append(c.Settings.Providers, p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	set(&c.Settings.Providers)
+	if c.saved != nil {
+		set(&c.saved.Providers)
+	}
 }
 
 // SecretKey is the secret-store key holding a provider profile's API key.
 func SecretKey(profile string) string { return "provider/" + profile + "/api_key" }
 
-// SetAPIKey stores a profile's key in the secret store and in memory.
+// SetAPIKey stores a profile's key in the secret store ("" deletes it); Provider joins it in at use.
 func (c *Config) SetAPIKey(profile, key string) error {
-	if err := c.Secrets.Set(SecretKey(profile), key); err != nil {
-		return err
+	if c.Secrets == nil {
+		return errors.New("store the API key: no secret store")
 	}
-	for i := range c.Settings.Providers {
-		if c.Settings.Providers[i].Name == profile {
-			c.Settings.Providers[i].APIKey = key
-		}
+	if key == "" {
+		return c.Secrets.Delete(SecretKey(profile))
 	}
-	return nil
+	return c.Secrets.Set(SecretKey(profile), key)
 }
 
-// applyEnv lets the environment override endpoints: the conventions of each provider's own tools.
-func (c *Config) applyEnv() {
-	for i := range c.Settings.Providers {
-		p := &c.Settings.Providers[i]
+// withEnv returns s with the environment's overrides of endpoints, the agent's provider and model applied: the
+// conventions of each provider's own tools. They are applied when settings are read and never written.
+func withEnv(s Settings) Settings {
+	s = clone(s)
+	for i := range s.Providers {
+		p := &s.Providers[i]
 		switch p.Kind {
 		case KindOllama:
 			if h := os.Getenv("OLLAMA_HOST"); h != "" {
@@ -258,36 +289,41 @@ func (c *Config) applyEnv() {
 		}
 	}
 	if v := os.Getenv("LOUPE_PROVIDER"); v != "" {
-		c.Settings.Agent.Provider = v
+		s.Agent.Provider = v
 	}
 	if v := os.Getenv("LOUPE_MODEL"); v != "" {
-		for i := range c.Settings.Providers {
-			if c.Settings.Providers[i].Name == c.Settings.Agent.Provider {
-				c.Settings.Providers[i].ChatModel = v
+		for i := range s.Providers {
+			if s.Providers[i].Name == s.Agent.Provider {
+				s.Providers[i].ChatModel = v
 			}
 		}
 	}
+	return s
 }
 
-// resolveSecrets fills API keys: the environment wins over the secret store, so CI and scripts need no keyring.
-func (c *Config) resolveSecrets() {
-	for i := range c.Settings.Providers {
-		p := &c.Settings.Providers[i]
-		env := ""
-		switch p.Kind {
-		case KindOpenAI:
-			env = os.Getenv("OPENAI_API_KEY")
-		case KindDashScope:
-			env = os.Getenv("DASHSCOPE_API_KEY")
-		}
-		if env != "" {
-			p.APIKey = env
-			continue
-		}
+// withKey joins a profile's API key in: the environment wins over the secret store, so CI and scripts need no
+// keyring.
+func (c *Config) withKey(p Provider) Provider {
+	p.APIKey = ""
+	switch p.Kind {
+	case KindOpenAI:
+		p.APIKey = os.Getenv("OPENAI_API_KEY")
+	case KindDashScope:
+		p.APIKey = os.Getenv("DASHSCOPE_API_KEY")
+	}
+	if p.APIKey == "" && c.Secrets != nil && p.Kind != KindBuiltin {
 		if v, err := c.Secrets.Get(SecretKey(p.Name)); err == nil {
 			p.APIKey = v
 		}
 	}
+	return p
+}
+
+// clone copies s deeply enough that changing the copy's slices leaves s alone.
+func clone(s Settings) Settings {
+	s.Providers = slices.Clone(s.Providers)
+	s.Ingest.OCRLanguages = slices.Clone(s.Ingest.OCRLanguages)
+	return s
 }
 
 // ollamaURL turns OLLAMA_HOST's forms ("host:port", ":port", "http://host:port") into a URL.

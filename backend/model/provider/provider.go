@@ -245,6 +245,9 @@ func TestAll(ctx context.Context, cfg *config.Config, perEndpoint time.Duration)
 			defer wg.Done()
 			tctx, cancel := context.WithTimeout(ctx, perEndpoint)
 			defer cancel()
+			if keyed, err := cfg.Provider(p.Name); err == nil && keyed.BaseURL == p.BaseURL {
+				p = keyed // the key is joined in here, at use
+			}
 			out[i] = Test(tctx, p)
 		}()
 	}

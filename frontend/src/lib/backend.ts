@@ -79,8 +79,9 @@ export const backend = {
   settings: (): Promise<Settings> => App.Settings(),
   saveSettings: (s: Settings): Promise<void> => App.SaveSettings(config.Settings.createFrom(s)),
   setAPIKey: (profile: string, key: string): Promise<void> => App.SetAPIKey(profile, key),
-  testProvider: (p: Provider): Promise<ProviderResult> => App.TestProvider(config.Provider.createFrom(p)),
-  listModels: (p: Provider): Promise<ModelInfo[]> => App.ListModels(config.Provider.createFrom(p)),
+  // apiKey: a key typed and not saved; the stored key is used by the backend only for the profile's saved URL.
+  testProvider: (p: Provider, apiKey = ''): Promise<ProviderResult> => App.TestProvider(config.Provider.createFrom(p), apiKey),
+  listModels: (p: Provider, apiKey = ''): Promise<ModelInfo[]> => App.ListModels(config.Provider.createFrom(p), apiKey),
   conversations: (): Promise<Conversation[]> => App.Conversations() as Promise<Conversation[]>,
   messages: (id: number): Promise<Message[]> => App.Messages(id) as Promise<Message[]>,
   deleteConversation: (id: number): Promise<void> => App.DeleteConversation(id),

@@ -114,9 +114,10 @@ function ProviderCard({ p, onChange }: { p: Provider; onChange: (p: Provider) =>
   const test = async () => {
     setBusy(true)
     try {
-      const r = await backend.testProvider(p)
+      // A key typed and not yet saved is tried as given; else the backend uses the stored key for the saved URL only.
+      const r = await backend.testProvider(p, key)
       setResult(r)
-      if (r.reachable) setModels(await backend.listModels(p).catch(() => []))
+      if (r.reachable) setModels(await backend.listModels(p, key).catch(() => []))
     } finally {
       setBusy(false)
     }

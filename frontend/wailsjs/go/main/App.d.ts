@@ -30,7 +30,7 @@ export function DeleteDocument(arg1:number):Promise<void>;
 
 export function Documents(arg1:number):Promise<Array<kb.Document>>;
 
-export function ListModels(arg1:config.Provider):Promise<Array<model.Info>>;
+export function ListModels(arg1:config.Provider,arg2:string):Promise<Array<model.Info>>;
 
 export function Messages(arg1:number):Promise<Array<kb.Message>>;
 
@@ -58,6 +58,6 @@ export function Status():Promise<main.Status>;
 
 export function Stop(arg1:string):Promise<void>;
 
-export function TestProvider(arg1:config.Provider):Promise<provider.Result>;
+export function TestProvider(arg1:config.Provider,arg2:string):Promise<provider.Result>;
 
 export function WriteTextFile(arg1:string,arg2:string):Promise<void>;

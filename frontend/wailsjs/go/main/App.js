@@ -46,8 +46,8 @@ export function Documents(arg1) {
   return window['go']['main']['App']['Documents'](arg1);
 }
 
-export function ListModels(arg1) {
-  return window['go']['main']['App']['ListModels'](arg1);
+export function ListModels(arg1, arg2) {
+  return window['go']['main']['App']['ListModels'](arg1, arg2);
 }
 
 export function Messages(arg1) {
@@ -102,8 +102,8 @@ export function Stop(arg1) {
   return window['go']['main']['App']['Stop'](arg1);
 }
 
-export function TestProvider(arg1) {
-  return window['go']['main']['App']['TestProvider'](arg1);
+export function TestProvider(arg1, arg2) {
+  return window['go']['main']['App']['TestProvider'](arg1, arg2);
 }
 
 export function WriteTextFile(arg1, arg2) {

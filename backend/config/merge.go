@@ -1,0 +1,282 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"reflect"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Update saves settings edited in the window. The window read Settings (the file with environment overrides
+// applied) and sends it back whole; only the values it changed reach the file: a value sent back as it was shown
+// keeps the file's own value, so an environment override is never persisted and nothing the window did not touch
+// changes. API keys are not part of settings and stay in the secret store. incoming is checked as untrusted input.
+func (c *Config) Update(incoming Settings) error {
+	if err := Validate(incoming); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	saved := c.Settings
+	if c.saved != nil {
+		saved = *c.saved
+	}
+	merged, err := mergeSettings(saved, c.Settings, incoming)
+	if err != nil {
+		return err
+	}
+	if err := Validate(merged); err != nil {
+		return err
+	}
+	if err := c.write(merged); err != nil {
+		return err
+	}
+	c.saved = &merged
+	c.Settings = withEnv(merged)
+	return nil
+}
+
+// mergeSettings applies to saved the changes incoming makes to shown, value by value (see merge).
+func mergeSettings(saved, shown, incoming Settings) (Settings, error) {
+	var sv, sh, in any
+	for _, x := range []struct {
+		s   Settings
+		dst *any
+	}{{saved, &sv}, {shown, &sh}, {incoming, &in}} {
+		b, err := json.Marshal(x.s)
+		if err != nil {
+			return Settings{}, fmt.Errorf("encode settings: %w", err)
+		}
+		if err := json.Unmarshal(b, x.dst); err != nil {
+			return Settings{}, fmt.Errorf("decode settings: %w", err)
+		}
+	}
+	b, err := json.Marshal(merge(sv, sh, in))
+	if err != nil {
+		return Settings{}, fmt.Errorf("encode settings: %w", err)
+	}
+	out := Defaults()
+	out.Providers = nil
+	if err := json.Unmarshal(b, &out); err != nil {
+		return Settings{}, fmt.Errorf("merge settings: %w", err)
+	}
+	out.Version = SettingsVersion
+	return out, nil
+}
+
+// merge is a three-way merge of JSON values: where in equals shown (the window did not touch it) the saved value
+// stays; objects merge key by key (keys only in saved stay); lists of named objects (provider profiles) merge by
+// name; anything else the window changed is taken from in.
+func merge(saved, shown, in any) any {
+	if reflect.DeepEqual(in, shown) && saved != nil {
+		return saved
+	}
+	switch inV := in.(type) {
+	case map[string]any:
+		sv, _ := saved.(map[string]any)
+		sh, _ := shown.(map[string]any)
+		out := map[string]any{}
+		for k, v := range sv {
+			out[k] = v
+		}
+		for k, v := range inV {
+			out[k] = merge(sv[k], sh[k], v)
+		}
+		return out
+	case []any:
+		sv, okS := byName(saved)
+		sh, okH := byName(shown)
+		if _, okI := byName(in); !okI || !okS || !okH {
+			return in
+		}
+		out := make([]any, len(inV))
+		for i, v := range inV {
+			name := v.(map[string]any)["name"].(string)
+			out[i] = merge(sv[name], sh[name], v)
+		}
+		return out
+	}
+	return in
+}
+
+// byName indexes a JSON list whose items are objects with a unique string "name".
+func byName(v any) (map[string]any, bool) {
+	l, ok := v.([]any)
+	if !ok {
+		return nil, v == nil
+	}
+	m := make(map[string]any, len(l))
+	for _, x := range l {
+		o, ok := x.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		n, ok := o["name"].(string)
+		if _, dup := m[n]; !ok || dup {
+			return nil, false
+		}
+		m[n] = o
+	}
+	return m, true
+}
+
+var (
+	profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	ocrLanguage = regexp.MustCompile(`^[A-Za-z0-9_]{1,32}$`)
+)
+
+// Limits of settings values: the window is a web page, and what it sends is checked like any outside input.
+const (
+	maxProviders = 32
+	maxText      = 256
+	maxURL       = 2048
+)
+
+// Validate checks settings as untrusted input: known kinds, http(s) URLs without credentials, unique profile names,
+// bounded numbers and strings, OCR language codes that cannot be read as tesseract options.
+func Validate(s Settings) error {
+	bad := func(field, format string, a ...any) error {
+		return fmt.Errorf("settings: %s: %s", field, fmt.Sprintf(format, a...))
+	}
+	if len(s.Providers) > maxProviders {
+		return bad("providers", "%d profiles, at most %d", len(s.Providers), maxProviders)
+	}
+	seen := map[string]bool{}
+	for i, p := range s.Providers {
+		f := fmt.Sprintf("providers[%d]", i)
+		if !profileName.MatchString(p.Name) {
+			return bad(f+".name", "%q is not a profile name (letters, digits, . _ -; at most 64)", clip(p.Name))
+		}
+		if seen[p.Name] {
+			return bad(f+".name", "%q is used twice", p.Name)
+		}
+		seen[p.Name] = true
+		switch p.Kind {
+		case KindOllama, KindOpenAI, KindDashScope:
+			if err := checkURL(p.BaseURL); err != nil {
+				return bad(f+".base_url", "%v", err)
+			}
+		case KindBuiltin:
+		default:
+			return bad(f+".kind", "%q is not one of ollama, openai, dashscope, builtin", clip(p.Kind))
+		}
+		for n, v := range map[string]string{"chat_model": p.ChatModel, "embed_model": p.EmbedModel} {
+			if err := checkText(v); err != nil {
+				return bad(f+"."+n, "%v", err)
+			}
+		}
+	}
+	switch s.Agent.Mode {
+	case "", "vrag", "vimrag", "vanilla", "react":
+	default:
+		return bad("agent.mode", "%q is not one of vrag, vimrag, vanilla, react", clip(s.Agent.Mode))
+	}
+	if err := checkText(s.Agent.Provider); err != nil {
+		return bad("agent.provider", "%v", err)
+	}
+	if s.Agent.TopK < 0 || s.Agent.TopK > 100 {
+		return bad("agent.top_k", "%d is outside 0–100", s.Agent.TopK)
+	}
+	if len(s.Ingest.OCRLanguages) > 16 {
+		return bad("ingest.ocr_languages", "%d languages, at most 16", len(s.Ingest.OCRLanguages))
+	}
+	for _, l := range s.Ingest.OCRLanguages {
+		if !ocrLanguage.MatchString(l) {
+			return bad("ingest.ocr_languages", "%q is not a tesseract language code", clip(l))
+		}
+	}
+	if s.Ingest.ClipSeconds < 0 || s.Ingest.ClipSeconds > 3600 {
+		return bad("ingest.clip_seconds", "%d is outside 0–3600", s.Ingest.ClipSeconds)
+	}
+	if s.Ingest.Workers < 0 || s.Ingest.Workers > 256 {
+		return bad("ingest.workers", "%d is outside 0–256", s.Ingest.Workers)
+	}
+	for n, v := range map[string]string{"provider": s.Ingest.Transcription.Provider, "model": s.Ingest.Transcription.Model} {
+		if err := checkText(v); err != nil {
+			return bad("ingest.transcription."+n, "%v", err)
+		}
+	}
+	switch s.Theme {
+	case "", "system", "light", "dark":
+	default:
+		return bad("theme", "%q is not one of system, light, dark", clip(s.Theme))
+	}
+	return nil
+}
+
+func checkURL(raw string) error {
+	if len(raw) > maxURL {
+		return fmt.Errorf("longer than %d bytes", maxURL)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %w", clip(raw), err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an http:// or https:// URL", clip(raw))
+	}
+	if u.User != nil {
+		return fmt.Errorf("a URL with credentials in it is not kept in settings; store the key with the profile instead")
+	}
+	return nil
+}
+
+func checkText(v string) error {
+	if len(v) > maxText {
+		return fmt.Errorf("longer than %d bytes", maxText)
+	}
+	if strings.IndexFunc(v, unicode.IsControl) >= 0 {
+		return fmt.Errorf("%q holds control characters", clip(v))
+	}
+	return nil
+}
+
+// clip shortens a rejected value for the error message.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
+
+// SameEndpoint reports whether two base URLs name the same server and path (scheme and host case, a trailing slash
+// and a default port do not count).
+func SameEndpoint(a, b string) bool {
+	ua, err1 := url.Parse(strings.TrimSpace(a))
+	ub, err2 := url.Parse(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil || ua.Host == "" || ub.Host == "" {
+		return false
+	}
+	host := func(u *url.URL) string {
+		h, p := strings.ToLower(u.Hostname()), u.Port()
+		if p == "" || (u.Scheme == "http" && p == "80") || (u.Scheme == "https" && p == "443") {
+			return h
+		}
+		return h + ":" + p
+	}
+	return strings.EqualFold(ua.Scheme, ub.Scheme) && host(ua) == host(ub) &&
+		strings.TrimRight(ua.EscapedPath(), "/") == strings.TrimRight(ub.EscapedPath(), "/") && ua.RawQuery == ub.RawQuery
+}
+
+// ForTest returns profile p, as edited in the window and not yet saved, with the API key it may use: the key the
+// user entered for it, else the stored key of the saved profile of that name only when p still points at that
+// profile's URL. A stored key is bound to its URL: an edited URL, or a page script naming another host, gets none.
+func (c *Config) ForTest(p Provider, enteredKey string) Provider {
+	p.APIKey = ""
+	if enteredKey != "" {
+		p.APIKey = enteredKey
+		return p
+	}
+	for _, s := range c.Settings.Providers {
+		if s.Name == p.Name {
+			if SameEndpoint(s.BaseURL, p.BaseURL) {
+				p.APIKey = c.withKey(s).APIKey
+			}
+			break
+		}
+	}
+	return p
+}

@@ -1,0 +1,193 @@
+package config
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// windowJSON is a settings object exactly as the window sends it to SaveSettings (frontend/wailsjs models.ts
+// Settings.createFrom, keys in that order): the values it was shown (environment overrides included, no keys), with
+// only the theme and the dashscope chat model changed by the user.
+const windowJSON = `{"version":1,"providers":[` +
+	`{"name":"ollama","kind":"ollama","base_url":"http://127.0.0.1:11435","chat_model":"env-model","embed_model":""},` +
+	`{"name":"openai","kind":"openai","base_url":"http://gpu-box:8000/v1","chat_model":"","embed_model":""},` +
+	`{"name":"dashscope","kind":"dashscope","base_url":"https://dashscope.aliyuncs.com/compatible-mode/v1","chat_model":"qwen-vl-plus","embed_model":"multimodal-embedding-v1"}],` +
+	`"agent":{"provider":"ollama","mode":"vrag","think":false,"top_k":5},` +
+	`"ingest":{"ocr_languages":["eng","chi_sim"],"clip_seconds":60,"workers":0,"transcription":{"provider":"","model":""}},` +
+	`"theme":"dark"}`
+
+func TestSettingsRoundTripThroughWindow(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"version":1,"providers":[`+
+		`{"name":"ollama","kind":"ollama","base_url":"http://127.0.0.1:11434","chat_model":"file-model"},`+
+		`{"name":"openai","kind":"openai","base_url":"http://127.0.0.1:8000/v1"},`+
+		`{"name":"dashscope","kind":"dashscope","base_url":"https://dashscope.aliyuncs.com/compatible-mode/v1","chat_model":"qwen-vl-max","embed_model":"multimodal-embedding-v1"}],`+
+		`"agent":{"provider":"ollama","mode":"vrag","top_k":5},"ingest":{"ocr_languages":["eng","chi_sim"],"clip_seconds":60},"theme":"system"}`), 0o600)
+	t.Setenv("OLLAMA_HOST", "127.0.0.1:11435")
+	t.Setenv("OPENAI_BASE_URL", "http://gpu-box:8000/v1")
+	t.Setenv("LOUPE_MODEL", "env-model")
+	t.Setenv("LOUPE_PROVIDER", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("DASHSCOPE_API_KEY", "")
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Secrets = &FileStore{Path: filepath.Join(dir, "secrets.json")}
+	if err := c.SetAPIKey("dashscope", "ds-secret-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetAPIKey("openai", "sk-secret-2"); err != nil {
+		t.Fatal(err)
+	}
+	// What the window reads holds the environment's values and no key.
+	shown, _ := json.Marshal(c.Settings)
+	if strings.Contains(string(shown), "secret") || !strings.Contains(string(shown), "gpu-box") {
+		t.Fatalf("Settings as the window reads them: %s", shown)
+	}
+	var in Settings
+	if err := json.Unmarshal([]byte(windowJSON), &in); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Update(in); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(c.SettingsPath())
+	var file Settings
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	byName := func(s Settings, n string) Provider {
+		for _, p := range s.Providers {
+			if p.Name == n {
+				return p
+			}
+		}
+		t.Fatalf("no profile %s in %+v", n, s.Providers)
+		return Provider{}
+	}
+	checks := map[string]struct{ got, want string }{
+		"theme changed":                  {file.Theme, "dark"},
+		"dashscope model changed":        {byName(file, "dashscope").ChatModel, "qwen-vl-plus"},
+		"OLLAMA_HOST not persisted":      {byName(file, "ollama").BaseURL, "http://127.0.0.1:11434"},
+		"OPENAI_BASE_URL not persisted":  {byName(file, "openai").BaseURL, "http://127.0.0.1:8000/v1"},
+		"LOUPE_MODEL not persisted":      {byName(file, "ollama").ChatModel, "file-model"},
+		"effective view keeps env URL":   {byName(c.Settings, "openai").BaseURL, "http://gpu-box:8000/v1"},
+		"effective view keeps env model": {byName(c.Settings, "ollama").ChatModel, "env-model"},
+	}
+	for name, ch := range checks {
+		if ch.got != ch.want {
+			t.Errorf("%s: %q, want %q", name, ch.got, ch.want)
+		}
+	}
+	if strings.Contains(string(b), "secret") {
+		t.Errorf("settings file holds a key: %s", b)
+	}
+	for name, want := range map[string]string{"dashscope": "ds-secret-1", "openai": "sk-secret-2"} {
+		if p, err := c.Provider(name); err != nil || p.APIKey != want {
+			t.Errorf("%s after save: key %q %v, want the stored key", name, p.APIKey, err)
+		}
+	}
+	// The same JSON again changes nothing: a second save is a no-op on the file.
+	if err := c.Update(in); err != nil {
+		t.Fatal(err)
+	}
+	if b2, _ := os.ReadFile(c.SettingsPath()); string(b2) != string(b) {
+		t.Errorf("second identical save changed the file:\n%s\n%s", b, b2)
+	}
+	// A reload sees the same.
+	c2, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if byName(c2.Settings, "dashscope").ChatModel != "qwen-vl-plus" || byName(c2.Settings, "openai").BaseURL != "http://gpu-box:8000/v1" {
+		t.Errorf("reloaded: %+v", c2.Settings.Providers)
+	}
+}
+
+func TestUpdateTakesChangedOverriddenValue(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OLLAMA_HOST", "127.0.0.1:11435")
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := clone(c.Settings)
+	in.Providers[0].BaseURL = "http://10.0.0.5:11434" // the user typed a new URL over the overridden one
+	if err := c.Update(in); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(c.SettingsPath())
+	if !strings.Contains(string(b), "10.0.0.5") {
+		t.Errorf("a changed value was not saved: %s", b)
+	}
+}
+
+func TestUpdateRejectsHostileSettings(t *testing.T) {
+	cases := map[string]func(s *Settings){
+		"file URL":             func(s *Settings) { s.Providers[0].BaseURL = "file:///etc/passwd" },
+		"credentials in URL":   func(s *Settings) { s.Providers[1].BaseURL = "http://user:pw@h/v1" },
+		"unknown kind":         func(s *Settings) { s.Providers[0].Kind = "exec" },
+		"duplicate profile":    func(s *Settings) { s.Providers[1].Name = s.Providers[0].Name },
+		"path as profile name": func(s *Settings) { s.Providers[0].Name = "../x" },
+		"tesseract option":     func(s *Settings) { s.Ingest.OCRLanguages = []string{"--tessdata-dir"} },
+		"huge top_k":           func(s *Settings) { s.Agent.TopK = 1 << 30 },
+		"negative workers":     func(s *Settings) { s.Ingest.Workers = -1 },
+		"unknown mode":         func(s *Settings) { s.Agent.Mode = "rm" },
+		"control characters":   func(s *Settings) { s.Providers[0].ChatModel = "a\nb" },
+		"long model name":      func(s *Settings) { s.Providers[0].ChatModel = strings.Repeat("m", 1000) },
+	}
+	for name, mutate := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			c, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := clone(c.Settings)
+			mutate(&in)
+			if err := c.Update(in); err == nil || !strings.Contains(err.Error(), "settings:") {
+				t.Fatalf("err = %v, want a settings error", err)
+			}
+			if _, err := os.Stat(c.SettingsPath()); err == nil {
+				t.Error("a rejected update wrote the file")
+			}
+		})
+	}
+}
+
+func TestForTestBindsKeyToURL(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("DASHSCOPE_API_KEY", "")
+	t.Setenv("DASHSCOPE_BASE_URL", "")
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Secrets = &FileStore{Path: filepath.Join(dir, "secrets.json")}
+	c.SetAPIKey("dashscope", "ds-secret")
+	saved, _ := c.Provider("dashscope")
+	cases := map[string]struct {
+		url, entered, want string
+	}{
+		"saved URL gets the stored key":     {saved.BaseURL, "", "ds-secret"},
+		"trailing slash is the same URL":    {saved.BaseURL + "/", "", "ds-secret"},
+		"another host gets no key":          {"https://evil.example/compatible-mode/v1", "", ""},
+		"another path gets no key":          {"https://dashscope.aliyuncs.com/other", "", ""},
+		"http instead of https gets no key": {strings.Replace(saved.BaseURL, "https", "http", 1), "", ""},
+		"an entered key is used as given":   {"https://evil.example/v1", "typed", "typed"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := saved
+			p.APIKey = "ignored: the window cannot send a key in the profile"
+			p.BaseURL = tc.url
+			if got := c.ForTest(p, tc.entered).APIKey; got != tc.want {
+				t.Errorf("key %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
