@@ -17,19 +17,25 @@ import (
 func init() {
 	register("add", func(g *Globals) *cobra.Command {
 		var (
-			collection, password string
-			asJSON, noOCR        bool
-			workers              int
+			collection    string
+			asJSON, noOCR bool
+			workers       int
 		)
+		pw := secretFlag{name: "password", env: "LOUPE_PDF_PASSWORD"}
 		cmd := &cobra.Command{
 			Use:   "add PATH...",
 			Short: "Add PDFs, images and videos (files or folders, recursively) to a collection",
 			Long: "Add files to the knowledge base. Types are recognised by content, not by name. A file already in the " +
 				"collection is reported and not ingested again. Documents left unfinished by an interrupted run are " +
-				"resumed first. Encrypted PDFs need --password (or `loupe documents retry ID --password P`).",
+				"resumed first. Encrypted PDFs need a password: --ask-password, --password-stdin or $LOUPE_PDF_PASSWORD " +
+				"(or later `loupe documents retry ID --ask-password`); it is remembered only for the files it opens.",
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				ctx := cmd.Context()
+				password, err := pw.read(cmd)
+				if err != nil {
+					return err
+				}
 				cfg, k, err := g.Open(ctx)
 				if err != nil {
 					return err
@@ -51,7 +57,7 @@ func init() {
 		}
 		f := cmd.Flags()
 		f.StringVar(&collection, "collection", kb.DefaultCollection, "collection to add to (created if missing)")
-		f.StringVar(&password, "password", "", "password for encrypted PDFs in this batch")
+		addSecretFlags(cmd, &pw, "password for encrypted PDFs in this batch")
 		f.BoolVar(&asJSON, "json", false, "print progress events and results as JSON lines")
 		f.BoolVar(&noOCR, "no-ocr", false, "skip OCR (scanned pages and images get no text)")
 		f.IntVar(&workers, "workers", 0, "parallel workers (default: settings, else the number of CPUs)")

@@ -220,13 +220,17 @@ func docDeleteCmd(g *Globals) *cobra.Command {
 }
 
 func docRetryCmd(g *Globals) *cobra.Command {
-	var password string
+	pw := secretFlag{name: "password", env: "LOUPE_PDF_PASSWORD"}
 	var asJSON, allFailed, noOCR bool
 	cmd := &cobra.Command{
 		Use:   "retry [ID...]",
 		Short: "Ingest failed or interrupted documents again (from the stored original), e.g. with a PDF password",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ids, err := parseIDs(args)
+			if err != nil {
+				return err
+			}
+			password, err := pw.read(cmd)
 			if err != nil {
 				return err
 			}
@@ -265,7 +269,7 @@ func docRetryCmd(g *Globals) *cobra.Command {
 			return reportResults(cmd.OutOrStdout(), res, asJSON)
 		},
 	}
-	cmd.Flags().StringVar(&password, "password", "", "password of an encrypted PDF (remembered in the secret store)")
+	addSecretFlags(cmd, &pw, "password of an encrypted PDF (remembered in the secret store once it opens the file)")
 	cmd.Flags().BoolVar(&allFailed, "failed", false, "retry every failed document")
 	cmd.Flags().BoolVar(&noOCR, "no-ocr", false, "skip OCR")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print progress events and results as JSON lines")

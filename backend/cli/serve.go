@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,15 +17,17 @@ import (
 
 func init() {
 	register("serve", func(g *Globals) *cobra.Command {
-		var addr, token string
+		var addr string
 		var noToken bool
+		tok := secretFlag{name: "token", env: "LOUPE_SERVER_TOKEN"}
 		cmd := &cobra.Command{
 			Use:   "serve",
 			Short: "Serve the knowledge base over HTTP: VRAG's search API, questions as server-sent events, page images",
 			Long: `Serve the knowledge base over HTTP on 127.0.0.1:8002 (VRAG's search engine port) by default.
 
 Every request but GET /healthz needs "Authorization: Bearer TOKEN". The token is kept in the secret store and made
-on first use; print it with "loupe serve token". --token or LOUPE_SERVER_TOKEN sets one explicitly. --no-token is
+on first use; print it with "loupe serve token". --token-stdin, --ask-token or LOUPE_SERVER_TOKEN set one
+explicitly (--token T works too, but other local users can read it in the process list). --no-token is
 allowed on a loopback address only, for VRAG's own scripts, which send no header; then only loopback Host names
 (localhost, 127.0.0.1, [::1], 0.0.0.0) are served and cross-origin browser requests are refused.
 
@@ -39,14 +40,15 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				ctx := cmd.Context()
+				token, err := tok.read(cmd)
+				if err != nil {
+					return err
+				}
 				lib, err := library.Open(ctx, g.DataDir)
 				if err != nil {
 					return err
 				}
 				defer lib.Close()
-				if token == "" {
-					token = os.Getenv("LOUPE_SERVER_TOKEN")
-				}
 				if token == "" && !noToken {
 					if token, err = server.Token(lib.Config); err != nil {
 						return fmt.Errorf("server token: %w", err)
@@ -81,7 +83,7 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
 			},
 		}
 		cmd.Flags().StringVar(&addr, "addr", server.DefaultAddr, "address to listen on")
-		cmd.Flags().StringVar(&token, "token", "", "bearer token (default: $LOUPE_SERVER_TOKEN, else the stored one)")
+		addSecretFlags(cmd, &tok, "bearer token (default: $LOUPE_SERVER_TOKEN, else the stored one)")
 		cmd.Flags().BoolVar(&noToken, "no-token", false, "serve without a token (loopback addresses only)")
 		cmd.AddCommand(&cobra.Command{
 			Use:   "token",

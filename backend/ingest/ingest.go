@@ -391,11 +391,10 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 	meta := ParseMeta(d.Meta)
 	meta.Warnings = nil
 	meta.NeedsPassword = false
-	if password != "" {
-		if err := in.setSecret(PasswordKey(d.SHA256), password); err != nil {
-			in.log.Warn("ingest: cannot remember the PDF password", "document", d.Name, "err", err)
-		}
-	} else {
+	// A password given now is remembered only once it has opened the file (below): a batch password is tried on
+	// every file of the batch, and a wrong one must not be kept as if it were right.
+	given := password
+	if password == "" {
 		password = in.getSecret(PasswordKey(d.SHA256))
 	}
 	d.Status, d.Error = kb.StatusIngesting, ""
@@ -413,6 +412,11 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 	}
 	if err != nil && fctx.Err() != nil {
 		err = fmt.Errorf("%s: stopped after the per-file time limit of %s", d.Name, in.o.FileTimeout)
+	}
+	if given != "" && job.passwordOpened {
+		if err := in.setSecret(PasswordKey(d.SHA256), given); err != nil {
+			in.log.Warn("ingest: cannot remember the PDF password", "document", d.Name, "err", err)
+		}
 	}
 	d = job.doc
 	d.Meta = job.meta.String()
@@ -510,9 +514,11 @@ type job struct {
 	coll     kb.Collection
 	meta     Meta
 	password string
-	path     string // the stored original
-	progress func(Progress)
-	start    time.Time
+	// passwordOpened: the document needed a user password and password opened it.
+	passwordOpened bool
+	path           string // the stored original
+	progress       func(Progress)
+	start          time.Time
 
 	mu        sync.Mutex
 	doneUnits int // units finished (all stages) in total, including those of an earlier run

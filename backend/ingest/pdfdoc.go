@@ -91,6 +91,7 @@ func (j *job) pdf(ctx context.Context) error {
 	}
 	pages := d.Pages()
 	j.meta.Encrypted, j.meta.PDF = d.Info.Encrypted, d.Info.Metadata
+	j.passwordOpened = d.Info.UserPassword
 	j.doc.Pages = pages
 	j.doc.Meta = j.meta.String()
 	if err := j.in.kb.UpdateDocument(ctx, j.doc); err != nil {

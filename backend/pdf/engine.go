@@ -60,6 +60,7 @@ type engineDoc struct {
 	path   string
 	limits Limits
 	pages  int
+	authed bool // opened with a user password
 }
 
 // openEngine opens path in this process. A non-empty password is tried when the document needs one.
@@ -86,6 +87,7 @@ func openEngine(path, password string, lim Limits) (*engineDoc, error) {
 			e.close()
 			return nil, &PasswordError{Path: path, Wrong: true}
 		}
+		e.authed = true
 	default:
 		msg := e.lastErr()
 		e.close()
@@ -147,7 +149,7 @@ func (e *engineDoc) info() Info {
 	}
 	w, last := e.warnings()
 	enc := meta["encryption"]
-	return Info{Pages: e.pages, Metadata: meta, Encrypted: enc != "" && enc != "None", Warnings: w, LastWarning: last}
+	return Info{Pages: e.pages, Metadata: meta, Encrypted: enc != "" && enc != "None", UserPassword: e.authed, Warnings: w, LastWarning: last}
 }
 
 func (e *engineDoc) checkPage(i int) error {

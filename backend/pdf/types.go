@@ -42,11 +42,13 @@ type Word struct {
 
 // Info describes an opened document.
 type Info struct {
-	Pages       int               `json:"pages"`
-	Metadata    map[string]string `json:"metadata,omitempty"`
-	Encrypted   bool              `json:"encrypted,omitempty"`
-	Warnings    int               `json:"warnings,omitempty"`     // MuPDF warnings so far (repairs of damaged files)
-	LastWarning string            `json:"last_warning,omitempty"` // the most recent one
+	Pages     int               `json:"pages"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+	Encrypted bool              `json:"encrypted,omitempty"`
+	// UserPassword: the document needed a user password and the one given opened it.
+	UserPassword bool   `json:"user_password,omitempty"`
+	Warnings     int    `json:"warnings,omitempty"`     // MuPDF warnings so far (repairs of damaged files)
+	LastWarning  string `json:"last_warning,omitempty"` // the most recent one
 }
 
 // Page is what extraction produces for one page.

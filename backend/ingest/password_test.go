@@ -1,0 +1,58 @@
+package ingest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"loupe/backend/kb"
+)
+
+// TestBatchPasswordRememberedOnlyWhereItOpened: one password for a batch is tried on every file; it is remembered
+// for the encrypted file it opened, and not for the file it did not open (wrong) nor for files that needed none.
+func TestBatchPasswordRememberedOnlyWhereItOpened(t *testing.T) {
+	in, _ := newIngester(t, Options{NoOCR: true})
+	ctx := context.Background()
+	opens := testdata(t, "bad", "pdf", "qpdf", "enc-R3,V2,U=view,O=master.pdf")
+	wrong := testdata(t, "bad", "pdf", "debian", "a-text-pass-peanuts.pdf")
+	plain := testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf")
+	ownerOnly := testdata(t, "bad", "pdf", "qpdf", "enc-R3,V2,O=master.pdf")
+	res, err := in.AddRequest(ctx, Request{Collection: "c", Paths: []string{opens, wrong, plain, ownerOnly}, Password: "view"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		status, remembered string
+	}{
+		filepath.Base(opens):     {kb.StatusReady, "view"},
+		filepath.Base(wrong):     {kb.StatusFailed, ""},
+		filepath.Base(plain):     {kb.StatusReady, ""},
+		filepath.Base(ownerOnly): {kb.StatusReady, ""},
+	}
+	if len(res) != len(cases) {
+		t.Fatalf("%d results", len(res))
+	}
+	for _, r := range res {
+		want := cases[filepath.Base(r.Path)]
+		if r.Document.Status != want.status {
+			t.Errorf("%s: %s %q, want %s", r.Path, r.Document.Status, r.Error, want.status)
+		}
+		if got := in.Password(r.Document); got != want.remembered {
+			t.Errorf("%s: remembered password %q, want %q", filepath.Base(r.Path), got, want.remembered)
+		}
+	}
+	// The right password for the failed one opens it and is remembered then.
+	for _, r := range res {
+		if filepath.Base(r.Path) != filepath.Base(wrong) {
+			continue
+		}
+		rr, err := in.Retry(ctx, r.Document.ID, "nope", nil)
+		if err != nil || rr.Document.Status != kb.StatusFailed || in.Password(rr.Document) != "" {
+			t.Errorf("retry with a wrong password: %s %v, remembered %q", rr.Document.Status, err, in.Password(rr.Document))
+		}
+		rr, err = in.Retry(ctx, r.Document.ID, "peanuts", nil)
+		if err != nil || rr.Document.Status != kb.StatusReady || in.Password(rr.Document) != "peanuts" {
+			t.Errorf("retry with the right password: %s %v %q, remembered %q", rr.Document.Status, err, rr.Error, in.Password(rr.Document))
+		}
+	}
+}
