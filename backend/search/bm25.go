@@ -35,6 +35,7 @@ func (sc *scope) filterSQL() (string, []any) {
 // ftsOr builds an FTS5 query matching any of the phrases. Phrases are quoted so FTS5 operators and column filters
 // in user text are taken literally.
 func ftsOr(phrases []string) string {
+	phrases = capTerms(phrases, maxFTSPhrases) // SQLite's limits: see limits.go
 	q := make([]string, len(phrases))
 	for i, p := range phrases {
 		q[i] = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
@@ -76,7 +77,7 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 		qargs = append(append([]any{ftsOr(phrases)}, args...), depth)
 	default:
 		// Score = number of distinct terms the text contains.
-		subs := append(append([]string{}, t.cjk...), t.words...)
+		subs := capTerms(append(append([]string{}, t.cjk...), t.words...), maxScanTerms) // see limits.go
 		var sum []string
 		for range subs {
 			sum = append(sum, "(instr(lower(u.text), ?) > 0)")
