@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"loupe/backend/kb"
@@ -53,6 +54,35 @@ func TestBatchPasswordRememberedOnlyWhereItOpened(t *testing.T) {
 		rr, err = in.Retry(ctx, r.Document.ID, "peanuts", nil)
 		if err != nil || rr.Document.Status != kb.StatusReady || in.Password(rr.Document) != "peanuts" {
 			t.Errorf("retry with the right password: %s %v %q, remembered %q", rr.Document.Status, err, rr.Error, in.Password(rr.Document))
+		}
+	}
+}
+
+// TestDamagedEncryptionIsNotAPasswordPrompt: the file whose encryption dictionary lacks its key length fails as
+// damaged, with the reason, and is not marked as needing a password (the window would ask forever).
+func TestDamagedEncryptionIsNotAPasswordPrompt(t *testing.T) {
+	in, _ := newIngester(t, Options{NoOCR: true})
+	ctx := context.Background()
+	path := testdata(t, "bad", "pdf", "qpdf", "bad-encryption-length.pdf")
+	for _, pw := range []string{"", "guess"} {
+		res, err := in.AddRequest(ctx, Request{Collection: "c", Paths: []string{path}, Password: pw}, nil)
+		if err != nil || len(res) != 1 {
+			t.Fatalf("%v %+v", err, res)
+		}
+		d := res[0].Document
+		if d.ID == 0 {
+			continue // the second add finds it already there, failed, not needing a password
+		}
+		if d.Status != kb.StatusFailed || !strings.Contains(d.Error, "damaged encryption dictionary") ||
+			!strings.Contains(d.Error, "bad-encryption-length.pdf") || strings.Contains(d.Error, "password required") {
+			t.Errorf("password %q: %s %q", pw, d.Status, d.Error)
+		}
+		t.Logf("password %q: %s", pw, d.Error)
+		if ParseMeta(d.Meta).NeedsPassword {
+			t.Errorf("password %q: marked as needing a password", pw)
+		}
+		if in.Password(d) != "" {
+			t.Errorf("password %q remembered", pw)
 		}
 	}
 }

@@ -77,15 +77,13 @@ func openEngine(path, password string, lim Limits) (*engineDoc, error) {
 	case C.LP_OK:
 	case C.LP_NEEDS_PASSWORD:
 		if password == "" {
-			e.close()
-			return nil, &PasswordError{Path: path}
+			return nil, e.passwordFailure(path, "", &PasswordError{Path: path})
 		}
 		cpw := C.CString(password)
 		rc := C.lp_authenticate(d, cpw)
 		C.free(unsafe.Pointer(cpw))
 		if rc != C.LP_OK {
-			e.close()
-			return nil, &PasswordError{Path: path, Wrong: true}
+			return nil, e.passwordFailure(path, password, &PasswordError{Path: path, Wrong: true})
 		}
 		e.authed = true
 	default:
@@ -109,6 +107,17 @@ func openEngine(path, password string, lim Limits) (*engineDoc, error) {
 	}
 	e.pages = int(n)
 	return e, nil
+}
+
+// passwordFailure closes e and reports why it did not open: a damaged encryption dictionary when it is one (no
+// password would ever open the file), else err.
+func (e *engineDoc) passwordFailure(path, password string, err *PasswordError) error {
+	reason := e.encryptionDamage(password)
+	e.close()
+	if reason != "" {
+		return &DamagedError{Path: path, Reason: reason}
+	}
+	return err
 }
 
 func (e *engineDoc) lastErr() string {
