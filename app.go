@@ -391,7 +391,7 @@ func (a *App) ChooseSavePath(defaultName string) (string, error) {
 	if len(defaultName) > 255 || strings.ContainsAny(defaultName, "/\\\x00") {
 		defaultName = "conversation.md"
 	}
-	path, err := wruntime.SaveFileDialog(a.ctx, wruntime.SaveDialogOptions{Title: "Export conversation", DefaultFilename: defaultName})
+	path, err := saveFileDialog(a.ctx, wruntime.SaveDialogOptions{Title: "Export conversation", DefaultFilename: defaultName})
 	if err != nil {
 		a.exports.Choose("")
 		return "", err

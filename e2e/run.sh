@@ -18,6 +18,8 @@ export LOUPE_E2E_COLLECTIONS=1
 PORT="${LOUPE_E2E_PORT:-34115}"
 export LOUPE_E2E_URL="http://127.0.0.1:$PORT/"
 export LOUPE_E2E_SHOTS="$PWD/build/e2e"
+# The dev build answers the native save dialog with this folder (app_dialog_dev.go).
+export LOUPE_E2E_SAVE_DIR="$PWD/build/e2e"
 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   set -u
   devserver=127.0.0.1:'"$PORT"' assetdir=frontend/dist build/bin/loupe-dev >build/e2e/app-dev.log 2>&1 &

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
@@ -15,8 +15,10 @@ const vragScript = [
 test('export: a conversation to Markdown and to a self-contained HTML report that opens standalone; dark theme screens', async () => {
   const model = await startScriptedModel()
   const { browser, page, errors } = await openApp()
-  const files = { md: path.join(shotDir, 'export.md'), html: path.join(shotDir, 'export.html') }
-  for (const f of Object.values(files)) rmSync(f, { force: true })
+  // The dev build answers the save dialog with LOUPE_E2E_SAVE_DIR/<suggested name> (run.sh); the Go side then
+  // writes only that path.
+  const saveDir = process.env.LOUPE_E2E_SAVE_DIR ?? shotDir
+  const files = { md: '', html: '' }
   try {
     await useModel(page, model)
     await newCollection(page, 'export')
@@ -38,14 +40,11 @@ test('export: a conversation to Markdown and to a self-contained HTML report tha
     await crop.locator('.crop-zoom img').waitFor({ timeout: 30000 })
     await crop.locator('.crop-source img').waitFor({ timeout: 30000 })
 
-    // The native save dialog cannot be driven from Chromium: stand in for it, keep the real Go write behind it.
-    await page.evaluate((f) => {
-      window.go.main.App.ChooseSavePath = async (name) => (name.endsWith('.html') ? f.html : f.md)
-    }, files)
-
     await page.getByRole('button', { name: 'Export Markdown' }).click()
     await page.getByTestId('export-msg').filter({ hasText: 'Saved' }).waitFor({ timeout: 30000 })
-    assert.equal(await page.getByTestId('export-msg').textContent(), `Saved ${files.md}`)
+    files.md = (await page.getByTestId('export-msg').textContent()).replace(/^Saved /, '')
+    assert.equal(path.dirname(files.md), saveDir)
+    assert.match(files.md, /\.md$/)
     const md = readFileSync(files.md, 'utf8')
     assert.match(md, /^# What is the study about\?/)
     assert.match(md, /- Searched “Factor XIII activity postpartum blood loss” → blood_loss_report\.pdf p\. \d+/)
@@ -55,6 +54,8 @@ test('export: a conversation to Markdown and to a self-contained HTML report tha
 
     await page.getByRole('button', { name: 'Export HTML' }).click()
     await page.getByTestId('export-msg').filter({ hasText: '.html' }).waitFor({ timeout: 30000 })
+    files.html = (await page.getByTestId('export-msg').textContent()).replace(/^Saved /, '')
+    assert.equal(path.dirname(files.html), saveDir)
     const html = readFileSync(files.html, 'utf8')
     const srcs = [...html.matchAll(/<img[^>]* src="([^"]*)"/g)].map((m) => m[1])
     assert.ok(srcs.length >= 2, `page and crop images: ${srcs.length}`)
