@@ -425,7 +425,7 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 		if errors.Is(err, pdf.ErrPasswordRequired) {
 			job.meta.NeedsPassword = true
 			d.Meta = job.meta.String()
-			d.Error += " (give it with: loupe documents retry " + fmt.Sprint(d.ID) + " --password P)"
+			d.Error += " (give it with: loupe documents retry " + fmt.Sprint(d.ID) + " --ask-password)"
 		}
 	} else {
 		d.Status = kb.StatusReady
