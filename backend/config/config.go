@@ -83,6 +83,10 @@ type Settings struct {
 	Ingest    Ingest        `json:"ingest"`
 	Theme     string        `json:"theme"` // "system", "light", "dark"
 	Cache     Cache         `json:"cache"`
+
+	// sent is the JSON object these settings were decoded from (UnmarshalJSON), so Update merges only the keys the
+	// window actually sent: a field its bindings do not know yet is left as it is. nil when built in code.
+	sent map[string]any
 }
 
 // Cache bounds the data directory's cache of derived files.
@@ -174,6 +178,7 @@ func readSettings(path string) (Settings, error) {
 	if s.Version > SettingsVersion {
 		return Settings{}, fmt.Errorf("settings file %s has version %d, newer than this Loupe understands (%d)", path, s.Version, SettingsVersion)
 	}
+	s.sent = nil // only settings sent by the window are merged key by key
 	// Version 0 is a file written before versioning: same shape, just stamp it.
 	s.Version = SettingsVersion
 	if len(s.Providers) == 0 {

@@ -39,6 +39,19 @@ func (c *Config) Update(incoming Settings) error {
 	return nil
 }
 
+// UnmarshalJSON decodes settings over the values already in s and remembers the object decoded (see sent).
+func (s *Settings) UnmarshalJSON(b []byte) error {
+	type plain Settings // without this method
+	if err := json.Unmarshal(b, (*plain)(s)); err != nil {
+		return err
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) == nil {
+		s.sent = m
+	}
+	return nil
+}
+
 // mergeSettings applies to saved the changes incoming makes to shown, value by value (see merge).
 func mergeSettings(saved, shown, incoming Settings) (Settings, error) {
 	var sv, sh, in any
@@ -54,6 +67,9 @@ func mergeSettings(saved, shown, incoming Settings) (Settings, error) {
 			return Settings{}, fmt.Errorf("decode settings: %w", err)
 		}
 	}
+	if incoming.sent != nil {
+		in = prune(in, incoming.sent) // only the keys the window sent; those it left out keep their saved values
+	}
 	b, err := json.Marshal(merge(sv, sh, in))
 	if err != nil {
 		return Settings{}, fmt.Errorf("encode settings: %w", err)
@@ -64,7 +80,37 @@ func mergeSettings(saved, shown, incoming Settings) (Settings, error) {
 		return Settings{}, fmt.Errorf("merge settings: %w", err)
 	}
 	out.Version = SettingsVersion
+	out.sent = nil
 	return out, nil
+}
+
+// prune drops from v the object keys that sent does not have, recursively (lists item by item).
+func prune(v, sent any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		sm, ok := sent.(map[string]any)
+		if !ok {
+			return v
+		}
+		out := map[string]any{}
+		for k, e := range x {
+			if se, ok := sm[k]; ok {
+				out[k] = prune(e, se)
+			}
+		}
+		return out
+	case []any:
+		sl, ok := sent.([]any)
+		if !ok || len(sl) != len(x) {
+			return v
+		}
+		out := make([]any, len(x))
+		for i := range x {
+			out[i] = prune(x[i], sl[i])
+		}
+		return out
+	}
+	return v
 }
 
 // merge is a three-way merge of JSON values: where in equals shown (the window did not touch it) the saved value
@@ -198,6 +244,14 @@ func Validate(s Settings) error {
 		if err := checkText(v); err != nil {
 			return bad("ingest.transcription."+n, "%v", err)
 		}
+	}
+	switch s.Agent.FollowUps {
+	case "", "rewrite", "off":
+	default:
+		return bad("agent.follow_ups", "%q is not one of rewrite, off", clip(s.Agent.FollowUps))
+	}
+	if s.Cache.PagesMB < 0 || s.Cache.PagesMB > 1<<20 {
+		return bad("cache.pages_mb", "%d is outside 0–1048576", s.Cache.PagesMB)
 	}
 	switch s.Theme {
 	case "", "system", "light", "dark":

@@ -137,6 +137,8 @@ func TestUpdateRejectsHostileSettings(t *testing.T) {
 		"huge top_k":           func(s *Settings) { s.Agent.TopK = 1 << 30 },
 		"negative workers":     func(s *Settings) { s.Ingest.Workers = -1 },
 		"unknown mode":         func(s *Settings) { s.Agent.Mode = "rm" },
+		"unknown follow-ups":   func(s *Settings) { s.Agent.FollowUps = "maybe" },
+		"negative page cache":  func(s *Settings) { s.Cache.PagesMB = -1 },
 		"control characters":   func(s *Settings) { s.Providers[0].ChatModel = "a\nb" },
 		"long model name":      func(s *Settings) { s.Providers[0].ChatModel = strings.Repeat("m", 1000) },
 	}
@@ -189,5 +191,43 @@ func TestForTestBindsKeyToURL(t *testing.T) {
 				t.Errorf("key %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestUpdateKeepsFieldsTheWindowDoesNotSend: the window's bindings may lag the Go struct (a field added since they
+// were generated); a key missing from what it sends keeps its saved value instead of becoming zero.
+func TestUpdateKeepsFieldsTheWindowDoesNotSend(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"version":1,"cache":{"pages_mb":500},"theme":"light",`+
+		`"agent":{"provider":"ollama","mode":"vimrag","top_k":7,"follow_ups":"off"}}`), 0o600)
+	t.Setenv("LOUPE_PROVIDER", "")
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As Wails decodes the window's object: no "cache" key, no "follow_ups" key, theme changed.
+	var in Settings
+	if err := json.Unmarshal([]byte(`{"version":1,"providers":[`+
+		`{"name":"ollama","kind":"ollama","base_url":"http://127.0.0.1:11434","chat_model":"","embed_model":""},`+
+		`{"name":"openai","kind":"openai","base_url":"http://127.0.0.1:8000/v1","chat_model":"","embed_model":""},`+
+		`{"name":"dashscope","kind":"dashscope","base_url":"https://dashscope.aliyuncs.com/compatible-mode/v1","chat_model":"qwen-vl-max","embed_model":"multimodal-embedding-v1"}],`+
+		`"agent":{"provider":"ollama","mode":"vimrag","think":false,"top_k":7},`+
+		`"ingest":{"ocr_languages":["eng","chi_sim"],"clip_seconds":60,"workers":0,"transcription":{"provider":"","model":""}},`+
+		`"theme":"dark"}`), &in); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Update(in); err != nil {
+		t.Fatal(err)
+	}
+	got := c.Settings
+	if got.Cache.PagesMB != 500 || got.Agent.FollowUps != "off" || got.Theme != "dark" || got.Agent.TopK != 7 {
+		t.Errorf("after save: cache %d, follow_ups %q, theme %q, top_k %d; want 500, off, dark, 7",
+			got.Cache.PagesMB, got.Agent.FollowUps, got.Theme, got.Agent.TopK)
+	}
+	// Settings changed in Go code after decoding are taken as they are.
+	edited := got
+	edited.Theme = "light"
+	if err := c.Update(edited); err != nil || c.Settings.Theme != "light" {
+		t.Errorf("an edit in code: theme %q %v", c.Settings.Theme, err)
 	}
 }
