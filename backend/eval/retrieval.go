@@ -21,12 +21,16 @@ type PageRef struct {
 //   - Recall@k: the share of the question's evidence pages among the first k retrieved pages.
 //   - MRR@10: 1/rank of the first evidence page within the first 10 (0 if none).
 //   - NDCG@5: binary-relevance DCG of the first 5 over the best DCG possible with that many evidence pages.
+//   - Hit@k: 1 if any evidence page is among the first k, else 0 (the question counts once, however many pages).
 type PageScores struct {
 	Recall1  float64 `json:"recall@1"`
 	Recall5  float64 `json:"recall@5"`
 	Recall10 float64 `json:"recall@10"`
 	MRR10    float64 `json:"mrr@10"`
 	NDCG5    float64 `json:"ndcg@5"`
+	Hit1     float64 `json:"hit@1"`
+	Hit5     float64 `json:"hit@5"`
+	Hit10    float64 `json:"hit@10"`
 }
 
 // ScorePages scores a ranked list against the relevant pages. Repeated pages in ranked count once, at their first
@@ -75,6 +79,13 @@ func ScorePages(ranked, relevant []PageRef) PageScores {
 		idcg += 1 / math.Log2(float64(i)+1)
 	}
 	s.NDCG5 = dcg / idcg
+	hit := func(n int) float64 {
+		if n > 0 {
+			return 1
+		}
+		return 0
+	}
+	s.Hit1, s.Hit5, s.Hit10 = hit(hits1), hit(hits5), hit(hits10)
 	return s
 }
 
@@ -91,6 +102,9 @@ func (s *Summary) add(p PageScores) {
 	s.Recall10 += p.Recall10
 	s.MRR10 += p.MRR10
 	s.NDCG5 += p.NDCG5
+	s.Hit1 += p.Hit1
+	s.Hit5 += p.Hit5
+	s.Hit10 += p.Hit10
 }
 
 func (s Summary) mean() Summary {
@@ -103,6 +117,9 @@ func (s Summary) mean() Summary {
 	s.Recall10 /= n
 	s.MRR10 /= n
 	s.NDCG5 /= n
+	s.Hit1 /= n
+	s.Hit5 /= n
+	s.Hit10 /= n
 	return s
 }
 
@@ -179,10 +196,10 @@ func EvaluateRetrieval(ctx context.Context, qs []Question, modes []string, retri
 // WriteTable prints the report as an aligned table: overall, then one block per evidence source.
 func (r *RetrievalReport) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "scope\tmode\tn\tR@1\tR@5\tR@10\tMRR@10\tNDCG@5\t\n")
+	fmt.Fprintf(tw, "scope\tmode\tn\tR@1\tR@5\tR@10\tMRR@10\tNDCG@5\tHit@1\tHit@5\tHit@10\t\n")
 	row := func(scope, m string, s Summary) {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", scope, m, s.N, s.Recall1, s.Recall5, s.Recall10,
-			s.MRR10, s.NDCG5)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", scope, m, s.N, s.Recall1,
+			s.Recall5, s.Recall10, s.MRR10, s.NDCG5, s.Hit1, s.Hit5, s.Hit10)
 	}
 	for _, m := range r.Modes {
 		row("overall", m, r.Overall[m])

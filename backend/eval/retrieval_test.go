@@ -68,22 +68,23 @@ func TestScorePages(t *testing.T) {
 		ranked, rel []PageRef
 		want        PageScores
 	}{
-		"first": {[]PageRef{p("a", 3), p("a", 1)}, []PageRef{p("a", 3)}, PageScores{1, 1, 1, 1, 1}},
+		"first": {[]PageRef{p("a", 3), p("a", 1)}, []PageRef{p("a", 3)}, PageScores{1, 1, 1, 1, 1, 1, 1, 1}},
 		"third-of-two": {[]PageRef{p("a", 1), p("b", 2), p("a", 2), p("x", 1), p("x", 2), p("a", 9)},
 			[]PageRef{p("a", 2), p("a", 9)},
-			PageScores{0, 0.5, 1, 1.0 / 3, ln(3) / (ln(1) + ln(2))}},
+			PageScores{0, 0.5, 1, 1.0 / 3, ln(3) / (ln(1) + ln(2)), 0, 1, 1}},
 		"other-doc-same-page": {[]PageRef{p("b", 2)}, []PageRef{p("a", 2)}, PageScores{}},
 		"beyond-10": {append(make([]PageRef, 0), p("x", 1), p("x", 2), p("x", 3), p("x", 4), p("x", 5), p("x", 6),
 			p("x", 7), p("x", 8), p("x", 9), p("x", 10), p("a", 1)), []PageRef{p("a", 1)}, PageScores{}},
 		"duplicates-count-once": {[]PageRef{p("x", 1), p("x", 1), p("a", 1)}, []PageRef{p("a", 1)},
-			PageScores{0, 1, 1, 0.5, ln(2)}},
+			PageScores{0, 1, 1, 0.5, ln(2), 0, 1, 1}},
 		"no-evidence": {[]PageRef{p("a", 1)}, nil, PageScores{}},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			got := ScorePages(c.ranked, c.rel)
-			g := []float64{got.Recall1, got.Recall5, got.Recall10, got.MRR10, got.NDCG5}
-			w := []float64{c.want.Recall1, c.want.Recall5, c.want.Recall10, c.want.MRR10, c.want.NDCG5}
+			g := []float64{got.Recall1, got.Recall5, got.Recall10, got.MRR10, got.NDCG5, got.Hit1, got.Hit5, got.Hit10}
+			w := []float64{c.want.Recall1, c.want.Recall5, c.want.Recall10, c.want.MRR10, c.want.NDCG5, c.want.Hit1,
+				c.want.Hit5, c.want.Hit10}
 			for i := range g {
 				if math.Abs(g[i]-w[i]) > 1e-12 {
 					t.Errorf("ScorePages = %+v, want %+v", got, c.want)
@@ -124,7 +125,10 @@ func TestEvaluateRetrieval(t *testing.T) {
 	if err := r.WriteTable(&sb); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"overall", "Table", "Chart", "R@5", "1.000", "2 questions scored"} {
+	if g := r.Overall["good"]; g.Hit1 != 1 || g.Hit10 != 1 || r.Overall["bad"].Hit10 != 0 {
+		t.Errorf("hit rates good %+v bad %+v", g, r.Overall["bad"])
+	}
+	for _, want := range []string{"overall", "Table", "Chart", "R@5", "Hit@5", "1.000", "2 questions scored"} {
 		if !strings.Contains(sb.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, sb.String())
 		}
