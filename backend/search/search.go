@@ -82,6 +82,8 @@ type Query struct {
 	Weights *Weights
 	RRFK    int
 	Depth   int
+	// Structure weighs the structure signals (structure.go); nil means DefaultStructure.
+	Structure *StructureWeights
 }
 
 // Box is a matched term's word box in the unit's coordinates (PDF points at 72 dpi for pages, pixels for images
@@ -266,7 +268,8 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if q.Weights == nil && onlyBuiltinText(sc.collections) {
 		w.Text = BuiltinTextWeight
 	}
-	terms := parseTerms(q.Text)
+	qq := parseQuestion(q.Text)
+	terms := parseTerms(qq.text)
 
 	var sigs [3]signal // bm25, text, visual
 	if mode != Dense && w.BM25 != 0 {
@@ -277,19 +280,26 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	if mode != BM25 {
 		if w.Text != 0 {
-			sigs[1], err = s.dense(ctx, q.Text, kb.ModalityText, sc, q.Depth, &res.Notes)
+			sigs[1], err = s.dense(ctx, qq.text, kb.ModalityText, sc, q.Depth, &res.Notes)
 			if err != nil {
 				return res, err
 			}
 		}
 		if w.Visual != 0 {
-			sigs[2], err = s.dense(ctx, q.Text, kb.ModalityImage, sc, q.Depth, &res.Notes)
+			sigs[2], err = s.dense(ctx, qq.text, kb.ModalityImage, sc, q.Depth, &res.Notes)
 			if err != nil {
 				return res, err
 			}
 		}
 	}
 	fused := fuse(sigs, [3]float64{w.BM25, w.Text, w.Visual}, q.RRFK)
+	sw := DefaultStructure
+	if q.Structure != nil {
+		sw = *q.Structure
+	}
+	if fused, err = s.restructure(ctx, fused, sigs[0], qq, sc, sw, q.RRFK); err != nil {
+		return res, err
+	}
 	if len(fused) > q.K {
 		fused = fused[:q.K]
 	}

@@ -161,7 +161,8 @@ func TestHybridCarriesEverySignal(t *testing.T) {
 	c := collection(t, k, "c")
 	addPDF(t, k, c, testdata(t, realPDFs[0]))
 	w := DefaultWeights // plain, equal-weight fusion
-	res, err := New(k, Options{}).Search(ctx, Query{Text: "analysis of variance weight gain rats", K: 5, Weights: &w})
+	res, err := New(k, Options{}).Search(ctx, Query{Text: "analysis of variance weight gain rats", K: 5, Weights: &w,
+		Structure: &StructureWeights{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -608,11 +609,12 @@ func TestBuiltinEmbedderDefersToBM25(t *testing.T) {
 	addPDF(t, k, c, testdata(t, realPDFs[0]))
 	s := New(k, Options{})
 	q := "analysis of variance weight gain rats"
-	hyb, err := s.Search(ctx, Query{Text: q, K: 5})
+	base := &StructureWeights{} // the base fusion alone: structure signals are tested in structure_test.go
+	hyb, err := s.Search(ctx, Query{Text: q, K: 5, Structure: base})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lex, err := s.Search(ctx, Query{Text: q, K: 5, Mode: BM25})
+	lex, err := s.Search(ctx, Query{Text: q, K: 5, Mode: BM25, Structure: base})
 	if err != nil {
 		t.Fatal(err)
 	}
