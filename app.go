@@ -465,13 +465,14 @@ func (a *App) RetryDocument(id int64, password string) error {
 
 // AskRequest is a question from the chat screen.
 type AskRequest struct {
-	ConversationID int64  `json:"conversation_id"` // 0 starts a new conversation
-	Question       string `json:"question"`
-	Mode           string `json:"mode"`
-	Think          bool   `json:"think"`
-	Collection     string `json:"collection"`
-	Provider       string `json:"provider"` // "" = the agent default
-	Model          string `json:"model"`    // "" = the provider's chat model
+	ConversationID int64   `json:"conversation_id"` // 0 starts a new conversation
+	Question       string  `json:"question"`
+	Mode           string  `json:"mode"`
+	Think          bool    `json:"think"`
+	Collection     string  `json:"collection"`
+	Documents      []int64 `json:"documents"` // the scope: the agent searches these documents only; empty = all
+	Provider       string  `json:"provider"`  // "" = the agent default
+	Model          string  `json:"model"`     // "" = the provider's chat model
 }
 
 // AskStarted names the run whose events will follow as agent:event.
@@ -501,7 +502,8 @@ func (a *App) Ask(r AskRequest) (AskStarted, error) {
 	if err != nil {
 		return AskStarted{}, err
 	}
-	cfg := agent.Config{Mode: agent.Mode(r.Mode), Provider: p.Name, Model: modelName, Collection: r.Collection, Think: r.Think}
+	cfg := agent.Config{Mode: agent.Mode(r.Mode), Provider: p.Name, Model: modelName, Collection: r.Collection,
+		Documents: r.Documents, Think: r.Think}
 	ctx, cancel := context.WithCancel(a.ctx)
 	started := make(chan string, 1)
 	sink := func(ev agent.Event) {

@@ -59,14 +59,15 @@ type ImageRef struct {
 
 // RunInfo opens a run.
 type RunInfo struct {
-	Mode       string `json:"mode"` // vrag | vimrag | vanilla | react
-	Question   string `json:"question"`
-	Provider   string `json:"provider,omitempty"`
-	Model      string `json:"model,omitempty"`
-	Collection string `json:"collection,omitempty"`
-	Think      bool   `json:"think"`
-	MaxSteps   int    `json:"max_steps"` // tool steps (vrag, react) or model calls (vimrag)
-	TopK       int    `json:"top_k"`
+	Mode       string  `json:"mode"` // vrag | vimrag | vanilla | react
+	Question   string  `json:"question"`
+	Provider   string  `json:"provider,omitempty"`
+	Model      string  `json:"model,omitempty"`
+	Collection string  `json:"collection,omitempty"`
+	Documents  []int64 `json:"documents,omitempty"` // the search scope; empty means every document
+	Think      bool    `json:"think"`
+	MaxSteps   int     `json:"max_steps"` // tool steps (vrag, react) or model calls (vimrag)
+	TopK       int     `json:"top_k"`
 }
 
 // DocRef names a document.

@@ -35,7 +35,9 @@ type Config struct {
 	Provider   string // recorded in run_started only
 	Model      string // sent as model.Request.Model
 	Collection string // recorded in run_started only
-	Think      bool   // ask for thinking (vimrag: enable_thinking with its sampling; others: Options.Think)
+	// Documents, when set, is the search scope: the agent's searches find pages of these documents only.
+	Documents []int64
+	Think     bool // ask for thinking (vimrag: enable_thinking with its sampling; others: Options.Think)
 	// MaxSteps: tool steps for vrag and react (10), model calls for vimrag (20); unused by vanilla.
 	MaxSteps int
 	// TopK: hits asked of the Retriever per search: vrag/react 10 (one unseen page is shown), vimrag 3, vanilla 3.
@@ -157,7 +159,7 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 	}
 	r.em.emit(Event{Kind: KindRunStarted, Run: &RunInfo{
 		Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
-		Collection: cfg.Collection, Think: cfg.Think, MaxSteps: cfg.MaxSteps, TopK: cfg.TopK,
+		Collection: cfg.Collection, Documents: cfg.Documents, Think: cfg.Think, MaxSteps: cfg.MaxSteps, TopK: cfg.TopK,
 	}})
 	if cfg.FollowUp != nil || len(cfg.Prefer) > 0 {
 		r.question = r.understand(ctx)

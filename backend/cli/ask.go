@@ -19,6 +19,7 @@ import (
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
 	"loupe/backend/library"
+	"loupe/backend/search"
 	"loupe/backend/transcript"
 )
 
@@ -28,6 +29,7 @@ func init() {
 			mode, collection, prov, modelName, crops string
 			think, asJSON                            bool
 			conversation                             int64
+			docs                                     []string
 		)
 		cmd := &cobra.Command{
 			Use:   "ask QUESTION",
@@ -56,6 +58,11 @@ func init() {
 					return err
 				}
 				ac := agent.Config{Mode: agent.Mode(mode), Provider: p.Name, Model: modelName, Collection: collection, Think: think}
+				if len(docs) > 0 {
+					if ac.Documents, err = search.ResolveDocuments(ctx, k, collection, docs); err != nil {
+						return err
+					}
+				}
 				out := cmd.OutOrStdout()
 				sink, printErr := askOutput(out, cfg, k, asJSON, crops)
 				question := strings.Join(args, " ")
@@ -82,6 +89,7 @@ func init() {
 		f := cmd.Flags()
 		f.StringVar(&mode, "mode", "", "agent: vrag, vimrag, vanilla or react (default from settings)")
 		f.StringVar(&collection, "collection", "", "search only this collection")
+		f.StringArrayVar(&docs, "doc", nil, "answer from this document only, by id or file name (repeat for several)")
 		f.StringVar(&prov, "provider", "", "provider profile or kind: ollama, openai, dashscope, … (default from settings)")
 		f.StringVar(&modelName, "model", "", "chat model (default: the profile's chat_model)")
 		f.BoolVar(&think, "think", false, "ask the model to think (reasoning models)")

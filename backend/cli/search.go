@@ -31,6 +31,7 @@ func init() {
 			mode       string
 			asJSON     bool
 			weights    string
+			docs       []string
 		)
 		cmd := &cobra.Command{
 			Use:   "search QUERY",
@@ -58,6 +59,11 @@ func init() {
 				}
 				if collection != "" {
 					q.Collections = []string{collection}
+				}
+				if len(docs) > 0 {
+					if q.DocumentIDs, err = search.ResolveDocuments(ctx, kbase, collection, docs); err != nil {
+						return err
+					}
 				}
 				res, err := s.Search(ctx, q)
 				if err != nil {
@@ -92,6 +98,7 @@ func init() {
 		}
 		cmd.Flags().IntVar(&k, "k", 10, "number of results")
 		cmd.Flags().StringVar(&collection, "collection", "", "search only this collection (default: all)")
+		cmd.Flags().StringArrayVar(&docs, "doc", nil, "search only this document, by id or file name (repeat for several)")
 		cmd.Flags().StringVar(&mode, "mode", "hybrid", "hybrid, bm25 or dense")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per result")
 		cmd.Flags().StringVar(&weights, "weights", "", "fusion weights, e.g. bm25=1,text=0.5,visual=1 (default: all 1, but text 0.01 with the built-in embedder)")

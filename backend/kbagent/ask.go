@@ -43,6 +43,9 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 	if cfg.Collection != "" {
 		q.Collections = []string{cfg.Collection}
 	}
+	if len(cfg.Documents) > 0 {
+		q.DocumentIDs = cfg.Documents // every search of the run stays inside the scope
+	}
 	a := &agent.Agent{
 		Chat:      d.Chat,
 		Retriever: &Retriever{Searcher: d.Search, Base: q, Prefer: docIDs(cfg.Prefer)},

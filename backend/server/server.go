@@ -30,6 +30,7 @@ import (
 	"loupe/backend/kbagent"
 	"loupe/backend/library"
 	"loupe/backend/model"
+	"loupe/backend/search"
 	"loupe/backend/vision"
 )
 
@@ -305,9 +306,11 @@ type askRequest struct {
 	Question   string `json:"question"`
 	Mode       string `json:"mode"`
 	Collection string `json:"collection"`
-	Provider   string `json:"provider"`
-	Model      string `json:"model"`
-	Think      bool   `json:"think"`
+	// Documents scopes the agent's searches to these documents (ids or file names); empty means all.
+	Documents search.DocRefs `json:"documents"`
+	Provider  string         `json:"provider"`
+	Model     string         `json:"model"`
+	Think     bool           `json:"think"`
 	// ConversationID continues a conversation (0 starts one): a follow-up is understood from its earlier turns.
 	ConversationID int64 `json:"conversation_id"`
 }
@@ -350,6 +353,13 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	if req.Collection != "" {
 		if _, err := s.lib.KB.CollectionByName(r.Context(), req.Collection); err != nil {
 			httpError(w, http.StatusNotFound, fmt.Sprintf("collection %q: %v", req.Collection, err))
+			return
+		}
+	}
+	var scope []int64
+	if len(req.Documents) > 0 {
+		if scope, err = search.ResolveDocuments(r.Context(), s.lib.KB, req.Collection, req.Documents); err != nil {
+			httpError(w, http.StatusBadRequest, err.Error())
 			return
 		}
 	}
@@ -397,7 +407,8 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Kind, b)
 		flusher.Flush()
 	}
-	cfg := agent.Config{Mode: agent.Mode(req.Mode), Provider: provName, Model: modelName, Collection: req.Collection, Think: req.Think}
+	cfg := agent.Config{Mode: agent.Mode(req.Mode), Provider: provName, Model: modelName, Collection: req.Collection,
+		Documents: scope, Think: req.Think}
 	t, err := s.lib.AnswerTurn(r.Context(), convID, chat, cfg, req.Question, sink)
 	if err != nil && r.Context().Err() == nil {
 		s.log.Warn("ask", "run", t.RunID, "err", err)
