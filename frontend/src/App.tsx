@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { PageViewer } from './components/PageViewer'
 import { Shell, views, type View } from './components/Shell'
 import { ViewerContext, type ViewerTarget } from './components/viewerContext'
-import { Chat } from './features/chat/Chat'
+import { Chat, type ScopeDoc } from './features/chat/Chat'
 import { useChat } from './features/chat/useChat'
 import { GraphView } from './features/graph/GraphView'
 import { Library } from './features/library/Library'
@@ -26,6 +26,9 @@ export function App() {
   const searchRef = useRef<HTMLInputElement>(null)
   const questionRef = useRef<HTMLTextAreaElement>(null)
   const chat = useChat()
+  const [scope, setScope] = useState<ScopeDoc[]>([])
+  // A scope names documents of one collection; another collection starts unscoped.
+  useEffect(() => setScope([]), [collection])
 
   const refresh = useCallback(() => {
     if (!hasBackend()) {
@@ -172,12 +175,18 @@ export function App() {
               onRetry={(p, password) => (p.document_id ? backend.retry(p.document_id, password) : backend.addPaths(collection, [p.path ?? p.name])).catch((e: unknown) => setError(String(e)))}
               refreshKey={refreshKey}
               searchRef={searchRef}
+              onAskAbout={(d) => {
+                setScope([d])
+                setView('chat')
+              }}
             />
           )}
           <div hidden={view !== 'chat'} className="view-fill">
             <Chat
               chat={chat}
               collection={collection}
+              scope={scope}
+              onScope={setScope}
               ingesting={items}
               defaults={{ mode: settings?.agent.mode ?? 'vrag', think: settings?.agent.think ?? false }}
               inputRef={questionRef}

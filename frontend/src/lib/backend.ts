@@ -55,6 +55,8 @@ export interface AskRequest {
   mode: string
   think: boolean
   collection: string
+  /** The scope: the agent searches these documents only; empty or absent means all. */
+  documents?: number[]
   provider?: string
   model?: string
 }

@@ -334,6 +334,7 @@ export namespace main {
 	    mode: string;
 	    think: boolean;
 	    collection: string;
+	    documents: number[];
 	    provider: string;
 	    model: string;
 	
@@ -348,6 +349,7 @@ export namespace main {
 	        this.mode = source["mode"];
 	        this.think = source["think"];
 	        this.collection = source["collection"];
+	        this.documents = source["documents"];
 	        this.provider = source["provider"];
 	        this.model = source["model"];
 	    }

@@ -10,16 +10,22 @@ import { CitationChips, StepCard } from './StepCard'
 import { RewriteNote } from './RewriteNote'
 import type { ChatState, Turn } from './useChat'
 
+/** A document the chat's questions are scoped to. */
+export type ScopeDoc = { id: number; name: string }
+
 type Props = {
   chat: ChatState
   collection: string
+  /** Documents the agent searches; empty means the whole collection. */
+  scope?: ScopeDoc[]
+  onScope?: (docs: ScopeDoc[]) => void
   ingesting: IngestProgress[]
   defaults: { mode: string; think: boolean }
   inputRef: React.RefObject<HTMLTextAreaElement | null>
   onShowGraph: (runKey: string) => void
 }
 
-export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGraph }: Props) {
+export function Chat({ chat, collection, scope = [], onScope, ingesting, defaults, inputRef, onShowGraph }: Props) {
   const [question, setQuestion] = useState('')
   // "Edit" on an understood follow-up: its standalone form goes into the box, to be corrected and asked again.
   const editQuestion = useCallback(
@@ -53,7 +59,8 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
     e?.preventDefault()
     const q = question.trim()
     if (!q || chat.running) return
-    chat.ask(q, { mode, think, collection }, ingestNotice(pending))
+    const documents = scope.map((d) => d.id)
+    chat.ask(q, documents.length ? { mode, think, collection, documents } : { mode, think, collection }, ingestNotice(pending))
     setQuestion('')
   }
 
@@ -99,6 +106,24 @@ export function Chat({ chat, collection, ingesting, defaults, inputRef, onShowGr
       <section className="chat-main">
         <div className="chat-bar">
           <span className="muted">Collection: {collection || 'all'}</span>
+          {scope.length > 0 && (
+            <span className="scope-chips" role="group" aria-label="Scope" data-testid="scope">
+              {scope.map((d) => (
+                <span key={d.id} className="chip" title={`Only ${d.name} is searched`}>
+                  <span className="ellipsis">{d.name}</span>
+                  {onScope && (
+                    <button
+                      className="link"
+                      aria-label={`Remove ${d.name} from the scope`}
+                      onClick={() => onScope(scope.filter((x) => x.id !== d.id))}
+                    >
+                      ×
+                    </button>
+                  )}
+                </span>
+              ))}
+            </span>
+          )}
           <span className="spacer" />
           {exportMsg && (
             <span className="muted small ellipsis" role="status" data-testid="export-msg" title={exportMsg}>

@@ -17,6 +17,7 @@ export interface AskOptions {
   mode: string
   think: boolean
   collection: string
+  documents?: number[]
 }
 
 /** useChat holds conversations, the turns of the open one and every run's folded events (live or replayed). */

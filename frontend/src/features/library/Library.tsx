@@ -20,6 +20,8 @@ type Props = {
   onRetry: (p: IngestProgress, password?: string) => void
   refreshKey: number
   searchRef: React.RefObject<HTMLInputElement | null>
+  /** Opens the chat scoped to one document. */
+  onAskAbout?: (d: { id: number; name: string }) => void
 }
 
 export function Library(p: Props) {
@@ -184,6 +186,11 @@ export function Library(p: Props) {
               <span aria-hidden="true">/</span>
               <strong>{open.name}</strong>
               <span className="muted">· {pages.length} pages</span>
+              {p.onAskAbout && (
+                <button className="link" onClick={() => p.onAskAbout?.({ id: open.id, name: open.name })}>
+                  Ask about this document
+                </button>
+              )}
             </div>
             <PageGrid
               pages={pages}
