@@ -52,6 +52,8 @@ type Options struct {
 	// NoOCR to skip recognition entirely.
 	OCR   *ocr.Engine
 	NoOCR bool
+	// NoImageOCR skips the OCR of raster images on pages that have a text layer (imageocr.go).
+	NoImageOCR bool
 	// OCRDPI is the resolution scanned pages are rendered at for OCR; 0 means 300 (tesseract's sweet spot).
 	OCRDPI float64
 	// OCRMaxPixels caps that render (huge pages are rendered at a lower DPI); 0 means 16 megapixels.

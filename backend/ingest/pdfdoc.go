@@ -166,7 +166,7 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 	if err != nil {
 		return it, err // the document opened once; failing now is a worker problem, not a page one
 	}
-	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize})
+	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize, Images: j.in.o.OCR != nil && !j.in.o.NoImageOCR})
 	if err != nil {
 		if ctx.Err() != nil {
 			return it, ctx.Err()
@@ -188,9 +188,16 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 	}
 	layerOK := usableText(u.Text)
 	if layerOK || j.in.o.OCR == nil {
+		var clips []imageClip
+		if layerOK && j.in.o.OCR != nil {
+			clips = j.renderImages(ctx, d, i, imageRegions(p)) // text only in pictures (imageocr.go)
+		}
 		// The worker is free for the next page while this one is stored.
 		j.in.release(c)
 		held = false
+		if err := j.ocrImages(ctx, &u, clips); err != nil {
+			return it, err
+		}
 	} else {
 		j.emit(Progress{Stage: StageRender, Ordinal: ord})
 		r, err := d.Render(ctx, pdf.RenderRequest{Page: i, DPI: j.in.o.OCRDPI, MaxPixels: j.in.o.OCRMaxPixels, Format: pdf.PNG})

@@ -219,6 +219,30 @@ func (e *engineDoc) text(i int) (string, []Word, error) {
 	return text, words, nil
 }
 
+// imageBoxes lists the boxes of the page's raster images in points relative to its top-left corner.
+func (e *engineDoc) imageBoxes(i int) ([]Box, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b, err := e.bound(i)
+	if err != nil {
+		return nil, err
+	}
+	var out *C.lp_char
+	var n C.size_t
+	if C.lp_image_boxes(e.d, C.int(i), &out, &n) != C.LP_OK {
+		return nil, fmt.Errorf("pdf %s: page %d images: %s", e.path, i+1, e.lastErr())
+	}
+	if out == nil {
+		return nil, nil
+	}
+	defer C.free(unsafe.Pointer(out))
+	var boxes []Box
+	for _, r := range unsafe.Slice(out, int(n)) {
+		boxes = append(boxes, Box{float64(r.x0) - b.X0, float64(r.y0) - b.Y0, float64(r.x1) - b.X0, float64(r.y1) - b.Y0})
+	}
+	return boxes, nil
+}
+
 // textXML is the page's text through MuPDF's XML output, the slower path the direct walk is tested against.
 func (e *engineDoc) textXML(i int) (string, []Word, error) {
 	e.mu.Lock()

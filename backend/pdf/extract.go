@@ -24,6 +24,13 @@ func (e *engineDoc) extractPage(i int, o PageOptions) (*Page, error) {
 		}
 		p.Text, p.Words = text, words
 	}
+	if o.Images {
+		boxes, err := e.imageBoxes(i)
+		if err != nil && p.Error == "" {
+			p.Error = err.Error()
+		}
+		p.Images = boxes
+	}
 	if o.ThumbSize > 0 {
 		long := math.Max(w, h)
 		if long <= 0 {

@@ -297,6 +297,54 @@ int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n) {
 	return LP_OK;
 }
 
+// lp_image_boxes lists the boxes of the raster images drawn on a page (LP_IMAGE records), where text may exist
+// only as pixels. It is a separate pass so the text walk keeps MuPDF's default block segmentation; image blocks hold
+// a reference to the image, not its decoded pixels.
+int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n) {
+	*out = NULL;
+	*n = 0;
+	if (load_page(d, index) != LP_OK) return LP_ERR;
+	fz_context *ctx = d->ctx;
+	fz_stext_page *volatile text = NULL;
+	fz_device *volatile dev = NULL;
+	volatile int code = LP_OK;
+	charbuf b = {0};
+	fz_matrix id = {1, 0, 0, 1, 0, 0};
+	LP_TRY(ctx) {
+		fz_rect r = fz_bound_page(ctx, d->page);
+		fz_stext_options opts = {0};
+		opts.flags = FZ_STEXT_PRESERVE_IMAGES;
+		opts.scale = 1;
+		text = fz_new_stext_page(ctx, r);
+		dev = fz_new_stext_device(ctx, text, &opts);
+		if (!d->list) d->list = fz_new_display_list_from_page(ctx, d->page);
+		if (d->list) fz_run_display_list(ctx, d->list, dev, id, fz_infinite_rect, NULL);
+		else fz_run_page(ctx, d->page, dev, id, NULL);
+		fz_close_device(ctx, dev);
+		for (fz_stext_block *block = text->first_block; block; block = block->next)
+			if (block->type == FZ_STEXT_BLOCK_IMAGE) put_rec(&b, LP_IMAGE, 0, block->bbox);
+	}
+	LP_ALWAYS(ctx) {
+		fz_drop_device(ctx, dev);
+		fz_drop_stext_page(ctx, text);
+	}
+	LP_CATCH(ctx) {
+		set_err(d, fz_caught_message(ctx));
+		code = LP_ERR;
+	}
+	if (code == LP_OK && b.oom) {
+		set_err(d, "out of memory collecting image boxes");
+		code = LP_ERR;
+	}
+	if (code != LP_OK) {
+		free(b.v);
+		return code;
+	}
+	*out = b.v;
+	*n = b.n;
+	return LP_OK;
+}
+
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples) {
 	if (load_page(d, index) != LP_OK) return LP_ERR;
 	fz_context *ctx = d->ctx;

@@ -75,6 +75,9 @@ typedef struct fz_stext_line fz_stext_line;
 typedef struct fz_stext_block fz_stext_block;
 typedef struct fz_stext_struct fz_stext_struct;
 enum { FZ_STEXT_BLOCK_TEXT = 0, FZ_STEXT_BLOCK_IMAGE = 1, FZ_STEXT_BLOCK_STRUCT = 2 };
+// fz_stext_options as in structured-text.h; only FZ_STEXT_PRESERVE_IMAGES is used (lp_image_boxes).
+typedef struct { int flags; float scale; fz_rect clip; } fz_stext_options;
+enum { FZ_STEXT_PRESERVE_IMAGES = 4 };
 struct fz_stext_char {
 	int c;
 	uint16_t bidi;

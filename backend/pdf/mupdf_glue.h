@@ -36,13 +36,14 @@ int lp_bound(lp_doc *d, int index, float *box);
 int lp_text_xml(lp_doc *d, int index, char **out, size_t *outlen);
 // lp_char is one record of a page's structured text: a block start, a line start or a character with its box.
 typedef struct lp_char {
-	int kind; // LP_BLOCK, LP_LINE, LP_CHAR
+	int kind; // LP_BLOCK, LP_LINE, LP_CHAR; LP_IMAGE from lp_image_boxes
 	int c;
 	float x0, y0, x1, y1;
 } lp_char;
-enum { LP_BLOCK = 1, LP_LINE = 2, LP_CHAR = 3 };
+enum { LP_BLOCK = 1, LP_LINE = 2, LP_CHAR = 3, LP_IMAGE = 4 };
 
 int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n);
+int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);
 int lp_to_gray(unsigned char *samples, size_t pixels);
 void lp_free_doc(lp_doc *d);

@@ -58,6 +58,9 @@ type Page struct {
 	Height float64 `json:"height"`
 	Text   string  `json:"text"`
 	Words  []Word  `json:"words,omitempty"`
+	// Images are the boxes of the raster images drawn on the page (points from its top-left corner), listed when
+	// PageOptions.Images asks: text may exist there only as pixels.
+	Images []Box `json:"images,omitempty"`
 	// Thumb is a JPEG thumbnail (nil when not asked for); ThumbW/ThumbH are its pixel size.
 	Thumb  []byte `json:"-"`
 	ThumbW int    `json:"thumb_w,omitempty"`
@@ -70,6 +73,7 @@ type Page struct {
 // PageOptions selects what Page extracts.
 type PageOptions struct {
 	NoText    bool `json:"no_text,omitempty"`
+	Images    bool `json:"images,omitempty"`     // list the raster images' boxes (a second, cheap pass)
 	ThumbSize int  `json:"thumb_size,omitempty"` // longest side in pixels; 0 = no thumbnail
 	// ThumbQuality is the JPEG quality (1..100); 0 means 80.
 	ThumbQuality int `json:"thumb_quality,omitempty"`
