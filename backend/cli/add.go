@@ -17,9 +17,9 @@ import (
 func init() {
 	register("add", func(g *Globals) *cobra.Command {
 		var (
-			collection    string
-			asJSON, noOCR bool
-			workers       int
+			collection              string
+			asJSON, noOCR, imageOCR bool
+			workers                 int
 		)
 		pw := secretFlag{name: "password", env: "LOUPE_PDF_PASSWORD"}
 		cmd := &cobra.Command{
@@ -41,7 +41,7 @@ func init() {
 					return err
 				}
 				defer k.Close()
-				in := ingest.New(k, cfg, ingest.Options{Workers: workers, NoOCR: noOCR})
+				in := ingest.New(k, cfg, ingest.Options{Workers: workers, NoOCR: noOCR, ImageOCR: imageOCR})
 				defer in.Close()
 				pr := newProgressPrinter(cmd.OutOrStdout(), cmd.ErrOrStderr(), asJSON)
 				if _, err := in.Resume(ctx, pr.event); err != nil {
@@ -60,6 +60,7 @@ func init() {
 		addSecretFlags(cmd, &pw, "password for encrypted PDFs in this batch")
 		f.BoolVar(&asJSON, "json", false, "print progress events and results as JSON lines")
 		f.BoolVar(&noOCR, "no-ocr", false, "skip OCR (scanned pages and images get no text)")
+		f.BoolVar(&imageOCR, "image-ocr", false, "also OCR the pictures on pages that have a text layer (charts, screenshots; slower)")
 		f.IntVar(&workers, "workers", 0, "parallel workers (default: settings, else the number of CPUs)")
 		return cmd
 	})

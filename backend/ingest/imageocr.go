@@ -127,7 +127,7 @@ func (j *job) ocrImages(ctx context.Context, u *kb.Unit, clips []imageClip) erro
 }
 
 // minImageWordConf drops the words tesseract is least sure of: photos produce confident-looking noise otherwise.
-const minImageWordConf = 40
+const minImageWordConf = 60
 
 // coveredByLayer reports whether the centre of w lies in a text-layer word box of the same text.
 func coveredByLayer(layer []kb.Word, w kb.Word) bool {

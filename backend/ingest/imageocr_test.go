@@ -102,8 +102,8 @@ func TestOCROfEmbeddedImages(t *testing.T) {
 		opts Options
 		want bool // the chart's words are found
 	}{
-		"image-ocr": {Options{OCR: engOCR()}, true},
-		"off":       {Options{OCR: engOCR(), NoImageOCR: true}, false},
+		"image-ocr": {Options{OCR: engOCR(), ImageOCR: true}, true},
+		"default":   {Options{OCR: engOCR()}, false},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestOCROfEmbeddedImages(t *testing.T) {
 			}
 			if !c.want {
 				if len(res.Hits) != 0 || u.TextSource != kb.TextLayer {
-					t.Fatalf("without image OCR the chart words were found (%s): %q", u.TextSource, u.Text)
+					t.Fatalf("image OCR is opt-in, yet the chart words were found (%s): %q", u.TextSource, u.Text)
 				}
 				return
 			}

@@ -166,7 +166,7 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 	if err != nil {
 		return it, err // the document opened once; failing now is a worker problem, not a page one
 	}
-	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize, Images: j.in.o.OCR != nil && !j.in.o.NoImageOCR})
+	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize, Images: j.in.o.OCR != nil && j.in.o.ImageOCR})
 	if err != nil {
 		if ctx.Err() != nil {
 			return it, ctx.Err()
@@ -189,7 +189,7 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 	layerOK := usableText(u.Text)
 	if layerOK || j.in.o.OCR == nil {
 		var clips []imageClip
-		if layerOK && j.in.o.OCR != nil {
+		if layerOK && j.in.o.OCR != nil && j.in.o.ImageOCR {
 			clips = j.renderImages(ctx, d, i, imageRegions(p)) // text only in pictures (imageocr.go)
 		}
 		// The worker is free for the next page while this one is stored.
