@@ -329,6 +329,11 @@ func (e *Exact) Load(path string) error {
 	if err != nil {
 		return err
 	}
+	return e.loadPayload(path, hd, buf)
+}
+
+// loadPayload replaces the index's contents with a verified header's payload; F32 rows alias buf.
+func (e *Exact) loadPayload(path string, hd header, buf []byte) error {
 	if err := checkHeader(path, hd, kindExact, e.cfg.Metric, e.cfg.Dims); err != nil {
 		return err
 	}
