@@ -75,6 +75,10 @@ type Options struct {
 	// secret store, or memory only without a config.
 	Secrets config.SecretStore
 	Logger  *slog.Logger
+	// Index is the searcher whose saved dense index ingestion keeps up to date (after documents and at the end of
+	// each batch), so no search has to build it; nil means one over the config's index directory (none without a
+	// config).
+	Index *search.Searcher
 }
 
 // Ingester adds files to a knowledge base. It is safe for concurrent use.
@@ -92,6 +96,10 @@ type Ingester struct {
 	memMu      sync.Mutex
 	memSecrets map[string]string
 	active     map[int64]bool // documents being ingested by this Ingester
+
+	idxRun  sync.Mutex // held while the dense index is refreshed
+	idxMu   sync.Mutex
+	idxLast time.Time // under idxMu
 }
 
 // New returns an Ingester writing to k. cfg may be nil (built-in embedder, default OCR languages).
@@ -144,6 +152,9 @@ func New(k *kb.KB, cfg *config.Config, o Options) *Ingester {
 		} else {
 			o.Embedders = search.BuiltinResolver
 		}
+	}
+	if o.Index == nil && cfg != nil {
+		o.Index = search.New(k, search.Options{Embedders: o.Embedders, IndexDir: cfg.IndexDir()})
 	}
 	if o.EmbedBatch <= 0 {
 		o.EmbedBatch = 32
@@ -231,6 +242,7 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 		})
 	}
 	_ = g.Wait()
+	in.batchDone(ctx)
 	return results, ctx.Err()
 }
 
@@ -257,6 +269,9 @@ func (in *Ingester) Resume(ctx context.Context, progress func(Progress)) ([]Resu
 		})
 	}
 	_ = g.Wait()
+	if len(todo) > 0 {
+		in.batchDone(ctx)
+	}
 	return results, ctx.Err()
 }
 
@@ -273,7 +288,9 @@ func (in *Ingester) Retry(ctx context.Context, id int64, password string, progre
 	if d.Status == kb.StatusReady && password == "" {
 		return Result{Document: d}, nil
 	}
-	return in.run(ctx, d, password, progress), nil
+	r := in.run(ctx, d, password, progress)
+	in.batchDone(ctx)
+	return r, nil
 }
 
 // Delete removes a document with its units, vectors, steps and the blobs no other document uses.
@@ -383,6 +400,7 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 		in.memMu.Lock()
 		delete(in.active, d.ID)
 		in.memMu.Unlock()
+		in.documentIndexed(ctx)
 	}()
 	coll, err := in.kb.Collection(ctx, d.CollectionID)
 	if err != nil {

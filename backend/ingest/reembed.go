@@ -76,6 +76,7 @@ func (in *Ingester) Reembed(ctx context.Context, collection string, progress fun
 			return res, err
 		}
 	}
+	in.batchDone(ctx)
 	return res, nil
 }
 
