@@ -50,6 +50,7 @@ func (in *Ingester) refreshIndex(ctx context.Context, wait bool) {
 	if err := in.o.Index.Refresh(ctx); err != nil && ctx.Err() == nil {
 		in.log.Warn("ingest: dense index not updated; the next search will catch up", "err", err)
 	}
+	in.clock.index.Add(since(start))
 	in.idxMu.Lock()
 	in.idxLast = time.Now()
 	in.idxMu.Unlock()

@@ -97,6 +97,7 @@ type Ingester struct {
 	memSecrets map[string]string
 	active     map[int64]bool // documents being ingested by this Ingester
 
+	clock   stageClock
 	idxRun  sync.Mutex // held while the dense index is refreshed
 	idxMu   sync.Mutex
 	idxLast time.Time // under idxMu
