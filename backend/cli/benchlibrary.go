@@ -46,6 +46,37 @@ func benchLibraryCmd() *cobra.Command {
 	return c
 }
 
+// benchOCRCmd is `loupe bench ocr`.
+func benchOCRCmd() *cobra.Command {
+	var o bench.OCROptions
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ocr",
+		Short: "OCR pages per CPU second: Loupe's per-page language choice beside plain tesseract with all languages and with eng",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out := cmd.OutOrStdout()
+			if !asJSON {
+				fmt.Fprintf(out, libraryRowFormat, "what", "n", "wall s", "cpu s", "n/s", "n/cpu s", "p50 ms", "p99 ms", "RSS MB", "note")
+			}
+			return bench.OCR(cmd.Context(), o, func(r bench.Row) {
+				if asJSON {
+					writeJSONLine(out, r)
+					return
+				}
+				fmt.Fprintf(out, libraryRowFormat, r.What, fmt.Sprint(r.N), f2(r.WallS), f2(r.CPUS), f1(r.PerS), f1(r.PerCPUS),
+					"-", "-", "-", r.Note)
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringSliceVar(&o.Sources, "from", []string{"../shared/testdata/pdf/scanned", "../shared/testdata/pdf/cjk/zhlipsum.pdf"}, "PDFs whose pages are OCRed")
+	f.IntVar(&o.MaxPages, "pages", 16, "pages at most (three per file)")
+	f.StringSliceVar(&o.Languages, "lang", nil, "Loupe's OCR languages (default: eng,chi_sim)")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object per figure")
+	return c
+}
+
 const libraryRowFormat = "%-52s %6s %8s %8s %8s %8s %8s %8s %7s  %s\n"
 
 func f1(v float64) string {
