@@ -235,7 +235,9 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 	}
 	results := make([]Result, len(files))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(in.o.Workers)
+	// Twice the workers in documents: a scanned document spends most of its time in tesseract, and text documents
+	// beside it keep the MuPDF workers busy instead of queueing behind it (the pools still bound the CPU).
+	g.SetLimit(2 * in.o.Workers)
 	for i, f := range files {
 		g.Go(func() error {
 			results[i] = in.addFile(gctx, coll, f, r.Password, progress)
