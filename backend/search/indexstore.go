@@ -298,9 +298,14 @@ func (s *Searcher) openSaved(k indexKey) (vectorIndex, *metaTable, uint64, error
 	if err != nil {
 		return vectorIndex{}, nil, 0, err
 	}
-	a, gen, err := vector.OpenMappedAny(path, vector.Config{Dims: k.dim, Metric: vector.Cosine})
+	cfg := indexConfig(k.dim)
+	a, gen, err := vector.OpenMappedAny(path, cfg)
 	if err != nil {
 		return vectorIndex{}, nil, 0, err
+	}
+	if a.Kind() == "hnsw" && a.Len() < cfg.Crossover {
+		// Saved before exact scan covered this size: rebuilt once, as an exact index.
+		return vectorIndex{}, nil, 0, fmt.Errorf("search: %s: a graph of %d vectors, below the exact-scan size %d", path, a.Len(), cfg.Crossover)
 	}
 	if gen != mgen {
 		return vectorIndex{}, nil, 0, fmt.Errorf("search: %s: metadata of generation %d for an index of %d", path, mgen, gen)

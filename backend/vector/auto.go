@@ -196,7 +196,7 @@ func (a *Auto) decode(path string, h header, buf []byte) (Index, error) {
 	}
 	switch x := ix.(type) {
 	case *Exact:
-		err = x.loadPayload(path, h, buf)
+		err = x.loadPayload(path, h, buf, true)
 	case *HNSW:
 		err = x.loadPayload(path, h, buf)
 	}
