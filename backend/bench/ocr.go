@@ -60,7 +60,8 @@ func OCR(ctx context.Context, o OCROptions, emit func(Row)) error {
 	if len(pages) == 0 {
 		return fmt.Errorf("bench ocr: no page rendered from %s", strings.Join(o.Sources, ", "))
 	}
-	eng := ocr.New(ocr.Options{Languages: o.Languages})
+	// A generous limit: on a loaded machine a niced tesseract can wait minutes for a core.
+	eng := ocr.New(ocr.Options{Languages: o.Languages, Timeout: 15 * time.Minute})
 	plain := func(langs string) func(img []byte) error {
 		return func(img []byte) error {
 			cmd := exec.CommandContext(ctx, "tesseract", "stdin", "stdout", "-l", langs, "tsv")
