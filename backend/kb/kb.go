@@ -71,7 +71,11 @@ func Open(ctx context.Context, dbPath, blobDir string) (*KB, error) {
 	// SQLite's advice for long-lived connections: optimize once at open (0x10002 also analyzes tables that have
 	// never been), then again periodically and before closing. Statistics steer the planner; their absence must
 	// never make a query quadratic (plan_test.go checks that), but they keep the chosen indexes the best ones.
-	if _, err := db.ExecContext(ctx, "PRAGMA optimize=0x10002"); err != nil {
+	// Bounded: it may want the write lock while another process ingests, and opening must not wait for that.
+	octx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	_, err = db.ExecContext(octx, "PRAGMA optimize=0x10002")
+	cancel()
+	if err != nil {
 		slog.Debug("kb: optimize at open", "db", dbPath, "err", err)
 	}
 	return &KB{db: db, Blobs: blobs, path: dbPath}, nil
