@@ -17,7 +17,7 @@ func init() {
 			Use:   "bench",
 			Short: "Measure Loupe's components on this machine",
 		}
-		c.AddCommand(benchVectorCmd(), benchIngestCmd())
+		c.AddCommand(benchVectorCmd(), benchIngestCmd(), benchLibraryCmd(), benchOCRCmd())
 		return c
 	})
 }

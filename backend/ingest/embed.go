@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"loupe/backend/kb"
 	"loupe/backend/model"
@@ -91,6 +92,11 @@ type textInput struct {
 
 func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 	j := s.j
+	t0 := time.Now()
+	defer func() {
+		j.in.clock.embed.Add(since(t0))
+		j.in.clock.embedN.Add(int64(len(batch)))
+	}()
 	limit := j.in.o.MaxEmbedChars
 	var inputs []textInput
 	spans := make([][]span, len(batch))

@@ -78,6 +78,10 @@ type Options struct {
 	// secret store, or memory only without a config.
 	Secrets config.SecretStore
 	Logger  *slog.Logger
+	// Index is the searcher whose saved dense index ingestion keeps up to date (after documents and at the end of
+	// each batch), so no search has to build it; nil means one over the config's index directory (none without a
+	// config).
+	Index *search.Searcher
 }
 
 // Ingester adds files to a knowledge base. It is safe for concurrent use.
@@ -95,6 +99,11 @@ type Ingester struct {
 	memMu      sync.Mutex
 	memSecrets map[string]string
 	active     map[int64]bool // documents being ingested by this Ingester
+
+	clock   stageClock
+	idxRun  sync.Mutex // held while the dense index is refreshed
+	idxMu   sync.Mutex
+	idxLast time.Time // under idxMu
 }
 
 // New returns an Ingester writing to k. cfg may be nil (built-in embedder, default OCR languages).
@@ -147,6 +156,9 @@ func New(k *kb.KB, cfg *config.Config, o Options) *Ingester {
 		} else {
 			o.Embedders = search.BuiltinResolver
 		}
+	}
+	if o.Index == nil && cfg != nil {
+		o.Index = search.New(k, search.Options{Embedders: o.Embedders, IndexDir: cfg.IndexDir()})
 	}
 	if o.EmbedBatch <= 0 {
 		o.EmbedBatch = 32
@@ -226,7 +238,9 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 	}
 	results := make([]Result, len(files))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(in.o.Workers)
+	// Twice the workers in documents: a scanned document spends most of its time in tesseract, and text documents
+	// beside it keep the MuPDF workers busy instead of queueing behind it (the pools still bound the CPU).
+	g.SetLimit(2 * in.o.Workers)
 	for i, f := range files {
 		g.Go(func() error {
 			results[i] = in.addFile(gctx, coll, f, r.Password, progress)
@@ -234,6 +248,7 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 		})
 	}
 	_ = g.Wait()
+	in.batchDone(ctx)
 	return results, ctx.Err()
 }
 
@@ -260,6 +275,9 @@ func (in *Ingester) Resume(ctx context.Context, progress func(Progress)) ([]Resu
 		})
 	}
 	_ = g.Wait()
+	if len(todo) > 0 {
+		in.batchDone(ctx)
+	}
 	return results, ctx.Err()
 }
 
@@ -276,7 +294,9 @@ func (in *Ingester) Retry(ctx context.Context, id int64, password string, progre
 	if d.Status == kb.StatusReady && password == "" {
 		return Result{Document: d}, nil
 	}
-	return in.run(ctx, d, password, progress), nil
+	r := in.run(ctx, d, password, progress)
+	in.batchDone(ctx)
+	return r, nil
 }
 
 // Delete removes a document with its units, vectors, steps and the blobs no other document uses.
@@ -386,6 +406,7 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 		in.memMu.Lock()
 		delete(in.active, d.ID)
 		in.memMu.Unlock()
+		in.documentIndexed(ctx)
 	}()
 	coll, err := in.kb.Collection(ctx, d.CollectionID)
 	if err != nil {

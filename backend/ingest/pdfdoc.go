@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"golang.org/x/sync/errgroup"
@@ -166,7 +167,10 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 	if err != nil {
 		return it, err // the document opened once; failing now is a worker problem, not a page one
 	}
+	t0 := time.Now()
 	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize, Images: j.in.o.OCR != nil && j.in.o.ImageOCR})
+	j.in.clock.extract.Add(since(t0))
+	j.in.clock.extractN.Add(1)
 	if err != nil {
 		if ctx.Err() != nil {
 			return it, ctx.Err()
@@ -200,6 +204,11 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 		}
 	} else {
 		j.emit(Progress{Stage: StageRender, Ordinal: ord})
+		t1 := time.Now()
+		defer func() {
+			j.in.clock.ocr.Add(since(t1))
+			j.in.clock.ocrN.Add(1)
+		}()
 		r, err := d.Render(ctx, pdf.RenderRequest{Page: i, DPI: j.in.o.OCRDPI, MaxPixels: j.in.o.OCRMaxPixels, Format: pdf.PNG})
 		j.in.release(c)
 		held = false

@@ -76,6 +76,7 @@ func (in *Ingester) Reembed(ctx context.Context, collection string, progress fun
 			return res, err
 		}
 	}
+	in.batchDone(ctx)
 	return res, nil
 }
 
@@ -131,14 +132,16 @@ func (in *Ingester) reembedDocument(ctx context.Context, coll kb.Collection, d k
 	return len(items), nil
 }
 
-// staleEmbeds returns the extracted units of the job's document that have no recorded embedding, or that were
-// embedded before passages existed (a text vector of the pinned embedder but no passages).
-func (j *job) staleEmbeds(ctx context.Context, st stepState) ([]embedItem, error) {
-	rows, err := j.in.kb.DB().QueryContext(ctx, `SELECT u.id, u.ordinal, u.text, u.image_blob,
+const staleEmbedsSQL = `SELECT u.id, u.ordinal, u.text, u.image_blob,
 		EXISTS (SELECT 1 FROM vectors v WHERE v.unit_id = u.id AND v.embedder = ? AND v.modality = 'text' AND v.dim = ?),
-		EXISTS (SELECT 1 FROM passages p WHERE p.unit_id = u.id AND p.embedder = ? AND p.dim = ?)
-		FROM units u WHERE u.document_id = ? ORDER BY u.ordinal`,
-		j.coll.TextEmbedder, j.coll.TextDim, j.coll.TextEmbedder, j.coll.TextDim, j.doc.ID)
+		EXISTS (SELECT 1 FROM passages p WHERE p.unit_id = u.id AND +p.embedder = ? AND +p.dim = ?)
+		FROM units u WHERE u.document_id = ? ORDER BY u.ordinal`
+
+// staleEmbeds returns the extracted units of the job's document that have no recorded embedding, or that were
+// embedded before passages existed (a text vector of the pinned embedder but no passages). The unary + keeps the
+// passages probe on (unit_id, …): through passages_embedder it would visit every passage per unit.
+func (j *job) staleEmbeds(ctx context.Context, st stepState) ([]embedItem, error) {
+	rows, err := j.in.kb.DB().QueryContext(ctx, staleEmbedsSQL, j.coll.TextEmbedder, j.coll.TextDim, j.coll.TextEmbedder, j.coll.TextDim, j.doc.ID)
 	if err != nil {
 		return nil, fmt.Errorf("read units: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -42,6 +43,8 @@ func DSN(path string) string {
 	q.Add("_pragma", "busy_timeout(15000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// Bounds the ANALYZE that PRAGMA optimize runs, so keeping statistics fresh costs milliseconds, not a table scan.
+	q.Add("_pragma", "analysis_limit(1000)")
 	q.Set("_txlock", "immediate")
 	return "file:" + path + "?" + q.Encode()
 }
@@ -65,7 +68,26 @@ func Open(ctx context.Context, dbPath, blobDir string) (*KB, error) {
 		db.Close()
 		return nil, err
 	}
+	// SQLite's advice for long-lived connections: optimize once at open (0x10002 also analyzes tables that have
+	// never been), then again periodically and before closing. Statistics steer the planner; their absence must
+	// never make a query quadratic (plan_test.go checks that), but they keep the chosen indexes the best ones.
+	// Bounded: it may want the write lock while another process ingests, and opening must not wait for that.
+	octx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	_, err = db.ExecContext(octx, "PRAGMA optimize=0x10002")
+	cancel()
+	if err != nil {
+		slog.Debug("kb: optimize at open", "db", dbPath, "err", err)
+	}
 	return &KB{db: db, Blobs: blobs, path: dbPath}, nil
+}
+
+// Optimize refreshes the planner's statistics where SQLite finds them stale (PRAGMA optimize, bounded by
+// analysis_limit). Call it after large writes, such as an ingest batch.
+func (k *KB) Optimize(ctx context.Context) error {
+	if _, err := k.db.ExecContext(ctx, "PRAGMA optimize"); err != nil {
+		return fmt.Errorf("optimize %s: %w", k.path, err)
+	}
+	return nil
 }
 
 // DB gives packages that query the store (search, ingest) the shared connection pool.
@@ -74,8 +96,15 @@ func (k *KB) DB() *sql.DB { return k.db }
 // Path is the database file.
 func (k *KB) Path() string { return k.path }
 
-// Close closes the database.
-func (k *KB) Close() error { return k.db.Close() }
+// Close optimizes (as SQLite recommends before closing) and closes the database.
+func (k *KB) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := k.Optimize(ctx); err != nil {
+		slog.Debug("kb: optimize at close", "err", err)
+	}
+	return k.db.Close()
+}
 
 // migrate applies schema.sql to an empty database, or the missing migrations to an older one, in one transaction.
 func migrate(ctx context.Context, db *sql.DB) error {

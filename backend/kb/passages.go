@@ -22,6 +22,12 @@ func (k *KB) PutPassages(ctx context.Context, unitID int64, embedder string, ps 
 	return k.tx(ctx, func(tx *sql.Tx) error { return putPassages(ctx, tx, unitID, embedder, ps) })
 }
 
+// nextPassageID never hands out an id twice, so a saved dense index can be brought up to date by comparing ids:
+// a replaced passage gets a new id rather than its predecessor's. The vectors counter rises with every insert into
+// passages (a trigger), so it is at least the largest id ever given; max(id) covers databases that had passages
+// before the counter.
+const nextPassageID = `max((SELECT value FROM counters WHERE name = 'vectors'), (SELECT coalesce(max(id), 0) FROM passages)) + 1`
+
 func putPassages(ctx context.Context, db execer, unitID int64, embedder string, ps []Passage) error {
 	if _, err := db.ExecContext(ctx, `DELETE FROM passages WHERE unit_id = ? AND embedder = ?`, unitID, embedder); err != nil {
 		return fmt.Errorf("replace passages of unit %d: %w", unitID, err)
@@ -30,8 +36,8 @@ func putPassages(ctx context.Context, db execer, unitID int64, embedder string, 
 		if len(p.Vec) == 0 {
 			return fmt.Errorf("passage %d of unit %d from %s is empty", p.Ordinal, unitID, embedder)
 		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO passages(unit_id, embedder, ordinal, start, end, dim, vec)
-			VALUES (?,?,?,?,?,?,?)`, unitID, embedder, p.Ordinal, p.Start, p.End, len(p.Vec), EncodeVector(p.Vec)); err != nil {
+		if _, err := db.ExecContext(ctx, `INSERT INTO passages(id, unit_id, embedder, ordinal, start, end, dim, vec)
+			VALUES (`+nextPassageID+`,?,?,?,?,?,?,?)`, unitID, embedder, p.Ordinal, p.Start, p.End, len(p.Vec), EncodeVector(p.Vec)); err != nil {
 			return fmt.Errorf("store passage %d of unit %d: %w", p.Ordinal, unitID, err)
 		}
 	}

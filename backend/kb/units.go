@@ -100,7 +100,7 @@ func scanUnit(row interface{ Scan(...any) error }) (Unit, error) {
 	if err != nil {
 		return u, err
 	}
-	if err := json.Unmarshal([]byte(words), &u.Words); err != nil {
+	if u.Words, err = decodeWords(words); err != nil {
 		return u, fmt.Errorf("unit %d: word boxes: %w", u.ID, err)
 	}
 	return u, nil

@@ -59,6 +59,8 @@ type Result struct {
 	Words []Word `json:"words"`
 	// MeanConf is the mean word confidence (0 when there are no words).
 	MeanConf float64 `json:"mean_conf"`
+	// Languages are the models that produced this result (the first pass's, or all of them).
+	Languages []string `json:"languages,omitempty"`
 }
 
 // Engine runs tesseract. It is safe for concurrent use.
@@ -139,7 +141,9 @@ func debPackages(langs []string) string {
 }
 
 // Recognize OCRs an encoded image (PNG, JPEG, TIFF, BMP…; whatever leptonica reads). name identifies the image in
-// errors (a file name, "page 3 of x.pdf"). Cancelling ctx kills tesseract.
+// errors (a file name, "page 3 of x.pdf"). Cancelling ctx kills tesseract. When the languages mix alphabetic and
+// CJK models, the image is read with the alphabetic ones first and again with all of them only if that read looks
+// like an unread script (see cjkRetryConf).
 func (e *Engine) Recognize(ctx context.Context, name string, image []byte) (*Result, error) {
 	if err := e.Check(ctx); err != nil {
 		return nil, err
@@ -147,10 +151,27 @@ func (e *Engine) Recognize(ctx context.Context, name string, image []byte) (*Res
 	if len(image) == 0 {
 		return nil, fmt.Errorf("ocr %s: empty image", name)
 	}
+	first := firstPass(e.o.Languages)
+	if first == nil {
+		return e.run(ctx, name, image, e.o.Languages)
+	}
+	r, err := e.run(ctx, name, image, first)
+	if err != nil || !needsCJK(r) {
+		return r, err
+	}
+	r2, err := e.run(ctx, name, image, e.o.Languages)
+	if err != nil {
+		return nil, err
+	}
+	return better(r, r2), nil
+}
+
+// run is one tesseract process over image with langs, at background priority.
+func (e *Engine) run(ctx context.Context, name string, image []byte, langs []string) (*Result, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, e.o.Timeout)
 	defer cancel()
-	args := []string{"stdin", "stdout", "-l", strings.Join(e.o.Languages, "+")}
+	args := []string{"stdin", "stdout", "-l", strings.Join(langs, "+")}
 	if e.o.PageSegMode > 0 {
 		args = append(args, "--psm", strconv.Itoa(e.o.PageSegMode))
 	}
@@ -161,7 +182,12 @@ func (e *Engine) Recognize(ctx context.Context, name string, image []byte) (*Res
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Run(); err != nil {
+	err := cmd.Start()
+	if err == nil {
+		lowerPriority(cmd.Process.Pid)
+		err = cmd.Wait()
+	}
+	if err != nil {
 		if parent.Err() != nil {
 			return nil, fmt.Errorf("ocr %s: %w", name, parent.Err())
 		}
@@ -170,7 +196,11 @@ func (e *Engine) Recognize(ctx context.Context, name string, image []byte) (*Res
 		}
 		return nil, fmt.Errorf("ocr %s: tesseract failed: %w: %s", name, err, lastLines(stderr.String(), 3))
 	}
-	return parseTSV(stdout.Bytes())
+	r, err := parseTSV(stdout.Bytes())
+	if r != nil {
+		r.Languages = langs
+	}
+	return r, err
 }
 
 func lastLines(s string, n int) string {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,6 +92,32 @@ func TestRecognizeChinese(t *testing.T) {
 	}
 	if !strings.Contains(res.Text, "编程接口") {
 		t.Errorf("text lacks 编程接口: %q", res.Text)
+	}
+	if !slices.Contains(res.Languages, "chi_sim") {
+		t.Errorf("Chinese page read with %v, want the CJK model", res.Languages)
+	}
+}
+
+// TestCJKModelOnlyWhereNeeded: with the default languages (eng+chi_sim) an English scan is read by eng alone, one
+// tesseract run without the costly CJK model; a Chinese page is covered by TestRecognizeChinese.
+func TestCJKModelOnlyWhereNeeded(t *testing.T) {
+	needTesseract(t)
+	path := testdata(t, "pdf/scanned/typewriter.png")
+	res, err := New(Options{}).Recognize(context.Background(), path, read(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Languages, []string{"eng"}) {
+		t.Errorf("English scan read with %v (mean confidence %.0f), want eng alone", res.Languages, res.MeanConf)
+	}
+	if !strings.Contains(res.Text, "Waterman") {
+		t.Errorf("text lacks Waterman: %q", res.Text)
+	}
+	if got := firstPass([]string{"eng", "chi_sim", "deu", "jpn_vert"}); !slices.Equal(got, []string{"eng", "deu"}) {
+		t.Errorf("first pass %v", got)
+	}
+	if got := firstPass([]string{"chi_sim"}); got != nil {
+		t.Errorf("first pass of CJK alone %v, want one pass with every language", got)
 	}
 }
 

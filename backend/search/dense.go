@@ -60,7 +60,7 @@ type fingerprint struct {
 // indexState is one immutable built index; a rebuild replaces the pointer, so running searches keep theirs.
 type indexState struct {
 	idx         Index
-	meta        map[int64]unitMeta // by indexed id
+	meta        *metaTable // by indexed id
 	fp          fingerprint
 	collections map[int64]bool // collections that have units in meta
 	// pending counts, per collection, the units whose embedding is not recorded yet (an ingest or a re-embed after
@@ -74,6 +74,8 @@ type cachedIndex struct {
 	checked time.Time
 }
 
+const fingerprintSQL = `SELECT count(*), total(unit_id) FROM vectors WHERE embedder = ? AND modality = ?`
+
 func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, error) {
 	var fp fingerprint
 	gen, err := s.kb.VectorsGeneration(ctx)
@@ -81,8 +83,7 @@ func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, er
 		return fp, fmt.Errorf("search: %w", err)
 	}
 	fp.gen = gen
-	err = s.kb.DB().QueryRowContext(ctx, `SELECT count(*), total(unit_id) FROM vectors WHERE embedder = ? AND modality = ?`,
-		k.embedder, k.modality).Scan(&fp.n, &fp.sum)
+	err = s.kb.DB().QueryRowContext(ctx, fingerprintSQL, k.embedder, k.modality).Scan(&fp.n, &fp.sum)
 	if err != nil {
 		return fp, fmt.Errorf("search: count vectors of %s: %w", k.embedder, err)
 	}
@@ -92,6 +93,10 @@ func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, er
 // itemsSQL selects the vectors indexed for k with their units' filter fields: indexed id, unit id, collection,
 // document, kind (and the vector when withVec). Text is indexed by passage; a unit embedded before passages existed
 // is indexed by its whole-text vector under minus its unit id, so it stays searchable until it is re-embedded.
+//
+// The unary + on the subquery's embedder and dim keeps them out of index selection: the probe must go through
+// (unit_id, …) — a unit has a handful of passages — and never through passages_embedder, which without statistics
+// SQLite may prefer and which visits every passage of the embedder for every unit (12k × 173k at library size).
 func itemsSQL(k indexKey, withVec bool) (string, []any) {
 	vec := ""
 	if withVec {
@@ -107,16 +112,18 @@ func itemsSQL(k indexKey, withVec bool) (string, []any) {
 		UNION ALL
 		SELECT -x.unit_id, x.unit_id, d.collection_id, d.id, d.kind` + vec + ` FROM vectors x` + join +
 			` WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND NOT EXISTS
-			(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND p.embedder = x.embedder AND p.dim = x.dim)`,
+			(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND +p.embedder = x.embedder AND +p.dim = x.dim)`,
 		[]any{k.embedder, k.dim, k.embedder, k.dim}
 }
 
-// pendingUnits counts, per collection, the units extracted but without a recorded embed step.
-func (s *Searcher) pendingUnits(ctx context.Context) (map[int64]int, error) {
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT d.collection_id, count(*) FROM units u
+const pendingSQL = `SELECT d.collection_id, count(*) FROM units u
 		JOIN documents d ON d.id = u.document_id
 		WHERE NOT EXISTS (SELECT 1 FROM ingest_steps s WHERE s.document_id = u.document_id AND s.ordinal = u.ordinal
-			AND s.stage = 'embed') GROUP BY d.collection_id`)
+			AND s.stage = 'embed') GROUP BY d.collection_id`
+
+// pendingUnits counts, per collection, the units extracted but without a recorded embed step.
+func (s *Searcher) pendingUnits(ctx context.Context) (map[int64]int, error) {
+	rows, err := s.kb.DB().QueryContext(ctx, pendingSQL)
 	if err != nil {
 		return nil, fmt.Errorf("search: count units awaiting embedding: %w", err)
 	}
@@ -133,9 +140,15 @@ func (s *Searcher) pendingUnits(ctx context.Context) (map[int64]int, error) {
 	return out, rows.Err()
 }
 
-// index returns the dense index of k, building it from SQLite on first use and rebuilding it when vectors were
-// added or removed since (checked at most every Options.RecheckEvery).
+// index returns the dense index of k, up to date with SQLite (checked at most every Options.RecheckEvery).
 func (s *Searcher) index(ctx context.Context, k indexKey) (*indexState, error) {
+	return s.indexNow(ctx, k, false)
+}
+
+// indexNow returns k's index, bringing it up to date when SQLite changed. In order of preference: the index in
+// memory, updated with the vectors added and removed since; the saved file (mapped, not read), likewise; a build
+// from SQLite. With force it skips the RecheckEvery shortcut and saves what changed, for the next process.
+func (s *Searcher) indexNow(ctx context.Context, k indexKey, force bool) (*indexState, error) {
 	s.mu.Lock()
 	ci, ok := s.indexes[k]
 	if !ok {
@@ -146,7 +159,7 @@ func (s *Searcher) index(ctx context.Context, k indexKey) (*indexState, error) {
 
 	ci.mu.Lock()
 	defer ci.mu.Unlock()
-	if ci.state != nil && time.Since(ci.checked) < s.opts.RecheckEvery {
+	if !force && ci.state != nil && time.Since(ci.checked) < s.opts.RecheckEvery {
 		return ci.state, nil
 	}
 	fp, err := s.fingerprint(ctx, k)
@@ -157,49 +170,58 @@ func (s *Searcher) index(ctx context.Context, k indexKey) (*indexState, error) {
 		ci.checked = time.Now()
 		return ci.state, nil
 	}
-	st, err := s.buildIndex(ctx, k, fp)
-	if err != nil {
-		return nil, err
-	}
-	ci.state, ci.checked = st, time.Now()
-	return st, nil
-}
-
-func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (*indexState, error) {
 	start := time.Now()
 	pending, err := s.pendingUnits(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if s.opts.IndexDir != "" {
-		// Read the filter fields from SQLite while the index file loads: the two take similar time.
-		var meta map[int64]unitMeta
-		var metaErr error
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			meta, metaErr = s.loadMeta(ctx, k)
-		}()
-		idx, err := openPersisted(s.opts.IndexDir, k, fp)
-		<-done
-		if err == nil {
-			if metaErr != nil {
-				return nil, metaErr
-			}
+	var st *indexState
+	prev, fromFile := ci.state, false
+	if prev == nil && s.opts.IndexDir != "" {
+		vi, t, gen, err := s.openSaved(k)
+		switch {
+		case err == nil && gen == fp.generation():
+			st = newState(vi, t, fp, pending)
 			slog.Debug("search: dense index opened", "embedder", k.embedder, "modality", k.modality, "took", time.Since(start))
-			return newState(idx, meta, fp, pending), nil
-		}
-		if !isMissing(err) {
-			slog.Info("search: rebuilding dense index", "embedder", k.embedder, "modality", k.modality, "reason", err)
+		case err == nil:
+			prev, fromFile = newState(vi, t, fingerprint{}, nil), true
+		case !isMissing(err):
+			slog.Info("search: saved dense index unusable, rebuilding", "embedder", k.embedder, "modality", k.modality, "reason", err)
 		}
 	}
+	if st == nil && prev != nil {
+		if vi, ok := prev.idx.(vectorIndex); ok {
+			t, ok, err := s.applyDelta(ctx, k, vi, prev.meta)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				st = newState(vi, t, fp, pending)
+				if force || fromFile {
+					s.saveState(k, st)
+				}
+			}
+		}
+	}
+	if st == nil {
+		if st, err = s.buildIndex(ctx, k, fp, pending); err != nil {
+			return nil, err
+		}
+		s.saveState(k, st)
+	}
+	ci.state, ci.checked = st, time.Now()
+	return st, nil
+}
+
+func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint, pending map[int64]int) (*indexState, error) {
+	start := time.Now()
 	q, args := itemsSQL(k, true)
 	rows, err := s.kb.DB().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
 	}
 	defer rows.Close()
-	meta := map[int64]unitMeta{}
+	meta := &metaTable{}
 	var ids []int64
 	var vecs [][]float32
 	for rows.Next() {
@@ -213,12 +235,12 @@ func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (
 		if err != nil {
 			return nil, fmt.Errorf("search: unit %d: %w", m.unit, err)
 		}
+		meta.add(id, m)
 		if !normalize(v) {
 			continue // a text without known words: no direction, no dense signal
 		}
 		ids = append(ids, id)
 		vecs = append(vecs, v)
-		meta[id] = m
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
@@ -229,16 +251,16 @@ func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint) (
 	}
 	slog.Debug("search: dense index built", "embedder", k.embedder, "modality", k.modality, "vectors", len(ids),
 		"took", time.Since(start))
-	if s.opts.IndexDir != "" {
-		persist(s.opts.IndexDir, k, idx, fp)
-	}
-	return newState(idx, meta, fp, pending), nil
+	return newState(idx, meta.sorted(), fp, pending), nil
 }
 
-func newState(idx Index, meta map[int64]unitMeta, fp fingerprint, pending map[int64]int) *indexState {
+func newState(idx Index, meta *metaTable, fp fingerprint, pending map[int64]int) *indexState {
 	st := &indexState{idx: idx, meta: meta, fp: fp, collections: map[int64]bool{}, pending: pending}
-	for _, m := range meta {
-		st.collections[m.collection] = true
+	last := int64(-1)
+	for _, c := range meta.colls {
+		if c != last { // ids of one document are mostly adjacent: skip the map for runs
+			st.collections[c], last = true, c
+		}
 	}
 	return st
 }
@@ -310,7 +332,7 @@ func (s *Searcher) dense(ctx context.Context, text, modality string, sc *scope, 
 		}
 		colls := groups[k]
 		allow := func(id int64) bool {
-			m, ok := st.meta[id]
+			m, ok := st.meta.lookup(id)
 			return ok && colls[m.collection] && sc.allows(m)
 		}
 		if len(sc.docIDs) == 0 && len(sc.kinds) == 0 && subset(st.collections, colls) {
@@ -333,7 +355,7 @@ func (s *Searcher) dense(ctx context.Context, text, modality string, sc *scope, 
 			return signal{}, fmt.Errorf("search: %s index of %s: %w", modality, k.embedder, err)
 		}
 		for _, n := range ns {
-			if m, ok := st.meta[n.UnitID]; ok {
+			if m, ok := st.meta.lookup(n.UnitID); ok {
 				all = append(all, Neighbor{UnitID: m.unit, Score: n.Score})
 			}
 		}

@@ -586,18 +586,37 @@ func TestPersistedIndexReopened(t *testing.T) {
 			t.Errorf("hit %d: unit %d then %d", i, first.Hits[i].UnitID, second.Hits[i].UnitID)
 		}
 	}
-	// New vectors make the file stale: it is rebuilt, and the new document is found.
+	// New vectors make the file stale: it is brought up to date with just the new vectors (no rebuild), saved, and
+	// the new document is found, by this searcher and by the next one from the file alone.
 	doc := addPDF(t, k, c, testdata(t, realPDFs[2]))
-	res, err := New(k, Options{IndexDir: dir, NewIndex: counting}).Search(ctx,
-		Query{Text: "logistic regression plasma fibrinogen", K: 3, Mode: Dense})
+	q2 := Query{Text: "logistic regression plasma fibrinogen", K: 3, Mode: Dense}
+	for i := range 2 {
+		res, err := New(k, Options{IndexDir: dir, NewIndex: counting}).Search(ctx, q2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if builds != 1 {
+			t.Errorf("searcher %d: stale file rebuilt instead of updated (%d builds)", i, builds)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].DocumentID != doc {
+			t.Errorf("searcher %d: new document not found after the update: %+v", i, res.Hits)
+		}
+	}
+	// Removed vectors leave the index too.
+	if err := k.DeleteDocument(ctx, doc); err != nil {
+		t.Fatal(err)
+	}
+	res, err := New(k, Options{IndexDir: dir, NewIndex: counting}).Search(ctx, q2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if builds != 2 {
-		t.Errorf("stale file not rebuilt (%d builds)", builds)
+	for _, h := range res.Hits {
+		if h.DocumentID == doc {
+			t.Errorf("deleted document still found: %+v", h)
+		}
 	}
-	if len(res.Hits) == 0 || res.Hits[0].DocumentID != doc {
-		t.Errorf("new document not found after rebuild: %+v", res.Hits)
+	if builds != 1 {
+		t.Errorf("deletion caused a rebuild (%d builds)", builds)
 	}
 }
 

@@ -161,17 +161,7 @@ func (a *Auto) Load(path string) error {
 	if err != nil {
 		return fmt.Errorf("vector: load %s: %w", path, err)
 	}
-	var ix Index
-	switch h.kind {
-	case kindExact:
-		c := a.cfg
-		c.Storage = h.storage
-		ix, err = NewExact(c)
-	case kindHNSW:
-		ix, err = NewHNSW(a.cfg)
-	default:
-		return fmt.Errorf("vector: load %s: kind %d: %w", path, h.kind, ErrKind)
-	}
+	ix, err := a.newOfKind(path, h)
 	if err != nil {
 		return err
 	}
@@ -183,6 +173,37 @@ func (a *Auto) Load(path string) error {
 	a.mu.Unlock()
 	a.gen.Store(ix.Generation())
 	return nil
+}
+
+// newOfKind returns an empty index of the kind a file's header names.
+func (a *Auto) newOfKind(path string, h header) (Index, error) {
+	switch h.kind {
+	case kindExact:
+		c := a.cfg
+		c.Storage = h.storage
+		return NewExact(c)
+	case kindHNSW:
+		return NewHNSW(a.cfg)
+	}
+	return nil, fmt.Errorf("vector: load %s: kind %d: %w", path, h.kind, ErrKind)
+}
+
+// decode builds the index a verified header and its payload describe.
+func (a *Auto) decode(path string, h header, buf []byte) (Index, error) {
+	ix, err := a.newOfKind(path, h)
+	if err != nil {
+		return nil, err
+	}
+	switch x := ix.(type) {
+	case *Exact:
+		err = x.loadPayload(path, h, buf, true)
+	case *HNSW:
+		err = x.loadPayload(path, h, buf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ix, nil
 }
 
 // Open loads the index file at path if it matches c and generation gen, or returns an error saying why it must be

@@ -2,10 +2,12 @@ package vector
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Storage is how the exact index keeps its vectors.
@@ -42,7 +44,8 @@ type Exact struct {
 
 	mu     sync.RWMutex
 	ids    []int64
-	pos    map[int64]int
+	posMu  sync.Mutex    // guards building pos
+	pos    map[int64]int // nil until first needed for an index mapped from a file (see posMap)
 	f32    []float32
 	f16    []uint16
 	i8     []int8
@@ -105,10 +108,11 @@ func (e *Exact) AddBatch(ids []int64, vecs [][]float32) error {
 
 // put stores a prepared vector; the caller holds mu.
 func (e *Exact) put(id int64, v []float32) {
-	row, ok := e.pos[id]
+	pos := e.posMap()
+	row, ok := pos[id]
 	if !ok {
 		row = len(e.ids)
-		e.pos[id] = row
+		pos[id] = row
 		e.ids = append(e.ids, id)
 		d := e.cfg.Dims
 		switch e.cfg.Storage {
@@ -164,7 +168,8 @@ func (e *Exact) setRow(row int, v []float32) {
 func (e *Exact) Delete(id int64) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	row, ok := e.pos[id]
+	pos := e.posMap()
+	row, ok := pos[id]
 	if !ok {
 		return false
 	}
@@ -172,7 +177,7 @@ func (e *Exact) Delete(id int64) bool {
 	d := e.cfg.Dims
 	if row != last {
 		e.ids[row] = e.ids[last]
-		e.pos[e.ids[row]] = row
+		pos[e.ids[row]] = row
 		switch e.cfg.Storage {
 		case F32:
 			copy(e.f32[row*d:(row+1)*d], e.f32[last*d:])
@@ -184,7 +189,7 @@ func (e *Exact) Delete(id int64) bool {
 			e.scale[row], e.sqnorm[row] = e.scale[last], e.sqnorm[last]
 		}
 	}
-	delete(e.pos, id)
+	delete(pos, id)
 	e.ids = e.ids[:last]
 	switch e.cfg.Storage {
 	case F32:
@@ -239,8 +244,9 @@ func (e *Exact) Search(q []float32, k int, f *Filter) ([]Result, error) {
 		}
 	case f.IDs != nil:
 		seen := make(map[int]bool, len(f.IDs))
+		pos := e.posMap()
 		for _, id := range f.IDs {
-			row, ok := e.pos[id]
+			row, ok := pos[id]
 			if !ok || seen[row] || (f.Allow != nil && !f.Allow(id)) {
 				continue
 			}
@@ -329,6 +335,26 @@ func (e *Exact) Load(path string) error {
 	if err != nil {
 		return err
 	}
+	return e.loadPayload(path, hd, buf, false)
+}
+
+// posMap returns the id → row map, building it on first use for an index opened from a mapped file (a search
+// without an id filter never needs it, so a new process does not pay for it). Callers hold mu, shared or not.
+func (e *Exact) posMap() map[int64]int {
+	e.posMu.Lock()
+	defer e.posMu.Unlock()
+	if e.pos == nil {
+		e.pos = make(map[int64]int, len(e.ids))
+		for i, id := range e.ids {
+			e.pos[id] = i
+		}
+	}
+	return e.pos
+}
+
+// loadPayload replaces the index's contents with a verified header's payload; F32 rows alias buf. With lazy (a
+// mapped file) the ids alias buf too where the host allows, and the id map waits for its first use.
+func (e *Exact) loadPayload(path string, hd header, buf []byte, lazy bool) error {
 	if err := checkHeader(path, hd, kindExact, e.cfg.Metric, e.cfg.Dims); err != nil {
 		return err
 	}
@@ -341,14 +367,23 @@ func (e *Exact) Load(path string) error {
 		return fmt.Errorf("vector: load %s: count %d: %w", path, n, ErrCorrupt)
 	}
 	cnt, d := int(n), e.cfg.Dims
-	ids := make([]int64, cnt)
-	pos := make(map[int64]int, cnt)
-	for i := range ids {
-		ids[i] = int64(cur.u64())
-		if _, dup := pos[ids[i]]; dup && cur.err == nil {
-			return fmt.Errorf("vector: load %s: id %d twice: %w", path, ids[i], ErrCorrupt)
+	var ids []int64
+	var pos map[int64]int
+	if raw := cur.take(8 * cnt); lazy && littleEndian && cnt > 0 && raw != nil && uintptr(unsafe.Pointer(&raw[0]))%8 == 0 {
+		ids = unsafe.Slice((*int64)(unsafe.Pointer(&raw[0])), cnt)
+	} else if cur.err == nil {
+		ids = make([]int64, cnt)
+		pos = make(map[int64]int, cnt)
+		for i := range ids {
+			ids[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
+			if _, dup := pos[ids[i]]; dup {
+				return fmt.Errorf("vector: load %s: id %d twice: %w", path, ids[i], ErrCorrupt)
+			}
+			pos[ids[i]] = i
 		}
-		pos[ids[i]] = i
+		if lazy {
+			pos = nil
+		}
 	}
 	var f32 []float32
 	var f16 []uint16
@@ -390,7 +425,9 @@ func (e *Exact) Load(path string) error {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.ids, e.pos, e.f32, e.f16, e.i8, e.scale, e.sqnorm = ids, pos, f32[:len(f32):len(f32)], f16, i8, scale, sqnorm
+	e.posMu.Lock()
+	e.ids, e.pos, e.f32, e.f16, e.i8, e.scale, e.sqnorm = ids[:len(ids):len(ids)], pos, f32[:len(f32):len(f32)], f16, i8, scale, sqnorm
+	e.posMu.Unlock()
 	e.gen.Store(hd.generation)
 	return nil
 }

@@ -326,6 +326,11 @@ func (h *HNSW) Load(path string) error {
 	if err != nil {
 		return err
 	}
+	return h.loadPayload(path, hd, buf)
+}
+
+// loadPayload replaces the graph with a verified header's payload; full chunks of vectors alias buf.
+func (h *HNSW) loadPayload(path string, hd header, buf []byte) error {
 	if err := checkHeader(path, hd, kindHNSW, h.cfg.Metric, h.cfg.Dims); err != nil {
 		return err
 	}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/bench"
+)
+
+// benchLibraryCmd is `loupe bench library`; the bench command attaches it.
+func benchLibraryCmd() *cobra.Command {
+	var o bench.LibraryOptions
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "library",
+		Short: "Build a library-size collection from distinct copies of PDFs and measure ingest and search: rates per wall and CPU second, latency, peak RSS, concurrency",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out := cmd.OutOrStdout()
+			if !asJSON {
+				fmt.Fprintf(out, libraryRowFormat, "what", "n", "wall s", "cpu s", "n/s", "n/cpu s", "p50 ms", "p99 ms", "RSS MB", "note")
+			}
+			return bench.Library(cmd.Context(), o, func(r bench.Row) {
+				if asJSON {
+					writeJSONLine(out, r)
+					return
+				}
+				fmt.Fprintf(out, libraryRowFormat, r.What, fmt.Sprint(r.N), f2(r.WallS), f2(r.CPUS), f1(r.PerS), f1(r.PerCPUS),
+					f1(r.P50MS), f1(r.P99MS), f1(r.RSSMB), r.Note)
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringSliceVar(&o.Sources, "from", []string{"../shared/testdata/pdf", "../shared/eval/dev/docs"}, "files or folders of PDFs to copy")
+	f.IntVar(&o.Docs, "docs", 100, "at least this many documents")
+	f.IntVar(&o.Pages, "pages", 10_000, "at least this many pages")
+	f.StringVar(&o.Dir, "dir", "", "data directory to build and keep (default: a temp dir, removed afterwards)")
+	f.BoolVar(&o.Reuse, "reuse", false, "search the collection already in --dir instead of building it")
+	f.IntVar(&o.Workers, "workers", 0, "ingest workers (default: number of CPUs)")
+	f.BoolVar(&o.OCR, "ocr", false, "OCR pages without a text layer")
+	f.IntVar(&o.Searches, "searches", 50, "searches per measurement (per client)")
+	f.IntVar(&o.Clients, "clients", 8, "concurrent clients")
+	f.StringSliceVar(&o.Queries, "query", nil, "queries (default: a built-in list)")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object per figure")
+	return c
+}
+
+// benchOCRCmd is `loupe bench ocr`.
+func benchOCRCmd() *cobra.Command {
+	var o bench.OCROptions
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "ocr",
+		Short: "OCR pages per CPU second: Loupe's per-page language choice beside plain tesseract with all languages and with eng",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out := cmd.OutOrStdout()
+			if !asJSON {
+				fmt.Fprintf(out, libraryRowFormat, "what", "n", "wall s", "cpu s", "n/s", "n/cpu s", "p50 ms", "p99 ms", "RSS MB", "note")
+			}
+			return bench.OCR(cmd.Context(), o, func(r bench.Row) {
+				if asJSON {
+					writeJSONLine(out, r)
+					return
+				}
+				fmt.Fprintf(out, libraryRowFormat, r.What, fmt.Sprint(r.N), f2(r.WallS), f2(r.CPUS), f1(r.PerS), f1(r.PerCPUS),
+					"-", "-", "-", r.Note)
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringSliceVar(&o.Sources, "from", []string{"../shared/testdata/pdf/scanned", "../shared/testdata/pdf/cjk/zhlipsum.pdf"}, "PDFs whose pages are OCRed")
+	f.IntVar(&o.MaxPages, "pages", 16, "pages at most (three per file)")
+	f.StringSliceVar(&o.Languages, "lang", nil, "Loupe's OCR languages (default: eng,chi_sim)")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object per figure")
+	return c
+}
+
+const libraryRowFormat = "%-52s %6s %8s %8s %8s %8s %8s %8s %7s  %s\n"
+
+func f1(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+func f2(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", v)
+}

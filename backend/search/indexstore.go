@@ -1,0 +1,410 @@
+package search
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"time"
+	"unsafe"
+
+	"loupe/backend/kb"
+	"loupe/backend/vector"
+)
+
+// metaTable holds the filter fields of every indexed id, sorted by id, in flat arrays: saved beside the index file
+// and read back in one pass of a few bytes per vector, so a new process needs no SQLite query to filter or to map
+// hits to units. Ids whose vector is zero are listed too (but not indexed), so the delta against SQLite stays empty.
+type metaTable struct {
+	ids, units, colls, docs []int64
+	kinds                   []byte
+}
+
+var kindCodes = []string{"", "pdf", "image", "video"}
+
+func kindCode(s string) byte {
+	if i := slices.Index(kindCodes, s); i > 0 {
+		return byte(i)
+	}
+	return 0
+}
+
+func (t *metaTable) len() int { return len(t.ids) }
+
+func (t *metaTable) lookup(id int64) (unitMeta, bool) {
+	i, ok := slices.BinarySearch(t.ids, id)
+	if !ok {
+		return unitMeta{}, false
+	}
+	return unitMeta{unit: t.units[i], collection: t.colls[i], document: t.docs[i], kind: kindCodes[t.kinds[i]%4]}, true
+}
+
+func (t *metaTable) at(i int) (int64, unitMeta) {
+	return t.ids[i], unitMeta{unit: t.units[i], collection: t.colls[i], document: t.docs[i], kind: kindCodes[t.kinds[i]%4]}
+}
+
+func (t *metaTable) add(id int64, m unitMeta) {
+	t.ids = append(t.ids, id)
+	t.units = append(t.units, m.unit)
+	t.colls = append(t.colls, m.collection)
+	t.docs = append(t.docs, m.document)
+	t.kinds = append(t.kinds, kindCode(m.kind))
+}
+
+// sorted returns t ordered by id (t itself when it already is).
+func (t *metaTable) sorted() *metaTable {
+	if slices.IsSorted(t.ids) {
+		return t
+	}
+	order := make([]int, t.len())
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareInt64(t.ids[a], t.ids[b]) })
+	out := &metaTable{}
+	for _, i := range order {
+		id, m := t.at(i)
+		out.add(id, m)
+	}
+	return out
+}
+
+func compareInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Sidecar layout, little-endian: magic "LOUPEMTA", version u32, CRC-32C of everything after the first 24 bytes
+// u32, generation u64 (the index file's), count u64, then count × i64 ids, units, collections, documents, and
+// count bytes of kind codes.
+const (
+	metaMagic   = "LOUPEMTA"
+	metaVersion = 1
+	metaHeader  = 32
+)
+
+func metaPath(indexFile string) string { return indexFile + ".meta" }
+
+func (t *metaTable) save(path string, gen uint64) error {
+	n := t.len()
+	buf := make([]byte, metaHeader+32*n+n)
+	copy(buf, metaMagic)
+	le := binary.LittleEndian
+	le.PutUint32(buf[8:], metaVersion)
+	le.PutUint64(buf[16:], gen)
+	le.PutUint64(buf[24:], uint64(n))
+	off := metaHeader
+	for _, col := range [][]int64{t.ids, t.units, t.colls, t.docs} {
+		for _, v := range col {
+			le.PutUint64(buf[off:], uint64(v))
+			off += 8
+		}
+	}
+	copy(buf[off:], t.kinds)
+	le.PutUint32(buf[12:], crc32.Checksum(buf[16:], crcTable))
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf, 0o600); err != nil {
+		return fmt.Errorf("search: save %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("search: save %s: %w", path, err)
+	}
+	return nil
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+var errMetaCorrupt = errors.New("index metadata file corrupt")
+
+// loadMetaTable reads a sidecar; the id columns alias one buffer (no per-row decode on little-endian hosts).
+func loadMetaTable(path string) (*metaTable, uint64, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	le := binary.LittleEndian
+	if len(raw) < metaHeader || string(raw[:8]) != metaMagic || le.Uint32(raw[8:]) != metaVersion {
+		return nil, 0, fmt.Errorf("search: %s: %w", path, errMetaCorrupt)
+	}
+	gen, n := le.Uint64(raw[16:]), le.Uint64(raw[24:])
+	if n > uint64(len(raw)) || uint64(len(raw)) != metaHeader+33*n {
+		return nil, 0, fmt.Errorf("search: %s: size: %w", path, errMetaCorrupt)
+	}
+	if crc32.Checksum(raw[16:], crcTable) != le.Uint32(raw[12:]) {
+		return nil, 0, fmt.Errorf("search: %s: checksum: %w", path, errMetaCorrupt)
+	}
+	cnt := int(n)
+	// Copy into int64 storage once so the columns are aligned.
+	words := make([]int64, 4*cnt)
+	body := raw[metaHeader:]
+	if littleEndian {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), 32*cnt), body[:32*cnt])
+	} else {
+		for i := range words {
+			words[i] = int64(le.Uint64(body[8*i:]))
+		}
+	}
+	t := &metaTable{ids: words[:cnt:cnt], units: words[cnt : 2*cnt : 2*cnt], colls: words[2*cnt : 3*cnt : 3*cnt],
+		docs: words[3*cnt:], kinds: body[32*cnt:]}
+	if !slices.IsSorted(t.ids) {
+		return nil, 0, fmt.Errorf("search: %s: ids out of order: %w", path, errMetaCorrupt)
+	}
+	return t, gen, nil
+}
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// indexedIDsSQL selects just the ids itemsSQL would index: the cheap first half of a delta against a saved index.
+func indexedIDsSQL(k indexKey) (string, []any) {
+	if k.modality != kb.ModalityText {
+		return `SELECT x.unit_id FROM vectors x WHERE x.embedder = ? AND x.modality = ? AND x.dim = ?`,
+			[]any{k.embedder, k.modality, k.dim}
+	}
+	return `SELECT x.id FROM passages x WHERE x.embedder = ? AND x.dim = ?
+		UNION ALL
+		SELECT -x.unit_id FROM vectors x WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND NOT EXISTS
+			(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND +p.embedder = x.embedder AND +p.dim = x.dim)`,
+		[]any{k.embedder, k.dim, k.embedder, k.dim}
+}
+
+// itemsByIDSQL is itemsSQL (with vectors) limited to some indexed ids: pos are passage ids (text) or unit ids
+// (image), neg the unit ids of text units indexed by their whole-text vector (indexed under minus the unit id).
+func itemsByIDSQL(k indexKey, pos, neg []any) (string, []any) {
+	vars := func(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+	join := ` JOIN units u ON u.id = x.unit_id JOIN documents d ON d.id = u.document_id`
+	if k.modality != kb.ModalityText {
+		return `SELECT x.unit_id, x.unit_id, d.collection_id, d.id, d.kind, x.vec FROM vectors x` + join +
+				` WHERE x.embedder = ? AND x.modality = ? AND x.dim = ? AND x.unit_id IN (` + vars(len(pos)) + `)`,
+			append([]any{k.embedder, k.modality, k.dim}, pos...)
+	}
+	var parts []string
+	var args []any
+	if len(pos) > 0 {
+		parts = append(parts, `SELECT x.id, x.unit_id, d.collection_id, d.id, d.kind, x.vec FROM passages x`+join+
+			` WHERE x.embedder = ? AND x.dim = ? AND x.id IN (`+vars(len(pos))+`)`)
+		args = append(append(args, k.embedder, k.dim), pos...)
+	}
+	if len(neg) > 0 {
+		parts = append(parts, `SELECT -x.unit_id, x.unit_id, d.collection_id, d.id, d.kind, x.vec FROM vectors x`+join+
+			` WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND x.unit_id IN (`+vars(len(neg))+`)`)
+		args = append(append(args, k.embedder, k.dim), neg...)
+	}
+	return strings.Join(parts, " UNION ALL "), args
+}
+
+// delta is what changed in SQLite since a saved index: ids to add and ids to drop.
+type delta struct {
+	added, removed []int64
+}
+
+// diffIDs compares the sorted ids of a saved index with SQLite's current ones.
+func (s *Searcher) diffIDs(ctx context.Context, k indexKey, have *metaTable) (delta, error) {
+	q, args := indexedIDsSQL(k)
+	rows, err := s.kb.DB().QueryContext(ctx, q, args...)
+	if err != nil {
+		return delta{}, fmt.Errorf("search: list vectors of %s: %w", k.embedder, err)
+	}
+	defer rows.Close()
+	cur := make([]int64, 0, have.len())
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return delta{}, fmt.Errorf("search: list vectors of %s: %w", k.embedder, err)
+		}
+		cur = append(cur, id)
+	}
+	if err := rows.Err(); err != nil {
+		return delta{}, fmt.Errorf("search: list vectors of %s: %w", k.embedder, err)
+	}
+	slices.Sort(cur)
+	var d delta
+	i, j := 0, 0
+	for i < len(have.ids) || j < len(cur) {
+		switch {
+		case j == len(cur) || (i < len(have.ids) && have.ids[i] < cur[j]):
+			d.removed = append(d.removed, have.ids[i])
+			i++
+		case i == len(have.ids) || cur[j] < have.ids[i]:
+			d.added = append(d.added, cur[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return d, nil
+}
+
+// fetchItems loads the vectors and filter fields of ids, in batches that keep each statement's variables few.
+func (s *Searcher) fetchItems(ctx context.Context, k indexKey, ids []int64, fn func(id int64, m unitMeta, v []float32)) error {
+	const batch = 500
+	for len(ids) > 0 {
+		n := min(batch, len(ids))
+		part := ids[:n]
+		ids = ids[n:]
+		var pos, neg []any
+		for _, id := range part {
+			if id < 0 && k.modality == kb.ModalityText {
+				neg = append(neg, -id)
+			} else {
+				pos = append(pos, id)
+			}
+		}
+		q, args := itemsByIDSQL(k, pos, neg)
+		rows, err := s.kb.DB().QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("search: load new vectors of %s: %w", k.embedder, err)
+		}
+		for rows.Next() {
+			var id int64
+			var m unitMeta
+			var blob []byte
+			if err := rows.Scan(&id, &m.unit, &m.collection, &m.document, &m.kind, &blob); err != nil {
+				rows.Close()
+				return fmt.Errorf("search: load new vectors of %s: %w", k.embedder, err)
+			}
+			v, err := kb.DecodeVector(blob)
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("search: unit %d: %w", m.unit, err)
+			}
+			fn(id, m, v)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return fmt.Errorf("search: load new vectors of %s: %w", k.embedder, err)
+		}
+	}
+	return nil
+}
+
+// openSaved maps the saved index of k and reads its metadata, whatever their generation (returned): the caller
+// uses them as they are when the generation is current, or brings them up to date.
+func (s *Searcher) openSaved(k indexKey) (vectorIndex, *metaTable, uint64, error) {
+	path := indexPath(s.opts.IndexDir, k)
+	t, mgen, err := loadMetaTable(metaPath(path))
+	if err != nil {
+		return vectorIndex{}, nil, 0, err
+	}
+	cfg := indexConfig(k.dim)
+	a, gen, err := vector.OpenMappedAny(path, cfg)
+	if err != nil {
+		return vectorIndex{}, nil, 0, err
+	}
+	if a.Kind() == "hnsw" && a.Len() < cfg.Crossover {
+		// Saved before exact scan covered this size: rebuilt once, as an exact index.
+		return vectorIndex{}, nil, 0, fmt.Errorf("search: %s: a graph of %d vectors, below the exact-scan size %d", path, a.Len(), cfg.Crossover)
+	}
+	if gen != mgen {
+		return vectorIndex{}, nil, 0, fmt.Errorf("search: %s: metadata of generation %d for an index of %d", path, mgen, gen)
+	}
+	return vectorIndex{a}, t, gen, nil
+}
+
+// applyDelta brings an index and its metadata up to date with SQLite in place (the index is safe for concurrent
+// use, so searches running on it go on) and returns the new metadata. It reports false when so much was removed
+// that a rebuild is the better choice.
+func (s *Searcher) applyDelta(ctx context.Context, k indexKey, vi vectorIndex, have *metaTable) (*metaTable, bool, error) {
+	d, err := s.diffIDs(ctx, k, have)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(d.removed) > have.len()/2+1000 {
+		return nil, false, nil
+	}
+	if len(d.added) == 0 && len(d.removed) == 0 {
+		return have, true, nil
+	}
+	gone := map[int64]bool{}
+	for _, id := range d.removed {
+		vi.ix.Delete(id)
+		gone[id] = true
+	}
+	next := &metaTable{}
+	for i := range have.ids {
+		if id, m := have.at(i); !gone[id] {
+			next.add(id, m)
+		}
+	}
+	var ids []int64
+	var vecs [][]float32
+	err = s.fetchItems(ctx, k, d.added, func(id int64, m unitMeta, v []float32) {
+		next.add(id, m)
+		if normalize(v) {
+			ids = append(ids, id)
+			vecs = append(vecs, v)
+		}
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if len(ids) > 0 {
+		if err := vi.ix.AddBatch(ids, vecs); err != nil {
+			return nil, false, fmt.Errorf("search: add to index of %s: %w", k.embedder, err)
+		}
+	}
+	slog.Debug("search: dense index updated", "embedder", k.embedder, "modality", k.modality,
+		"added", len(d.added), "removed", len(d.removed))
+	return next.sorted(), true, nil
+}
+
+// saveState writes an index and its metadata under fp's generation; failure only costs the next process a delta.
+func (s *Searcher) saveState(k indexKey, st *indexState) {
+	vi, ok := st.idx.(vectorIndex)
+	if !ok || s.opts.IndexDir == "" {
+		return
+	}
+	if err := os.MkdirAll(s.opts.IndexDir, 0o700); err != nil {
+		slog.Warn("search: cannot create index directory", "dir", s.opts.IndexDir, "err", err)
+		return
+	}
+	start := time.Now()
+	gen := st.fp.generation()
+	path := indexPath(s.opts.IndexDir, k)
+	// Metadata first: an index file is only trusted with metadata of its own generation.
+	if err := st.meta.save(metaPath(path), gen); err != nil {
+		slog.Warn("search: cannot save index metadata", "err", err)
+		return
+	}
+	vi.ix.SetGeneration(gen)
+	if err := vi.ix.Save(path); err != nil {
+		slog.Warn("search: cannot save index", "file", path, "err", err)
+		return
+	}
+	slog.Debug("search: index saved", "file", path, "took", time.Since(start))
+}
+
+// Refresh brings the dense index of every collection's embedders up to date with SQLite and saves it, so that no
+// search has to build one: ingestion and re-embedding call it as they go and when they finish. Only what changed
+// since the saved index is read from SQLite.
+func (s *Searcher) Refresh(ctx context.Context) error {
+	cs, err := s.collections(ctx)
+	if err != nil {
+		return err
+	}
+	seen := map[indexKey]bool{}
+	for _, c := range cs {
+		for _, k := range []indexKey{{c.TextEmbedder, kb.ModalityText, c.TextDim}, {c.ImageEmbedder, kb.ModalityImage, c.ImageDim}} {
+			if k.embedder == "" || k.dim <= 0 || seen[k] {
+				continue
+			}
+			seen[k] = true
+			if _, err := s.indexNow(ctx, k, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package search
+
+import (
+	"context"
+	"testing"
+
+	"loupe/backend/kb"
+)
+
+// fillForPlans gives the planner a library-shaped database: many passages per embedder, a few per unit.
+func fillForPlans(t *testing.T, k *kb.KB) {
+	t.Helper()
+	ctx := context.Background()
+	db := k.DB()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`INSERT INTO collections(id, name, text_embedder, text_dim, created_at) VALUES (1, 'c', 'e', 2, 0)`)
+	vec := kb.EncodeVector([]float32{1, 0})
+	for d := 1; d <= 5; d++ {
+		exec(`INSERT INTO documents(id, collection_id, sha256, name, kind, created_at, updated_at) VALUES (?, 1, ?, 'd', 'pdf', 0, 0)`,
+			d, string(rune('a'+d)))
+		for o := 1; o <= 40; o++ {
+			u := d*100 + o
+			exec(`INSERT INTO units(id, document_id, ordinal, kind, text) VALUES (?, ?, ?, 'page', 'words')`, u, d, o)
+			exec(`INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (?, 'e', 'text', 2, ?)`, u, vec)
+			exec(`INSERT INTO ingest_steps(document_id, ordinal, stage, status, updated_at) VALUES (?, ?, 'embed', 'done', 0)`, d, o)
+			if o%2 == 0 {
+				for p := range 6 {
+					exec(`INSERT INTO passages(unit_id, embedder, ordinal, start, end, dim, vec) VALUES (?, 'e', ?, 0, 1, 2, ?)`, u, p, vec)
+				}
+			}
+		}
+	}
+}
+
+// TestHotQueriesHaveNoQuadraticPlan checks the plan of every query a search runs on the dense path, with and
+// without planner statistics: none may scan, or probe by a non-key column, inside another loop. Without this, the
+// index load at library size (12k units × 173k passages) did not finish in 15 minutes.
+func TestHotQueriesHaveNoQuadraticPlan(t *testing.T) {
+	ctx := context.Background()
+	text := indexKey{embedder: "e", modality: kb.ModalityText, dim: 2}
+	image := indexKey{embedder: "e", modality: kb.ModalityImage, dim: 2}
+	type q struct {
+		sql  string
+		args []any
+	}
+	mk := func(s string, a []any) q { return q{s, a} }
+	queries := map[string]q{
+		"text items":        mk(itemsSQL(text, true)),
+		"text items meta":   mk(itemsSQL(text, false)),
+		"image items":       mk(itemsSQL(image, true)),
+		"pending units":     {pendingSQL, nil},
+		"fingerprint":       {fingerprintSQL, []any{"e", "text"}},
+		"items by id":       mk(itemsByIDSQL(text, []any{int64(1), int64(2)}, []any{int64(3)})),
+		"image items by id": mk(itemsByIDSQL(image, []any{int64(1)}, nil)),
+
+		"delta ids":       mk(indexedIDsSQL(text)),
+		"image delta ids": mk(indexedIDsSQL(image)),
+	}
+	for _, stats := range []bool{false, true} {
+		k := openKB(t)
+		fillForPlans(t, k)
+		if stats {
+			if _, err := k.DB().ExecContext(ctx, "ANALYZE"); err != nil {
+				t.Fatal(err)
+			}
+		} else if _, err := k.DB().ExecContext(ctx, "DROP TABLE IF EXISTS sqlite_stat1"); err != nil {
+			t.Fatal(err)
+		}
+		for name, qq := range queries {
+			if err := k.CheckPlan(ctx, qq.sql, qq.args...); err != nil {
+				t.Errorf("%s (statistics %v): %v", name, stats, err)
+			}
+		}
+	}
+}
+
+// TestPlanCheckCatchesTheOldProbe proves the check can fail: the probe that made the library-size load quadratic
+// (passages found through passages_embedder for every unit) is reported.
+func TestPlanCheckCatchesTheOldProbe(t *testing.T) {
+	ctx := context.Background()
+	k := openKB(t)
+	fillForPlans(t, k)
+	if _, err := k.DB().ExecContext(ctx, "DROP TABLE IF EXISTS sqlite_stat1"); err != nil {
+		t.Fatal(err)
+	}
+	old := `SELECT -x.unit_id FROM vectors x JOIN units u ON u.id = x.unit_id JOIN documents d ON d.id = u.document_id
+		WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND NOT EXISTS
+		(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND p.embedder = x.embedder AND p.dim = x.dim)`
+	if err := k.CheckPlan(ctx, old, "e", 2); err == nil {
+		t.Error("the old NOT EXISTS probe through passages_embedder passed the plan check")
+	}
+	scan := `SELECT u.id FROM units u WHERE u.id IN (SELECT p.unit_id FROM passages p WHERE p.unit_id = u.id AND p.start + 0 = u.ordinal) OR EXISTS (SELECT 1 FROM units v WHERE v.text = u.text)`
+	if err := k.CheckPlan(ctx, scan); err == nil {
+		t.Error("a correlated full scan of units passed the plan check")
+	}
+}
