@@ -356,7 +356,7 @@ func (r *run) understand(ctx context.Context) string {
 		d := followup.Decide(fu.History, r.question)
 		info.Reason = d.Reason
 		if d.Rewrite {
-			res, err := followup.Rewrite(ctx, r.a.Chat, r.cfg.Model, r.cfg.Options, fu.History, r.question)
+			res, err := followup.Rewrite(ctx, r.a.Chat, r.cfg.Model, r.cfg.Options, r.cfg.Think, fu.History, r.question)
 			r.usage.RewriteCalls++
 			r.usage.PromptTokens += res.Usage.PromptTokens
 			r.usage.CompletionTokens += res.Usage.CompletionTokens

@@ -105,7 +105,7 @@ const (
 	maxTurns       = 6
 	maxAnswerRunes = 600
 	maxCitations   = 5
-	maxTokens      = 200
+	maxTokens      = 400
 )
 
 // Messages builds the rewrite request's messages.
@@ -172,11 +172,14 @@ type Result struct {
 // ErrBadRewrite means the model's reply was not a usable question.
 var ErrBadRewrite = errors.New("the model's rewrite is not a usable question")
 
-// Rewrite asks chat for the standalone form of question. opts are the run's sampling and context options; thinking
-// is turned off and the reply capped, since only one line is wanted.
-func Rewrite(ctx context.Context, chat model.Chat, modelName string, opts model.Options, history []Turn, question string) (Result, error) {
-	off := false
-	opts.Think = &off
+// Rewrite asks chat for the standalone form of question. opts are the run's sampling and context options; the reply
+// is capped, since only one line is wanted, and thinking is turned off where the run turned it on (thinks says so).
+// Where the run left thinking alone it is left alone here too: Ollama refuses "think" for models without it.
+func Rewrite(ctx context.Context, chat model.Chat, modelName string, opts model.Options, thinks bool, history []Turn, question string) (Result, error) {
+	if thinks || opts.Think != nil {
+		off := false
+		opts.Think = &off
+	}
 	if opts.MaxTokens == 0 || opts.MaxTokens > maxTokens {
 		opts.MaxTokens = maxTokens
 	}

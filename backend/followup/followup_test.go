@@ -114,7 +114,7 @@ func TestRewriteKeepsTheRunsOptions(t *testing.T) {
 	temp, seed, think := 0.6, 7, true
 	var got model.Request
 	chat := chatFunc(func(r model.Request) (string, error) { got = r; return "What was the operating margin in 2020?", nil })
-	res, err := Rewrite(context.Background(), chat, "qwen", model.Options{Temperature: &temp, Seed: &seed, Think: &think, MaxTokens: 4096}, history, "And in 2020?")
+	res, err := Rewrite(context.Background(), chat, "qwen", model.Options{Temperature: &temp, Seed: &seed, Think: &think, MaxTokens: 4096}, false, history, "And in 2020?")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,12 +129,26 @@ func TestRewriteKeepsTheRunsOptions(t *testing.T) {
 		t.Errorf("thinking must be off and the reply capped: %+v", o)
 	}
 
-	_, err = Rewrite(context.Background(), chatFunc(func(model.Request) (string, error) { return "", nil }), "qwen", model.Options{}, history, "And in 2020?")
+	// A run that did not touch thinking leaves it to the model (Ollama refuses "think" for models without it);
+	// a run that asked for thinking has it turned off for the rewrite.
+	for _, c := range []struct {
+		thinks bool
+		want   *bool
+	}{{false, nil}, {true, new(bool)}} {
+		if _, err := Rewrite(context.Background(), chat, "qwen", model.Options{}, c.thinks, history, "And in 2020?"); err != nil {
+			t.Fatal(err)
+		}
+		if (got.Options.Think == nil) != (c.want == nil) || (got.Options.Think != nil && *got.Options.Think) {
+			t.Errorf("thinks=%v: think option %v", c.thinks, got.Options.Think)
+		}
+	}
+
+	_, err = Rewrite(context.Background(), chatFunc(func(model.Request) (string, error) { return "", nil }), "qwen", model.Options{}, false, history, "And in 2020?")
 	if !errors.Is(err, ErrBadRewrite) {
 		t.Errorf("empty reply: %v", err)
 	}
 	boom := errors.New("connection refused")
-	_, err = Rewrite(context.Background(), chatFunc(func(model.Request) (string, error) { return "", boom }), "qwen", model.Options{}, history, "And in 2020?")
+	_, err = Rewrite(context.Background(), chatFunc(func(model.Request) (string, error) { return "", boom }), "qwen", model.Options{}, false, history, "And in 2020?")
 	if !errors.Is(err, boom) {
 		t.Errorf("model error: %v", err)
 	}

@@ -42,7 +42,8 @@ func TestFollowUpE2EOllama(t *testing.T) {
 	lib, _ := openWithDocs(t)
 	ctx := context.Background()
 	zero, seed := 0.0, 1
-	cfg := agent.Config{Mode: agent.ModeVanilla, Model: "tiny-vision", TopK: 1, Options: model.Options{Temperature: &zero, Seed: &seed}}
+	// 16 tokens, as tiny-vision's Modelfile: its random weights end longer replies without a done message.
+	cfg := agent.Config{Mode: agent.ModeVanilla, Model: "tiny-vision", TopK: 1, Options: model.Options{Temperature: &zero, Seed: &seed, MaxTokens: 16}}
 	ask := func(chat model.Chat, conv int64, q string) (int64, agent.State) {
 		t.Helper()
 		conv, err := lib.BeginTurn(ctx, conv, q)
