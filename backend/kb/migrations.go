@@ -308,4 +308,26 @@ CREATE TRIGGER units_au AFTER UPDATE OF text ON units BEGIN
   INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN new.text ELSE '' END);
 END;
 PRAGMA legacy_alter_table = OFF;`,
+	// 8: watched folders and the files seen in them (size, mtime, content, document), so a restart knows what
+	// changed while Loupe was not running; owned marks the file whose ingest created the document.
+	`CREATE TABLE watch_folders (
+  id            INTEGER PRIMARY KEY,
+  collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+  path          TEXT NOT NULL,
+  created_at    INTEGER NOT NULL,
+  scanned_at    INTEGER NOT NULL DEFAULT 0,
+  error         TEXT NOT NULL DEFAULT '',
+  UNIQUE (collection_id, path)
+);
+CREATE TABLE watch_files (
+  folder_id   INTEGER NOT NULL REFERENCES watch_folders(id) ON DELETE CASCADE,
+  rel         TEXT NOT NULL,
+  size        INTEGER NOT NULL,
+  mtime_ns    INTEGER NOT NULL,
+  sha256      TEXT NOT NULL DEFAULT '',
+  document_id INTEGER REFERENCES documents(id) ON DELETE SET NULL,
+  owned       INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (folder_id, rel)
+) WITHOUT ROWID;
+CREATE INDEX watch_files_document ON watch_files(document_id);`,
 }

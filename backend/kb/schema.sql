@@ -190,3 +190,24 @@ CREATE TABLE graph_nodes (
   items   TEXT NOT NULL DEFAULT '[]',
   PRIMARY KEY (run_id, node_id)
 );
+
+CREATE TABLE watch_folders (
+  id            INTEGER PRIMARY KEY,
+  collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+  path          TEXT NOT NULL,
+  created_at    INTEGER NOT NULL,
+  scanned_at    INTEGER NOT NULL DEFAULT 0,
+  error         TEXT NOT NULL DEFAULT '',
+  UNIQUE (collection_id, path)
+);
+CREATE TABLE watch_files (
+  folder_id   INTEGER NOT NULL REFERENCES watch_folders(id) ON DELETE CASCADE,
+  rel         TEXT NOT NULL,
+  size        INTEGER NOT NULL,
+  mtime_ns    INTEGER NOT NULL,
+  sha256      TEXT NOT NULL DEFAULT '',
+  document_id INTEGER REFERENCES documents(id) ON DELETE SET NULL,
+  owned       INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (folder_id, rel)
+) WITHOUT ROWID;
+CREATE INDEX watch_files_document ON watch_files(document_id);

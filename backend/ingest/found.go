@@ -1,0 +1,33 @@
+package ingest
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+
+	"loupe/backend/kb"
+)
+
+// AddFound ingests files that a caller found by walking a folder itself (a watched folder): like AddRequest with
+// files only, but a file that is not a PDF, image or video and does not claim to be one is skipped quietly, as in a
+// folder given to Add. Results are in the order of r.Paths.
+func (in *Ingester) AddFound(ctx context.Context, r Request, progress func(Progress)) ([]Result, error) {
+	if r.Collection == "" {
+		r.Collection = kb.DefaultCollection
+	}
+	coll, err := in.kb.EnsureCollection(ctx, r.Collection)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(r.Paths))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(in.o.Workers)
+	for i, p := range r.Paths {
+		g.Go(func() error {
+			results[i] = in.addFile(gctx, coll, file{path: p, fromFolder: true}, r.Password, progress)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return results, ctx.Err()
+}

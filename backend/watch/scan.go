@@ -1,0 +1,321 @@
+package watch
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"loupe/backend/ingest"
+)
+
+// stat is what a pass compares with the recorded row: a file whose size and modification time are unchanged is
+// not read again.
+type stat struct {
+	size    int64
+	mtimeNS int64
+}
+
+// pass brings the rows and documents of the scopes (rel directories, walked recursively) of f in line with the disk.
+func (m *Manager) pass(ctx context.Context, f *folder, scopes []string) {
+	defer func() {
+		m.mu.Lock()
+		m.passing = false
+		m.mu.Unlock()
+	}()
+	m.mu.Lock()
+	f.state = StateScanning
+	m.mu.Unlock()
+	m.status(f)
+	state, pending, err := m.sync(ctx, f, scopes)
+	errText := ""
+	if err != nil && ctx.Err() == nil {
+		errText = err.Error()
+		m.o.Log.Warn("watch: pass", "folder", f.Path, "err", err)
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	full := len(scopes) == 1 && scopes[0] == ""
+	var at time.Time
+	if full && state == StateWatching {
+		at = time.Now()
+	}
+	if serr := m.st.setScanned(context.WithoutCancel(ctx), f.ID, at, errText); serr != nil {
+		m.o.Log.Warn("watch: record pass", "folder", f.Path, "err", serr)
+	}
+	m.mu.Lock()
+	f.state, f.pending, f.lastErr = state, pending, errText
+	if !at.IsZero() {
+		f.ScannedAt = at
+	}
+	m.mu.Unlock()
+	m.status(f)
+}
+
+// sync is one pass; it returns the folder's state, the files left waiting, and the pass's error (the first one;
+// the pass goes on past a bad file).
+func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (string, int, error) {
+	root := f.Path
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		// An unmounted drive looks like an emptied folder: its documents stay until it is back or unwatched.
+		m.mu.Lock()
+		m.unwatchUnder(root)
+		m.mu.Unlock()
+		return StateMissing, 0, fmt.Errorf("%s: folder not found; its documents are kept until it is back or no longer watched", root)
+	}
+	var firstErr error
+	fail := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+
+	disk := map[string]stat{}
+	var unreadable []string // rel directories that could not be listed: their rows are left alone
+	for _, sc := range scopes {
+		if hidden(sc) {
+			continue
+		}
+		m.walk(root, sc, disk, &unreadable, fail)
+	}
+	rows, err := m.st.files(ctx, f.ID)
+	if err != nil {
+		return StateWatching, 0, err
+	}
+	inScope := func(rel string) bool {
+		for _, u := range unreadable {
+			if within(rel, u) {
+				return false
+			}
+		}
+		for _, sc := range scopes {
+			if within(rel, sc) {
+				return true
+			}
+		}
+		return false
+	}
+
+	vanished := map[string]fileRow{}
+	bySize := map[int64][]string{}
+	for rel, r := range rows {
+		if _, ok := disk[rel]; !ok && inScope(rel) {
+			vanished[rel] = r
+			bySize[r.size] = append(bySize[r.size], rel)
+		}
+	}
+	now := time.Now()
+	var put []fileRow
+	var remove []string
+	var toIngest []string
+	unsettled := 0
+	for _, rel := range sortedKeys(disk) {
+		s := disk[rel]
+		r, known := rows[rel]
+		if known && r.size == s.size && r.mtimeNS == s.mtimeNS {
+			continue
+		}
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		// Renames are recognised before the settle wait: a moved file is complete, and its document must not be
+		// deleted by this pass while the file waits.
+		if known && r.size == s.size {
+			// Touched, or rewritten with the same bytes: the document stays.
+			if sha, err := hashFile(abs); err == nil && sha == r.sha256 {
+				r.mtimeNS = s.mtimeNS
+				put = append(put, r)
+				continue
+			}
+		}
+		if !known && len(bySize[s.size]) > 0 {
+			// A vanished file of the same size and content moved here: the document moves with it.
+			sha, err := hashFile(abs)
+			if err != nil {
+				fail(err)
+				continue
+			}
+			if old, ok := m.renamed(vanished, bySize, s.size, sha); ok {
+				delete(vanished, old.rel)
+				remove = append(remove, old.rel)
+				put = append(put, fileRow{rel: rel, size: s.size, mtimeNS: s.mtimeNS, sha256: sha, documentID: old.documentID, owned: old.owned})
+				if old.owned && old.documentID != 0 {
+					if err := m.kb.MoveDocument(ctx, old.documentID, filepath.Base(abs), abs); err != nil {
+						fail(err)
+					}
+				}
+				continue
+			}
+		}
+		if age := now.Sub(time.Unix(0, s.mtimeNS)); age >= 0 && age < m.o.Settle {
+			// Still being written, perhaps: look again once it has been quiet for Settle. (A modification time in
+			// the future, a skewed clock, does not hold a file back.)
+			unsettled++
+			m.mu.Lock()
+			m.markLocked(f, path.Dir("/" + rel)[1:], now.Add(m.o.Settle-age+10*time.Millisecond))
+			m.mu.Unlock()
+			continue
+		}
+		toIngest = append(toIngest, rel)
+	}
+
+	if len(toIngest) > 0 {
+		m.mu.Lock()
+		f.pending = len(toIngest) + unsettled
+		m.mu.Unlock()
+		m.status(f)
+		paths := make([]string, len(toIngest))
+		for i, rel := range toIngest {
+			paths[i] = filepath.Join(root, filepath.FromSlash(rel))
+		}
+		results, err := m.in.AddFound(ctx, ingest.Request{Collection: f.Collection, Paths: paths}, func(p ingest.Progress) {
+			switch p.Stage {
+			case ingest.StageDone, ingest.StageFailed, ingest.StageExists, ingest.StageSkipped:
+				m.mu.Lock()
+				if f.pending > unsettled {
+					f.pending--
+				}
+				m.mu.Unlock()
+				m.status(f)
+			}
+			if m.o.Progress != nil {
+				m.o.Progress(p)
+			}
+		})
+		if err != nil && ctx.Err() == nil {
+			fail(err)
+		}
+		for i, r := range results {
+			rel := toIngest[i]
+			s := disk[rel]
+			switch {
+			case r.Skipped:
+				put = append(put, fileRow{rel: rel, size: s.size, mtimeNS: s.mtimeNS})
+			case r.Document.ID != 0:
+				put = append(put, fileRow{rel: rel, size: s.size, mtimeNS: s.mtimeNS, sha256: r.Document.SHA256,
+					documentID: r.Document.ID, owned: !r.Existed})
+			case r.Error != "":
+				fail(errors.New(r.Error)) // no document: tried again at the next pass that sees the file
+			}
+		}
+	}
+	for rel := range vanished {
+		remove = append(remove, rel)
+	}
+	// Recorded even when the pass is being cancelled: the documents exist, and a resume finishes them.
+	rctx := context.WithoutCancel(ctx)
+	gone, err := m.st.apply(rctx, f.ID, remove, put)
+	if err != nil {
+		return StateWatching, unsettled, err
+	}
+	m.deleteDocuments(rctx, gone)
+	return StateWatching, unsettled, firstErr
+}
+
+// renamed finds the vanished row of this size and content.
+func (m *Manager) renamed(vanished map[string]fileRow, bySize map[int64][]string, size int64, sha string) (fileRow, bool) {
+	for i, rel := range bySize[size] {
+		r, ok := vanished[rel]
+		if ok && r.sha256 == sha && sha != "" {
+			bySize[size] = append(bySize[size][:i:i], bySize[size][i+1:]...)
+			return r, true
+		}
+	}
+	return fileRow{}, false
+}
+
+// walk lists the regular files under scope into disk and keeps a notification watch on every directory it visits.
+func (m *Manager) walk(root, scope string, disk map[string]stat, unreadable *[]string, fail func(error)) {
+	start := filepath.Join(root, filepath.FromSlash(scope))
+	seen := map[string]bool{}
+	_ = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := relOf(root, p)
+		if err != nil {
+			if p == start && errors.Is(err, fs.ErrNotExist) {
+				return nil // the scope itself was removed: its rows vanish
+			}
+			if d == nil || d.IsDir() {
+				*unreadable = append(*unreadable, rel)
+				fail(fmt.Errorf("%s: %w", p, err))
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if p != root && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			seen[p] = true
+			m.mu.Lock()
+			werr := m.watchDir(p)
+			m.mu.Unlock()
+			if werr != nil {
+				m.o.Log.Warn("watch: notifications off for a folder (the periodic rescan still covers it)", "err", werr)
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // gone since it was listed
+		}
+		disk[rel] = stat{size: info.Size(), mtimeNS: info.ModTime().UnixNano()}
+		return nil
+	})
+	// Directories gone from under the scope lose their watch, so one made again with the same name gets a new one.
+	m.mu.Lock()
+	for d := range m.dirs {
+		if (d == start || strings.HasPrefix(d, start+string(filepath.Separator))) && !seen[d] {
+			if m.fsw != nil {
+				_ = m.fsw.Remove(d)
+			}
+			delete(m.dirs, d)
+		}
+	}
+	m.mu.Unlock()
+}
+
+// hidden reports whether a rel path has a component starting with a dot (skipped, as by `loupe add`).
+func hidden(rel string) bool {
+	for _, c := range strings.Split(rel, "/") {
+		if strings.HasPrefix(c, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]stat) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func hashFile(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", p, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
