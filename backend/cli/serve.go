@@ -18,7 +18,7 @@ import (
 func init() {
 	register("serve", func(g *Globals) *cobra.Command {
 		var addr string
-		var noToken bool
+		var noToken, noWatch bool
 		tok := secretFlag{name: "token", env: "LOUPE_SERVER_TOKEN"}
 		cmd := &cobra.Command{
 			Use:   "serve",
@@ -36,7 +36,10 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
   POST /v1/ask  {"question":"…","mode":"vrag","provider":"…","model":"…"}     events as text/event-stream
   GET  /v1/units/ID/image?region=x0,y0,x1,y1&max_pixels=N                   a page or region as JPEG
   GET  /v1/blobs/SHA256                                                      thumbnails, crops, originals
-  GET  /v1/runs/ID/events                                                    a stored run's events`,
+  GET  /v1/runs/ID/events                                                    a stored run's events
+  /mcp                                                                       the MCP server (streamable HTTP)
+
+Watched folders (loupe watch add) are kept in sync while it serves, unless --no-watch.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				ctx := cmd.Context()
@@ -59,6 +62,7 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
 					return err
 				}
 				defer s.Close()
+				defer serveExtras(ctx, lib, s, noWatch)()
 				ln, err := net.Listen("tcp", addr)
 				if err != nil {
 					return fmt.Errorf("listen on %s: %w", addr, err)
@@ -85,6 +89,7 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
 		cmd.Flags().StringVar(&addr, "addr", server.DefaultAddr, "address to listen on")
 		addSecretFlags(cmd, &tok, "bearer token (default: $LOUPE_SERVER_TOKEN, else the stored one)")
 		cmd.Flags().BoolVar(&noToken, "no-token", false, "serve without a token (loopback addresses only)")
+		cmd.Flags().BoolVar(&noWatch, "no-watch", false, "do not sync watched folders while serving")
 		cmd.AddCommand(&cobra.Command{
 			Use:   "token",
 			Short: "Print the server's bearer token (creating it on first use)",

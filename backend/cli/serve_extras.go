@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+
+	"loupe/backend/ingest"
+	"loupe/backend/library"
+	"loupe/backend/mcp"
+	"loupe/backend/server"
+	"loupe/backend/watch"
+)
+
+// serveExtras adds what `loupe serve` runs beside the HTTP API: the MCP server under /mcp, and (unless noWatch) the
+// watched folders. The returned function stops them.
+func serveExtras(ctx context.Context, lib *library.Library, s *server.Server, noWatch bool) func() {
+	s.Mount("/mcp", mcp.New(lib, mcp.Options{Log: slog.Default()}).Handler())
+	if noWatch {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	in := ingest.New(lib.KB, lib.Config, ingest.Options{})
+	m := lib.Watcher(in, watch.Options{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := in.Resume(ctx, nil); err != nil && ctx.Err() == nil {
+			slog.Warn("resume ingest", "err", err)
+		}
+		if err := m.Run(ctx); err != nil {
+			slog.Error("watched folders", "err", err)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		in.Close()
+	}
+}

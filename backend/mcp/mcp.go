@@ -1,0 +1,78 @@
+// Package mcp serves a Loupe library to other agents over the Model Context Protocol (the official Go SDK):
+// tools to search, look at pages, ask the visual agent and list documents, and the documents as resources.
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loupe/backend/buildinfo"
+	"loupe/backend/kbagent"
+	"loupe/backend/library"
+	"loupe/backend/model"
+)
+
+// Options configure a server.
+type Options struct {
+	// Chat, when set, answers ask instead of the provider profile named in the call (tests, fixed setups).
+	Chat model.Chat
+	Log  *slog.Logger
+}
+
+// Server is the MCP face of one library.
+type Server struct {
+	lib  *library.Library
+	opt  Options
+	log  *slog.Logger
+	rend *kbagent.Renderer
+	srv  *sdk.Server
+}
+
+// New builds the MCP server over lib.
+func New(lib *library.Library, o Options) *Server {
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	s := &Server{lib: lib, opt: o, log: o.Log, rend: &kbagent.Renderer{KB: lib.KB, PDF: lib.PDF, Password: lib.PDFPassword}}
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: "loupe", Title: "Loupe", Version: buildinfo.Get().Version}, &sdk.ServerOptions{
+		Instructions: "Loupe is the user's local library of PDFs, images and videos, searched by page. Use search to find " +
+			"pages (with their images), get_page to look closer at a page or a region of it, ask to have Loupe's visual " +
+			"agent answer a question with citations, and list_documents to see what the library holds.",
+		Logger: slog.New(quiet{o.Log.Handler()}),
+	})
+	s.addTools()
+	s.addResources()
+	return s
+}
+
+// SDK returns the underlying SDK server.
+func (s *Server) SDK() *sdk.Server { return s.srv }
+
+// ServeStdio serves one client on stdin/stdout until it disconnects or ctx ends.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.srv.Run(ctx, &sdk.StdioTransport{})
+}
+
+// Handler serves the streamable HTTP transport. Authentication is the caller's (loupe serve puts its bearer token
+// in front); the SDK itself refuses a non-local Host header on a loopback connection (DNS rebinding).
+func (s *Server) Handler() http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{
+		Logger:              slog.New(quiet{s.log.Handler()}),
+		MaxRequestBodyBytes: maxRequestBytes,
+	})
+}
+
+// maxRequestBytes bounds an HTTP request: every call is a small JSON object.
+const maxRequestBytes = 1 << 20
+
+// quiet passes on the SDK's warnings and errors only: it logs every session's start and end at info level.
+type quiet struct{ slog.Handler }
+
+func (q quiet) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && q.Handler.Enabled(ctx, l)
+}
+func (q quiet) WithAttrs(a []slog.Attr) slog.Handler { return quiet{q.Handler.WithAttrs(a)} }
+func (q quiet) WithGroup(n string) slog.Handler      { return quiet{q.Handler.WithGroup(n)} }
