@@ -23,6 +23,9 @@ func (l *Library) Watcher(in *ingest.Ingester, o watch.Options) *watch.Manager {
 			next(d, units)
 		}
 	}
+	if abs, err := filepath.Abs(l.Config.DataDir); err == nil {
+		o.Exclude = append(o.Exclude, abs)
+	}
 	return watch.New(l.KB, in, o)
 }
 

@@ -255,6 +255,9 @@ func (m *Manager) walk(root, scope string, disk map[string]stat, unreadable *[]s
 			}
 			return nil
 		}
+		if d.IsDir() && m.excluded(p) {
+			return filepath.SkipDir
+		}
 		if d.IsDir() {
 			seen[p] = true
 			m.mu.Lock()
@@ -286,6 +289,16 @@ func (m *Manager) walk(root, scope string, disk map[string]stat, unreadable *[]s
 		}
 	}
 	m.mu.Unlock()
+}
+
+// excluded reports whether dir is one of Options.Exclude.
+func (m *Manager) excluded(dir string) bool {
+	for _, x := range m.o.Exclude {
+		if filepath.Clean(x) == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // hidden reports whether a rel path has a component starting with a dot (skipped, as by `loupe add`).

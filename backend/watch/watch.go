@@ -47,6 +47,9 @@ type Options struct {
 	// Deleted is called with the units of a document after a deleted file took it out of the library, so
 	// caches of their renders can be purged.
 	Deleted func(doc kb.Document, units []int64)
+	// Exclude names directories never walked (the data directory: a watched folder holding it would ingest its own
+	// blobs).
+	Exclude []string
 	Log     *slog.Logger
 }
 

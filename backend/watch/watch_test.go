@@ -123,8 +123,8 @@ func newHarness(t *testing.T) *harness {
 	return h
 }
 
-func (h *harness) start() {
-	h.m = New(h.k, h.in, Options{Debounce: 100 * time.Millisecond, Settle: 400 * time.Millisecond, Rescan: -1,
+func (h *harness) start(exclude ...string) {
+	h.m = New(h.k, h.in, Options{Debounce: 100 * time.Millisecond, Settle: 400 * time.Millisecond, Rescan: -1, Exclude: exclude,
 		Progress: h.rec.progress,
 		Deleted: func(d kb.Document, units []int64) {
 			h.rec.mu.Lock()
@@ -147,11 +147,15 @@ func (h *harness) stop() {
 	h.cancel = nil
 }
 
-// diskDocs maps the sha256 of every visible file under dir to its rel path (.txt files are not documents).
+// diskDocs maps the sha256 of every visible file under dir to its rel path (.txt files are not documents, and
+// loupe-data stands for a data directory inside the watched folder, which is never walked).
 func diskDocs(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d != nil && d.IsDir() && d.Name() == "loupe-data" {
+			return filepath.SkipDir
+		}
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || filepath.Ext(p) == ".txt" {
 			return nil
 		}
@@ -250,8 +254,9 @@ func TestWatchFolder(t *testing.T) {
 	copyFile(t, pdfA, filepath.Join(dir, "a.pdf"))
 	writeFile(t, filepath.Join(dir, "notes.txt"), []byte("not a document: skipped, never failed"))
 	writeFile(t, filepath.Join(dir, ".hidden.png"), pngBytes(t, 99, 16))
+	writeFile(t, filepath.Join(dir, "loupe-data", "blobs", "x.png"), pngBytes(t, 98, 16))
 
-	h.start()
+	h.start(filepath.Join(dir, "loupe-data"))
 	f, err := h.m.Add(ctx, "watched", dir)
 	if err != nil {
 		t.Fatal(err)
@@ -375,7 +380,7 @@ func TestWatchFolder(t *testing.T) {
 		}
 		writeFile(t, filepath.Join(dir, "burst", "again.png"), pngBytes(t, 4, 20))
 		time.Sleep(500 * time.Millisecond) // older than Settle
-		h.start()
+		h.start(filepath.Join(dir, "loupe-data"))
 		waitEqualMedia()
 		if d := h.docByName("watched", "slow-moved.png"); d.ID != renamedID {
 			t.Errorf("a file moved while stopped got document %d, want %d", d.ID, renamedID)
