@@ -54,6 +54,7 @@ func main() {
 		primary.Serve(opened.open)
 	}
 	app := NewApp(win.DataDir)
+	watches := NewWatchService(app)
 	err = wails.Run(&options.App{
 		Title:            "Loupe",
 		Width:            1280,
@@ -65,9 +66,13 @@ func main() {
 		OnStartup: func(ctx context.Context) {
 			app.startup(ctx)
 			opened.startup(ctx)
+			watches.start(ctx)
 		},
-		OnShutdown:  app.shutdown,
-		Bind:        []any{app, opened},
+		OnShutdown: func(ctx context.Context) {
+			watches.stop()
+			app.shutdown(ctx)
+		},
+		Bind:        []any{app, opened, watches},
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		Linux:       &linux.Options{ProgramName: "loupe", Icon: icon},
 	})

@@ -630,3 +630,110 @@ export namespace search {
 
 }
 
+export namespace watch {
+	
+	export class Folder {
+	    id: number;
+	    collection_id: number;
+	    collection: string;
+	    path: string;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    scanned_at: any;
+	    error?: string;
+	    files: number;
+	    documents: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Folder(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.collection_id = source["collection_id"];
+	        this.collection = source["collection"];
+	        this.path = source["path"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.scanned_at = this.convertValues(source["scanned_at"], null);
+	        this.error = source["error"];
+	        this.files = source["files"];
+	        this.documents = source["documents"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Status {
+	    id: number;
+	    collection_id: number;
+	    collection: string;
+	    path: string;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    scanned_at: any;
+	    error?: string;
+	    files: number;
+	    documents: number;
+	    state: string;
+	    pending: number;
+	    last_error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.collection_id = source["collection_id"];
+	        this.collection = source["collection"];
+	        this.path = source["path"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.scanned_at = this.convertValues(source["scanned_at"], null);
+	        this.error = source["error"];
+	        this.files = source["files"];
+	        this.documents = source["documents"];
+	        this.state = source["state"];
+	        this.pending = source["pending"];
+	        this.last_error = source["last_error"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+

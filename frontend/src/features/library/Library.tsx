@@ -9,6 +9,7 @@ import { regionOf } from '../../lib/geometry'
 import type { Collection, Document, IngestProgress, PageRef, SearchHit } from '../../lib/types'
 import { PageGrid } from './PageGrid'
 import { IngestList } from './Progress'
+import { WatchedFolders } from '../watch/WatchedFolders'
 
 type Props = {
   collections: Collection[]
@@ -140,6 +141,7 @@ export function Library(p: Props) {
             onChange={(e) => setNewName(e.target.value)}
           />
         </form>
+        <WatchedFolders collection={p.current} onChanged={p.onCollectionsChanged} />
       </aside>
       <section className="library-main">
         <div className="toolbar">

@@ -1,0 +1,53 @@
+// Watched folders: the typed face of the Go WatchService binding and its watch:status events.
+import * as Bound from '../../../wailsjs/go/main/WatchService'
+import { EventsOn } from '../../../wailsjs/runtime/runtime'
+
+/** WatchStatus mirrors watch.Status in backend/watch (JSON field names are the contract). */
+export interface WatchStatus {
+  id: number
+  collection_id: number
+  collection: string
+  path: string
+  created_at: string
+  scanned_at: string // the zero time before the first complete pass
+  error?: string
+  files: number
+  documents: number
+  state: 'idle' | 'watching' | 'scanning' | 'missing'
+  pending: number
+  last_error?: string
+}
+
+/** WatchAPI is what the watched-folders panel needs; tests pass their own. */
+export interface WatchAPI {
+  folders: () => Promise<WatchStatus[]>
+  /** add opens the system folder dialog; a cancelled dialog gives a folder with id 0. */
+  add: (collection: string) => Promise<{ id: number }>
+  remove: (id: number, keepDocuments: boolean) => Promise<number>
+  onStatus: (cb: (s: WatchStatus) => void) => () => void
+}
+
+function bound(): boolean {
+  const w = window as unknown as { go?: { main?: { WatchService?: unknown } } }
+  return w.go?.main?.WatchService !== undefined
+}
+
+/** watchBackend is the real API, or undefined in a build (or a test) without the WatchService binding. */
+export const watchBackend: WatchAPI | undefined = {
+  folders: () => Bound.Folders() as unknown as Promise<WatchStatus[]>,
+  add: (collection: string) => Bound.Add(collection),
+  remove: (id: number, keep: boolean) => Bound.Remove(id, keep),
+  onStatus: (cb: (s: WatchStatus) => void) => EventsOn('watch:status', (s: WatchStatus) => cb(s)),
+}
+
+/** available reports whether this build binds the watch service. */
+export function available(): boolean {
+  return bound()
+}
+
+/** describe is a folder's status in a few words: "watching", "scanning · 3 pending", "missing". */
+export function describe(s: WatchStatus): string {
+  const parts: string[] = [s.state]
+  if (s.pending > 0) parts.push(`${s.pending} pending`)
+  return parts.join(' · ')
+}
