@@ -118,6 +118,7 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (string,
 	var put []fileRow
 	var remove []string
 	var toIngest []string
+	var created []int64 // documents this pass's ingest made
 	unsettled := 0
 	for _, rel := range sortedKeys(disk) {
 		s := disk[rel]
@@ -202,6 +203,9 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (string,
 			case r.Document.ID != 0:
 				put = append(put, fileRow{rel: rel, size: s.size, mtimeNS: s.mtimeNS, sha256: r.Document.SHA256,
 					documentID: r.Document.ID, owned: !r.Existed})
+				if !r.Existed {
+					created = append(created, r.Document.ID)
+				}
 			case r.Error != "":
 				fail(errors.New(r.Error)) // no document: tried again at the next pass that sees the file
 			}
@@ -212,6 +216,12 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (string,
 	}
 	// Recorded even when the pass is being cancelled: the documents exist, and a resume finishes them.
 	rctx := context.WithoutCancel(ctx)
+	if !m.st.exists(rctx, f.ID) {
+		// The folder stopped being watched during the pass (here or by another process): what it just brought in
+		// leaves with it.
+		m.deleteDocuments(rctx, created)
+		return StateIdle, 0, nil
+	}
 	gone, err := m.st.apply(rctx, f.ID, remove, put)
 	if err != nil {
 		return StateWatching, unsettled, err

@@ -81,6 +81,12 @@ func (s store) addFolder(ctx context.Context, collectionID int64, path string) (
 	return res.LastInsertId()
 }
 
+// exists reports whether folder id is still watched.
+func (s store) exists(ctx context.Context, id int64) bool {
+	var one int
+	return s.db.QueryRowContext(ctx, `SELECT 1 FROM watch_folders WHERE id = ?`, id).Scan(&one) == nil
+}
+
 func (s store) setScanned(ctx context.Context, id int64, at time.Time, errText string) error {
 	var ms int64
 	if !at.IsZero() {
