@@ -42,7 +42,13 @@ is back or removed from the watch list.`,
 				defer in.Close()
 				out := cmd.OutOrStdout()
 				pr := newProgressPrinter(out, cmd.ErrOrStderr(), asJSON)
+				last := map[int64]string{} // the line last printed per folder: a status repeated is not printed again
 				m := lib.Watcher(in, watch.Options{Progress: pr.event, Changed: func(s watch.Status) {
+					key := fmt.Sprint(s.State, s.Pending, s.LastError)
+					if last[s.ID] == key {
+						return
+					}
+					last[s.ID] = key
 					printWatchStatus(out, s, asJSON)
 				}})
 				fs, err := m.Folders(ctx)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,6 +63,8 @@ func (s *Server) Handler() http.Handler {
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{
 		Logger:              slog.New(quiet{s.log.Handler()}),
 		MaxRequestBodyBytes: maxRequestBytes,
+		// Sessions live in memory: one a client forgot is closed after a while.
+		SessionTimeout: 30 * time.Minute,
 	})
 }
 
