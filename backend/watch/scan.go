@@ -53,7 +53,11 @@ func (m *Manager) pass(ctx context.Context, f *folder, scopes []string) {
 	if serr := m.st.setScanned(context.WithoutCancel(ctx), f.ID, at, errText); serr != nil {
 		m.o.Log.Warn("watch: record pass", "folder", f.Path, "err", serr)
 	}
+	counts, cerr := m.folder(context.WithoutCancel(ctx), f.ID)
 	m.mu.Lock()
+	if cerr == nil {
+		f.Files, f.Documents = counts.Files, counts.Documents
+	}
 	f.state, f.pending, f.lastErr = state, pending, errText
 	if !at.IsZero() {
 		f.ScannedAt = at

@@ -67,6 +67,8 @@ type Status struct {
 	State     string `json:"state"`
 	Pending   int    `json:"pending"` // files waiting to be ingested (being written, or queued in a pass)
 	LastError string `json:"last_error,omitempty"`
+	// Seq orders statuses: a consumer whose transport reorders messages (Wails' dev websocket) keeps the highest.
+	Seq uint64 `json:"seq"`
 }
 
 // Manager watches the folders recorded in a knowledge base.
@@ -83,6 +85,7 @@ type Manager struct {
 	dirs    map[string]bool // directories with a notification watch
 	wake    chan struct{}
 	passing bool
+	seq     uint64 // of the last Status handed out
 }
 
 // folder is the live state of a watched folder.
@@ -202,8 +205,9 @@ func (m *Manager) Folders(ctx context.Context) ([]Status, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := make([]Status, len(fs))
+	m.seq++
 	for i, f := range fs {
-		out[i] = Status{Folder: f, State: StateIdle, LastError: f.Error}
+		out[i] = Status{Folder: f, State: StateIdle, LastError: f.Error, Seq: m.seq}
 		if l := m.live[f.ID]; l != nil {
 			out[i].State, out[i].Pending, out[i].LastError = l.state, l.pending, l.lastErr
 		}
@@ -515,7 +519,8 @@ func (m *Manager) status(f *folder) {
 		return
 	}
 	m.mu.Lock()
-	s := Status{Folder: f.Folder, State: f.state, Pending: f.pending, LastError: f.lastErr}
+	m.seq++
+	s := Status{Folder: f.Folder, State: f.state, Pending: f.pending, LastError: f.lastErr, Seq: m.seq}
 	m.mu.Unlock()
 	m.o.Changed(s)
 }

@@ -397,6 +397,12 @@ func TestWatchFolder(t *testing.T) {
 		}
 	}
 	h.rec.mu.Unlock()
+	h.m.mu.Lock()
+	live := *h.m.live[f.ID]
+	h.m.mu.Unlock()
+	if want := len(diskDocs(t, dir)); live.Documents != want {
+		t.Errorf("the live status (sent to the window) counts %d documents, want %d", live.Documents, want)
+	}
 	st, err := h.m.Folders(ctx)
 	if err != nil || len(st) != 1 {
 		t.Fatalf("Folders: %v %v", st, err)

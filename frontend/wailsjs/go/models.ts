@@ -695,6 +695,7 @@ export namespace watch {
 	    state: string;
 	    pending: number;
 	    last_error?: string;
+	    seq: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -714,6 +715,7 @@ export namespace watch {
 	        this.state = source["state"];
 	        this.pending = source["pending"];
 	        this.last_error = source["last_error"];
+	        this.seq = source["seq"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -13,6 +13,7 @@ const folder = (over: Partial<WatchStatus>): WatchStatus => ({
   documents: 3,
   state: 'watching',
   pending: 0,
+  seq: 1,
   ...over,
 })
 
@@ -47,9 +48,12 @@ describe('WatchedFolders', () => {
     expect(await screen.findByText('/home/me/Papers')).toBeTruthy()
     expect(screen.queryByText('/elsewhere')).toBeNull()
     expect(screen.getByTestId('watch-state-1').textContent).toBe('watching')
-    act(() => f.push(folder({ state: 'scanning', pending: 5 })))
+    act(() => f.push(folder({ state: 'scanning', pending: 5, seq: 3 })))
     expect(screen.getByTestId('watch-state-1').textContent).toBe('scanning · 5 pending')
-    act(() => f.push(folder({ state: 'missing', last_error: '/home/me/Papers: folder not found' })))
+    // An older status delivered late (the dev websocket reorders) does not overwrite a newer one.
+    act(() => f.push(folder({ state: 'watching', pending: 9, seq: 2 })))
+    expect(screen.getByTestId('watch-state-1').textContent).toBe('scanning · 5 pending')
+    act(() => f.push(folder({ state: 'missing', last_error: '/home/me/Papers: folder not found', seq: 4 })))
     expect(screen.getByRole('alert').textContent).toContain('folder not found')
   })
 

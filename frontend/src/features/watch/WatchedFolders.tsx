@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { available, describe, watchBackend, type WatchAPI, type WatchStatus } from './watch'
+import { available, describe, merge, watchBackend, type WatchAPI, type WatchStatus } from './watch'
 
 type Props = {
   collection: string
@@ -22,7 +22,7 @@ export function WatchedFolders({ collection, onChanged, api }: Props) {
   useEffect(load, [load])
   useEffect(() => {
     if (!w) return
-    return w.onStatus((s) => setFolders((fs) => (fs.some((f) => f.id === s.id) ? fs.map((f) => (f.id === s.id ? s : f)) : [...fs, s])))
+    return w.onStatus((s) => setFolders((fs) => merge(fs, s)))
   }, [w])
 
   if (!w) return null

@@ -16,6 +16,8 @@ export interface WatchStatus {
   state: 'idle' | 'watching' | 'scanning' | 'missing'
   pending: number
   last_error?: string
+  /** Emission order: Wails' dev websocket may deliver statuses out of order, and the highest seq is the latest. */
+  seq: number
 }
 
 /** WatchAPI is what the watched-folders panel needs; tests pass their own. */
@@ -50,4 +52,12 @@ export function describe(s: WatchStatus): string {
   const parts: string[] = [s.state]
   if (s.pending > 0) parts.push(`${s.pending} pending`)
   return parts.join(' · ')
+}
+
+/** merge folds a status event into the list: the latest (highest seq) status of each folder wins. */
+export function merge(list: WatchStatus[], s: WatchStatus): WatchStatus[] {
+  const old = list.find((f) => f.id === s.id)
+  if (!old) return [...list, s]
+  if (old.seq > s.seq) return list
+  return list.map((f) => (f.id === s.id ? s : f))
 }
