@@ -334,10 +334,14 @@ func TestWatchFolder(t *testing.T) {
 		}
 	})
 	t.Run("burst of 200", func(t *testing.T) {
+		start := time.Now()
 		for i := range 200 {
 			writeFile(t, filepath.Join(dir, "burst", fmt.Sprintf("sub%d", i%4), fmt.Sprintf("p%03d.png", i)), pngBytes(t, uint64(1000+i), 12))
 		}
+		written := time.Since(start)
 		waitEqualMedia()
+		t.Logf("200 files written in %s, all in the library %s later (settle %s, debounce %s)", written.Round(time.Millisecond),
+			(time.Since(start) - written).Round(time.Millisecond), h.m.o.Settle, h.m.o.Debounce)
 	})
 	t.Run("file still being written", func(t *testing.T) {
 		data := pngBytes(t, 7, 160)
