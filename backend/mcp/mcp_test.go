@@ -350,6 +350,17 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 		if whole.IsError || len(images(whole)) != 1 || images(whole)[0].Bounds().Dx() != 1024 {
 			t.Errorf("whole page: %s", text(whole))
 		}
+		// The largest width asked of a whole A4 page is bounded in pixels and in bytes.
+		big := call("get_page", map[string]any{"unit_id": l.units[1], "width": 2048, "text": false})
+		for _, c := range big.Content {
+			if ic, ok := c.(*sdk.ImageContent); ok && len(ic.Data) > maxImageBytes {
+				t.Errorf("a %d-byte image, over the %d-byte bound", len(ic.Data), maxImageBytes)
+			}
+		}
+		if imgs := images(big); len(imgs) != 1 || imgs[0].Bounds().Dx()*imgs[0].Bounds().Dy() > maxPagePixels ||
+			imgs[0].Bounds().Dx() < 1500 {
+			t.Errorf("a 2048-wide page: %d images, %v", len(imgs), imgs[0].Bounds())
+		}
 		for name, c := range map[string]struct {
 			args map[string]any
 			want string
