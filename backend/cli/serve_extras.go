@@ -14,7 +14,7 @@ import (
 // serveExtras adds what `loupe serve` runs beside the HTTP API: the MCP server under /mcp, and (unless noWatch) the
 // watched folders. The returned function stops them.
 func serveExtras(ctx context.Context, lib *library.Library, s *server.Server, noWatch bool) func() {
-	s.Mount("/mcp", mcp.New(lib, mcp.Options{Log: slog.Default()}).Handler())
+	s.Handle("/mcp", mcp.New(lib, mcp.Options{Log: slog.Default()}).Handler())
 	if noWatch {
 		return func() {}
 	}

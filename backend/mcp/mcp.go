@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loupe/backend/buildinfo"
+	"loupe/backend/kb"
 	"loupe/backend/kbagent"
 	"loupe/backend/library"
 	"loupe/backend/model"
@@ -44,6 +45,8 @@ func New(lib *library.Library, o Options) *Server {
 			"agent answer a question with citations, and list_documents to see what the library holds.",
 		Logger: slog.New(quiet{o.Log.Handler()}),
 	})
+	// A deleted document's units must not be drawn from the renderer's memory of them.
+	lib.KB.OnDelete(func(context.Context, []kb.Deleted) { s.rend.Forget() })
 	s.addTools()
 	s.addResources()
 	return s

@@ -186,7 +186,7 @@ func TestStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Mount("/mcp", New(lib, Options{}).Handler())
+	srv.Handle("/mcp", New(lib, Options{}).Handler())
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 

@@ -44,9 +44,6 @@ type Options struct {
 	Progress func(ingest.Progress)
 	// Changed is called when a folder's status changes (a pass starts or ends, files become pending).
 	Changed func(Status)
-	// Deleted is called with the units of a document after a deleted file took it out of the library, so
-	// caches of their renders can be purged.
-	Deleted func(doc kb.Document, units []int64)
 	// Exclude names directories never walked (the data directory: a watched folder holding it would ingest its own
 	// blobs).
 	Exclude []string
@@ -525,27 +522,18 @@ func (m *Manager) status(f *folder) {
 	m.o.Changed(s)
 }
 
-// deleteDocuments takes documents out of the library, with their blobs, and tells Deleted about their units.
+// deleteDocuments takes documents out of the library with their blobs (the knowledge base's delete hooks purge
+// their page renders). It returns how many left.
 func (m *Manager) deleteDocuments(ctx context.Context, ids []int64) int {
 	n := 0
 	for _, id := range ids {
-		d, err := m.kb.Document(ctx, id)
-		if err != nil {
-			continue // deleted by hand meanwhile
-		}
-		us, _ := m.kb.Units(ctx, id)
 		if err := m.in.Delete(ctx, id); err != nil {
-			m.o.Log.Error("watch: delete document", "document", d.Name, "err", err)
+			if !errors.Is(err, kb.ErrNotFound) { // deleted by hand meanwhile
+				m.o.Log.Error("watch: delete document", "document", id, "err", err)
+			}
 			continue
 		}
 		n++
-		if m.o.Deleted != nil {
-			ids := make([]int64, len(us))
-			for i, u := range us {
-				ids[i] = u.ID
-			}
-			m.o.Deleted(d, ids)
-		}
 	}
 	return n
 }

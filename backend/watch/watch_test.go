@@ -115,6 +115,14 @@ func newHarness(t *testing.T) *harness {
 	}
 	in := ingest.New(k, nil, ingest.Options{NoOCR: true, Workers: 2})
 	h := &harness{t: t, k: k, in: in, rec: &recorder{starts: map[int64]int{}, deleted: map[int64]bool{}}}
+	// The knowledge base's delete hooks are what purges page renders: a document the watcher removes must reach them.
+	k.OnDelete(func(_ context.Context, ds []kb.Deleted) {
+		h.rec.mu.Lock()
+		for _, d := range ds {
+			h.rec.deleted[d.ID] = true
+		}
+		h.rec.mu.Unlock()
+	})
 	t.Cleanup(func() {
 		h.stop()
 		in.Close()
@@ -125,12 +133,7 @@ func newHarness(t *testing.T) *harness {
 
 func (h *harness) start(exclude ...string) {
 	h.m = New(h.k, h.in, Options{Debounce: 100 * time.Millisecond, Settle: 400 * time.Millisecond, Rescan: -1, Exclude: exclude,
-		Progress: h.rec.progress,
-		Deleted: func(d kb.Document, units []int64) {
-			h.rec.mu.Lock()
-			h.rec.deleted[d.ID] = true
-			h.rec.mu.Unlock()
-		}})
+		Progress: h.rec.progress})
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel, h.done = cancel, make(chan error, 1)
 	go func() { h.done <- h.m.Run(ctx) }()
