@@ -20,6 +20,18 @@ export namespace config {
 	        this.follow_ups = source["follow_ups"];
 	    }
 	}
+	export class Cache {
+	    pages_mb: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Cache(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pages_mb = source["pages_mb"];
+	    }
+	}
 	export class Transcription {
 	    provider: string;
 	    model: string;
@@ -96,6 +108,7 @@ export namespace config {
 	    agent: AgentDefaults;
 	    ingest: Ingest;
 	    theme: string;
+	    cache: Cache;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -108,6 +121,7 @@ export namespace config {
 	        this.agent = this.convertValues(source["agent"], AgentDefaults);
 	        this.ingest = this.convertValues(source["ingest"], Ingest);
 	        this.theme = source["theme"];
+	        this.cache = this.convertValues(source["cache"], Cache);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
