@@ -330,4 +330,28 @@ CREATE TABLE watch_files (
   PRIMARY KEY (folder_id, rel)
 ) WITHOUT ROWID;
 CREATE INDEX watch_files_document ON watch_files(document_id);`,
+	// 9: answer evaluations: one row per `loupe eval answers`, one item per question × mode × sample, each linked
+	// to its stored run, so an interrupted evaluation resumes where it stopped.
+	`CREATE TABLE evaluations (
+  id          INTEGER PRIMARY KEY,
+  dataset     TEXT NOT NULL,
+  collection  TEXT NOT NULL,
+  config_key  TEXT NOT NULL,
+  config      TEXT NOT NULL DEFAULT '{}',
+  status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done')),
+  created_at  INTEGER NOT NULL,
+  updated_at  INTEGER NOT NULL
+);
+CREATE INDEX evaluations_key ON evaluations(config_key, status);
+
+CREATE TABLE evaluation_items (
+  evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+  question_id   TEXT NOT NULL,
+  mode          TEXT NOT NULL,
+  sample        INTEGER NOT NULL,
+  run_id        INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+  result        TEXT NOT NULL,
+  created_at    INTEGER NOT NULL,
+  PRIMARY KEY (evaluation_id, question_id, mode, sample)
+) WITHOUT ROWID;`,
 }
