@@ -14,7 +14,7 @@ import (
 func init() {
 	register("eval", func(g *Globals) *cobra.Command {
 		cmd := &cobra.Command{Use: "eval", Short: "Evaluate retrieval and answers on a dataset"}
-		cmd.AddCommand(evalRetrievalCmd(g))
+		cmd.AddCommand(evalRetrievalCmd(g), evalAnswersCmd(g), evalCompareCmd(g), evalListCmd(g))
 		return cmd
 	})
 }
