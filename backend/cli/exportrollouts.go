@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"loupe/backend/eval"
+	"loupe/backend/evalrun"
+)
+
+func init() {
+	register("export", func(g *Globals) *cobra.Command {
+		cmd := &cobra.Command{Use: "export", Short: "Export stored data for other tools"}
+		cmd.AddCommand(exportRolloutsCmd(g))
+		return cmd
+	})
+}
+
+func exportRolloutsCmd(g *Globals) *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "rollouts EVAL",
+		Short: "Write an answer evaluation's trajectories for training: verl (Parquet), sharegpt (LLaMA-Factory SFT) or jsonl",
+		Long: `Writes every scored run of evaluation EVAL as a trajectory in Qwen chat format with its images as files
+(OUT/images), the observation mask (loss_mask 0 on prompt and environment turns), reward and GRPO advantage.
+verl writes OUT/rollouts.parquet, jsonl OUT/rollouts.jsonl, sharegpt OUT/sharegpt.json with the successful
+trajectories only. A vimrag run gives one trajectory per model call (node), with the answer's ancestor path marked.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil {
+				return fmt.Errorf("evaluation id %q is not a number", args[0])
+			}
+			if out == "" {
+				out = fmt.Sprintf("rollouts-%d-%s", id, format)
+			}
+			_, k, err := g.Open(ctx)
+			if err != nil {
+				return err
+			}
+			defer k.Close()
+			_, st, items, err := evalrun.Load(ctx, k, id)
+			if err != nil {
+				return err
+			}
+			if len(items) == 0 {
+				return fmt.Errorf("evaluation %d: %w", id, eval.ErrNoItems)
+			}
+			rep := eval.Summarize(id, st.Questions, items, st.Modes, st.Judge)
+			path, n, err := eval.WriteRollouts(out, format, eval.Rollouts(rep, st.Questions), k.Blobs.Get)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d trajectories written to %s\n", n, path)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "jsonl", "verl (Parquet), sharegpt (LLaMA-Factory) or jsonl")
+	cmd.Flags().StringVar(&out, "out", "", "output folder (default rollouts-EVAL-FORMAT)")
+	return cmd
+}
