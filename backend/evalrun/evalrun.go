@@ -120,9 +120,15 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 	if err != nil {
 		return ev.ID, err
 	}
+	// Items whose run failed (a model server down, a crash) are run again on resume; wrong answers are not.
 	done := map[eval.ItemKey]bool{}
 	for _, it := range items {
-		done[eval.ItemKey{QuestionID: it.QuestionID, Mode: it.Mode, Sample: it.Sample}] = true
+		var r struct {
+			RunError string `json:"run_error"`
+		}
+		if json.Unmarshal(it.Result, &r) == nil && r.RunError == "" {
+			done[eval.ItemKey{QuestionID: it.QuestionID, Mode: it.Mode, Sample: it.Sample}] = true
+		}
 	}
 	var docIDs map[string]int64
 	if spec.PerDoc {
