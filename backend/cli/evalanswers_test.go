@@ -108,6 +108,11 @@ func devKB(t *testing.T, data string) (string, []eval.Question) {
 type evalModel struct {
 	byText map[string]eval.Question
 	right  map[string]bool
+	// alternate: right on a question's 1st, 3rd, … run and wrong on the others, instead of by right.
+	alternate bool
+
+	temps  []any // the temperature of every agent call
+	nAsked map[string]int
 
 	mu     sync.Mutex
 	asked  []string // question ids, in the order their first agent call arrived
@@ -138,14 +143,18 @@ func (m *evalModel) reply(first string, assistantTurns int) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("unknown question %q", qm[1])
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if assistantTurns == 0 {
-		m.mu.Lock()
 		m.asked = append(m.asked, q.ID)
-		m.mu.Unlock()
+		if m.nAsked == nil {
+			m.nAsked = map[string]int{}
+		}
+		m.nAsked[q.ID]++
 		return "<think>I need the page.</think>\n<search>" + q.Question + "</search>", nil
 	}
 	ans := "zzz qqq"
-	if m.right[q.ID] {
+	if m.right[q.ID] && !m.alternate || m.alternate && m.nAsked[q.ID]%2 == 1 {
 		ans = q.Answer
 	}
 	return "<think>The page says so.</think>\n<answer>" + ans + "</answer>", nil
@@ -157,7 +166,8 @@ func (m *evalModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Messages []struct {
+		Temperature any `json:"temperature"`
+		Messages    []struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
@@ -189,7 +199,13 @@ func (m *evalModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			turns++
 		}
 	}
-	content, err := m.reply(text(req.Messages[0].Content), turns)
+	first := text(req.Messages[0].Content)
+	if !strings.HasPrefix(first, "You are an expert evaluation system") {
+		m.mu.Lock()
+		m.temps = append(m.temps, req.Temperature)
+		m.mu.Unlock()
+	}
+	content, err := m.reply(first, turns)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -509,5 +525,86 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(sg, "sharegpt.json"))
 	if err := json.Unmarshal(b, &recs); err != nil || len(recs) != 22 {
 		t.Fatalf("sharegpt: %d records (%v), want 22", len(recs), err)
+	}
+}
+
+func TestEvalAnswersGRPOGroups(t *testing.T) {
+	data := t.TempDir()
+	texts, _ := askKB(t, data, "pdf/real/blood_loss_report.pdf")
+	word, page := uniqueWord(t, texts)
+	qs := []eval.Question{
+		{ID: "g1", Question: "Which page discusses " + word + "?", Answer: word, AnswerFormat: "Str",
+			EvidencePages: []int{page}, EvidenceSources: []string{"Table"}, Doc: "blood_loss_report.pdf"},
+		{ID: "g2", Question: "How many times is " + word + " mentioned?", Answer: "1", AnswerFormat: "Int",
+			EvidencePages: []int{page}, EvidenceSources: []string{"Pure-text (Plain-text)"}, Doc: "blood_loss_report.pdf"},
+	}
+	var lines []string
+	for _, q := range qs {
+		b, _ := json.Marshal(q)
+		lines = append(lines, string(b))
+	}
+	dataset := filepath.Join(data, "q.jsonl")
+	if err := os.WriteFile(dataset, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &evalModel{byText: map[string]eval.Question{}, alternate: true}
+	for _, q := range qs {
+		m.byText[q.Question] = q
+	}
+	hs := httptest.NewServer(m)
+	defer hs.Close()
+	openAIEnv(t, hs.URL)
+	ctx := context.Background()
+	out, err := cli(ctx, data, "eval", "answers", "--dataset", dataset, "--collection", "papers", "--mode", "vrag",
+		"--provider", "openai", "--model", "scripted-vl", "--samples", "3", "--json", "--per-question")
+	if err != nil {
+		t.Fatalf("eval: %v\n%s", err, out)
+	}
+	for _, temp := range m.temps {
+		if temp != 1.0 {
+			t.Fatalf("agent call temperature %v, want 1.0 for a GRPO group", temp)
+		}
+	}
+	var rep eval.AnswersReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Items) != 6 || rep.Samples != 3 || rep.Judge != "rule" {
+		t.Fatalf("%d items, %d samples, judge %s", len(rep.Items), rep.Samples, rep.Judge)
+	}
+	// Per question the rewards are [a, a−0.7, a] (right, wrong, right; same page shown): mean a−0.7/3, sample std
+	// 0.7/√3, so the advantages are 1/√3, −2/√3, 1/√3.
+	want := []float64{1 / math.Sqrt(3), -2 / math.Sqrt(3), 1 / math.Sqrt(3)}
+	for _, it := range rep.Items {
+		if math.Abs(it.Advantage-want[it.Sample]) > 1e-5 {
+			t.Errorf("%s sample %d: reward %v advantage %v, want %v", it.QuestionID, it.Sample, it.Reward, it.Advantage, want[it.Sample])
+		}
+	}
+	// jsonl export carries the same rewards and advantages, one trajectory per run.
+	exp := filepath.Join(data, "jsonl")
+	if out, err := cli(ctx, data, "export", "rollouts", fmt.Sprint(rep.Evaluation), "--format", "jsonl", "--out", exp); err != nil {
+		t.Fatalf("export: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(exp, "rollouts.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(rows) != 6 {
+		t.Fatalf("%d jsonl rows, want 6", len(rows))
+	}
+	for _, l := range rows {
+		var r eval.Rollout
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Advantage-want[r.Sample]) > 1e-5 || !strings.HasPrefix(r.Text, "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nAnswer the given question.") {
+			t.Errorf("row %s: advantage %v, text %.80q", r.ID, r.Advantage, r.Text)
+		}
+	}
+	// compare prints the difference of an evaluation with itself as zero change.
+	cmp, err := cli(ctx, data, "eval", "compare", fmt.Sprint(rep.Evaluation), fmt.Sprint(rep.Evaluation))
+	if err != nil || !strings.Contains(cmp, "(+0.000)") || !strings.Contains(cmp, "vrag: 0 fixed") {
+		t.Fatalf("compare: %v\n%s", err, cmp)
 	}
 }

@@ -174,3 +174,34 @@ func TestJudgePromptAndVerdict(t *testing.T) {
 		})
 	}
 }
+
+func TestMarkNodesAnswerPath(t *testing.T) {
+	// root → s1 → s2 → answer, and s3 (a branch off root) not on the answer's path. Calls: 1 add s1, 2 memorize s1,
+	// 3 add s3, 4 memorize s3, 5 add s2, 6 memorize s2, 7 answer.
+	evs := []agent.Event{
+		{Step: 1, Kind: agent.KindSearch, Search: &agent.SearchInfo{NodeID: "s1"}},
+		{Step: 2, Kind: agent.KindMemorize, Memorize: &agent.MemorizeInfo{NodeID: "s1"}},
+		{Step: 3, Kind: agent.KindSearch, Search: &agent.SearchInfo{NodeID: "s3"}},
+		{Step: 4, Kind: agent.KindMemorize, Memorize: &agent.MemorizeInfo{NodeID: "s3"}},
+		{Step: 5, Kind: agent.KindSearch, Search: &agent.SearchInfo{NodeID: "s2"}},
+		{Step: 6, Kind: agent.KindMemorize, Memorize: &agent.MemorizeInfo{NodeID: "s2"}},
+		{Step: 7, Kind: agent.KindGraph, Graph: &agent.GraphInfo{Nodes: []agent.GraphNode{
+			{ID: "root", Type: "root"}, {ID: "s1", Parents: []string{"root"}}, {ID: "s3", Parents: []string{"root"}},
+			{ID: "s2", Parents: []string{"s1"}}, {ID: "answer", Type: "answer", Parents: []string{"s2"}}}}},
+		{Step: 7, Kind: agent.KindAnswer, Answer: &agent.AnswerInfo{Text: "x"}},
+	}
+	calls := make([]Call, 7)
+	for i := range calls {
+		calls[i].Step = i + 1
+	}
+	MarkNodes(calls, evs)
+	want := []struct {
+		node string
+		on   bool
+	}{{"s1", true}, {"s1", true}, {"s3", false}, {"s3", false}, {"s2", true}, {"s2", true}, {"answer", true}}
+	for i, w := range want {
+		if calls[i].NodeID != w.node || calls[i].OnAnswerPath != w.on {
+			t.Errorf("call %d: node %q on path %v, want %q %v", i+1, calls[i].NodeID, calls[i].OnAnswerPath, w.node, w.on)
+		}
+	}
+}
