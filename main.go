@@ -72,7 +72,7 @@ func main() {
 			watches.stop()
 			app.shutdown(ctx)
 		},
-		Bind:        []any{app, opened, watches},
+		Bind:        []any{app, opened, watches, NewEvalService(app)},
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		Linux:       &linux.Options{ProgramName: "loupe", Icon: icon},
 	})

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react'
 import type { Status } from '../lib/backend'
 
-export type View = 'library' | 'chat' | 'graph' | 'settings'
+export type View = 'library' | 'chat' | 'graph' | 'settings' | 'eval'
 
 export const views: { id: View; label: string; hint: string; key: string }[] = [
   { id: 'library', label: 'Library', hint: 'Drop PDFs, images and videos to build your knowledge base.', key: '1' },
   { id: 'chat', label: 'Chat', hint: 'Ask questions; the agent searches, crops and cites pages.', key: '2' },
   { id: 'graph', label: 'Memory graph', hint: 'The reasoning graph of a VimRAG run, live.', key: '3' },
   { id: 'settings', label: 'Settings', hint: 'Model providers, agent defaults, data directory.', key: '4' },
+  { id: 'eval', label: 'Evaluation', hint: 'Run a questions file through the agent and score the answers.', key: '5' },
 ]
 
 type Props = {

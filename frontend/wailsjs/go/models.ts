@@ -296,6 +296,54 @@ export namespace kb {
 		    return a;
 		}
 	}
+	export class Evaluation {
+	    id: number;
+	    dataset: string;
+	    collection: string;
+	    config_key: string;
+	    config: number[];
+	    status: string;
+	    // Go type: time
+	    created_at: any;
+	    // Go type: time
+	    updated_at: any;
+	    items: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Evaluation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.dataset = source["dataset"];
+	        this.collection = source["collection"];
+	        this.config_key = source["config_key"];
+	        this.config = source["config"];
+	        this.status = source["status"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.updated_at = this.convertValues(source["updated_at"], null);
+	        this.items = source["items"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Message {
 	    id: number;
 	    conversation_id: number;
@@ -380,6 +428,56 @@ export namespace main {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.run_id = source["run_id"];
 	        this.conversation_id = source["conversation_id"];
+	    }
+	}
+	export class EvalRequest {
+	    dataset: string;
+	    collection: string;
+	    mode: string;
+	    provider: string;
+	    model: string;
+	    judge_provider: string;
+	    judge_model: string;
+	    samples: number;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new EvalRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dataset = source["dataset"];
+	        this.collection = source["collection"];
+	        this.mode = source["mode"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.judge_provider = source["judge_provider"];
+	        this.judge_model = source["judge_model"];
+	        this.samples = source["samples"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class EvalState {
+	    running: boolean;
+	    evaluation: number;
+	    done: number;
+	    total: number;
+	    resumed: number;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new EvalState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.evaluation = source["evaluation"];
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.resumed = source["resumed"];
+	        this.error = source["error"];
 	    }
 	}
 	export class PageRef {
