@@ -118,7 +118,7 @@ func histogram(label string, modes []string, vals map[string][]float64, lo, hi f
 	const h, top, bottom, left, width = 160.0, 20.0, 40.0, 40.0, 420.0
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" role="img" aria-label="%s distribution">`, width, h+top+bottom, html.EscapeString(label))
-	axes(&b, left, top, width-left-10, h, float64(peak), "%.0f")
+	axes(&b, left, top, width-left-10, h, float64(peak), "%.3g")
 	bw := (width - left - 10) / float64(bins)
 	sub := bw / float64(max(len(modes), 1))
 	for mi := range modes {
