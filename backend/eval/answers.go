@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -455,9 +454,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
-
-// round3 keeps reports readable and comparisons stable.
-func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 // ErrNoItems means an evaluation has nothing scored yet.
 var ErrNoItems = errors.New("evaluation has no scored answers yet")
