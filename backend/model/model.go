@@ -65,7 +65,8 @@ func (m Message) Text() string {
 	return s
 }
 
-// Options are sampling and behaviour settings; nil pointers mean "provider default".
+// Options are sampling and behaviour settings; nil pointers mean "provider default". One value is resolved per run
+// (mode defaults, then the profile, then the run's own choices) and used for every call the run makes.
 type Options struct {
 	Temperature *float64 `json:"temperature,omitempty"`
 	TopP        *float64 `json:"top_p,omitempty"`
@@ -73,6 +74,67 @@ type Options struct {
 	Stop        []string `json:"stop,omitempty"`
 	Seed        *int     `json:"seed,omitempty"`
 	Think       *bool    `json:"think,omitempty"` // thinking on/off where the model supports it
+	// NumCtx is the context window the server should load the model with (Ollama's num_ctx); 0 = the server's
+	// default. OpenAI-compatible servers fix it at start (vLLM --max-model-len) and ignore it.
+	NumCtx int `json:"num_ctx,omitempty"`
+}
+
+// Merge returns o with every field that over sets replacing o's.
+func (o Options) Merge(over Options) Options {
+	if over.Temperature != nil {
+		o.Temperature = over.Temperature
+	}
+	if over.TopP != nil {
+		o.TopP = over.TopP
+	}
+	if over.MaxTokens > 0 {
+		o.MaxTokens = over.MaxTokens
+	}
+	if len(over.Stop) > 0 {
+		o.Stop = over.Stop
+	}
+	if over.Seed != nil {
+		o.Seed = over.Seed
+	}
+	if over.Think != nil {
+		o.Think = over.Think
+	}
+	if over.NumCtx != 0 {
+		o.NumCtx = over.NumCtx
+	}
+	return o
+}
+
+// Float and Int return pointers, for literal options.
+func Float(v float64) *float64 { return &v }
+func Int(v int) *int           { return &v }
+func Bool(v bool) *bool        { return &v }
+
+// Limits are what a server says about a model's context and image cost. Zero values mean unknown.
+type Limits struct {
+	// ContextLength is the longest context the model was trained for (Ollama: <arch>.context_length).
+	ContextLength int `json:"context_length,omitempty"`
+	// DefaultContext is the window the server loads the model with when a request names none (a Modelfile's num_ctx).
+	DefaultContext int `json:"default_context,omitempty"`
+	// ImageTokens is the fixed prompt cost of one image (gemma3: tokens_per_image); 0 when it depends on the size.
+	ImageTokens int `json:"image_tokens,omitempty"`
+	// PatchFactor is the pixels per visual token side when the cost depends on the size (Qwen2.5-VL 28, Qwen3-VL 32).
+	PatchFactor int `json:"patch_factor,omitempty"`
+	// ServerImageTokens is what the server itself counts per image when it decides whether a chat fits (Ollama counts
+	// 768 for a model with a separate projector and drops the oldest messages when the total is over num_ctx).
+	ServerImageTokens int `json:"server_image_tokens,omitempty"`
+	// Renderer is set when the server renders the prompt in code, not from a template (Ollama's qwen3-vl renderer):
+	// then a message's images always come before its text.
+	Renderer string `json:"renderer,omitempty"`
+	// Template is the chat template, where the server shows it.
+	Template string `json:"template,omitempty"`
+	// Family is the architecture, e.g. "qwen25vl", "gemma3".
+	Family string `json:"family,omitempty"`
+}
+
+// LimitsReporter is implemented by adapters that can ask the server about a model (Ollama's /api/show).
+type LimitsReporter interface {
+	Limits(ctx context.Context, model string) (Limits, error)
 }
 
 // Request is one chat completion request.

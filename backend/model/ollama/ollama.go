@@ -34,12 +34,20 @@ type Client struct {
 	base     string
 	provider string
 	keep     *api.Duration
-	caps     sync.Map // model name → []string capabilities, from /api/show
+	shows    sync.Map // model name → *shown, from /api/show
+}
+
+// shown is what /api/show said about a model.
+type shown struct {
+	caps   []string
+	limits model.Limits
 }
 
 var (
 	_ model.Chat   = (*Client)(nil)
 	_ model.Lister = (*Client)(nil)
+
+	_ model.LimitsReporter = (*Client)(nil)
 )
 
 // New returns a client for baseURL, e.g. "http://127.0.0.1:11434".
@@ -75,19 +83,80 @@ func (c *Client) Version(ctx context.Context) (string, error) {
 // Capabilities returns the model's capabilities from /api/show ("completion", "vision", "embedding", "tools",
 // "thinking"), cached per client.
 func (c *Client) Capabilities(ctx context.Context, name string) ([]string, error) {
-	if v, ok := c.caps.Load(name); ok {
-		return v.([]string), nil
+	sh, err := c.show(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return sh.caps, nil
+}
+
+// Limits reports the model's context length, the window the server loads it with by default, and what an image
+// costs, from /api/show (cached per client).
+func (c *Client) Limits(ctx context.Context, name string) (model.Limits, error) {
+	sh, err := c.show(ctx, name)
+	if err != nil {
+		return model.Limits{}, err
+	}
+	return sh.limits, nil
+}
+
+func (c *Client) show(ctx context.Context, name string) (*shown, error) {
+	if v, ok := c.shows.Load(name); ok {
+		return v.(*shown), nil
 	}
 	r, err := c.api.Show(ctx, &api.ShowRequest{Model: name})
 	if err != nil {
 		return nil, c.mapError("show", name, err, false)
 	}
-	caps := make([]string, 0, len(r.Capabilities))
+	sh := &shown{caps: make([]string, 0, len(r.Capabilities)), limits: limitsOf(r)}
 	for _, cp := range r.Capabilities {
-		caps = append(caps, string(cp))
+		sh.caps = append(sh.caps, string(cp))
 	}
-	c.caps.Store(name, caps)
-	return caps, nil
+	c.shows.Store(name, sh)
+	return sh, nil
+}
+
+// ollamaImageTokens is what Ollama's chatPrompt counts per image of a model with a separate projector when it decides
+// which messages fit in num_ctx (server/prompt.go).
+const ollamaImageTokens = 768
+
+// limitsOf reads model_info keys "<arch>.context_length", "<arch>.mm_tokens_per_image" (gemma3),
+// "<arch>.vision.patch_size" × "<arch>.vision.spatial_merge_size" (Qwen-VL) and the Modelfile's num_ctx.
+func limitsOf(r *api.ShowResponse) model.Limits {
+	l := model.Limits{Renderer: r.Renderer, Template: r.Template}
+	num := func(key string) int {
+		switch v := r.ModelInfo[key].(type) {
+		case float64:
+			return int(v)
+		case int:
+			return v
+		case int64:
+			return int(v)
+		case json.Number:
+			n, _ := v.Int64()
+			return int(n)
+		}
+		return 0
+	}
+	arch, _ := r.ModelInfo["general.architecture"].(string)
+	l.Family = arch
+	if arch != "" {
+		l.ContextLength = num(arch + ".context_length")
+		l.ImageTokens = num(arch + ".mm_tokens_per_image")
+		if p, m := num(arch+".vision.patch_size"), num(arch+".vision.spatial_merge_size"); p > 0 && m > 0 {
+			l.PatchFactor = p * m
+		}
+	}
+	if len(r.ProjectorInfo) > 0 {
+		l.ServerImageTokens = ollamaImageTokens
+	}
+	for _, line := range strings.Split(r.Parameters, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "num_ctx" {
+			fmt.Sscan(f[1], &l.DefaultContext)
+		}
+	}
+	return l
 }
 
 func has(caps []string, c string) bool {
@@ -162,11 +231,12 @@ func (c *Client) Models(ctx context.Context) ([]model.Info, error) {
 // model or images for a model without vision fail here with the model package's errors instead of being silently
 // ignored (Ollama drops images sent to a text model).
 func (c *Client) Chat(ctx context.Context, req model.Request) (model.Stream, error) {
-	wreq, images, err := c.buildRequest(req)
+	sh, err := c.show(ctx, req.Model)
 	if err != nil {
 		return nil, err
 	}
-	caps, err := c.Capabilities(ctx, req.Model)
+	caps := sh.caps
+	wreq, images, err := c.buildRequest(req, sh.limits.Renderer != "")
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +260,9 @@ func (c *Client) Chat(ctx context.Context, req model.Request) (model.Stream, err
 	return s, nil
 }
 
-func (c *Client) buildRequest(req model.Request) (*api.ChatRequest, bool, error) {
+// buildRequest converts req to the native API. rendered says the server renders the model's prompt in code (a
+// "renderer"), which places every image of a message before its text.
+func (c *Client) buildRequest(req model.Request, rendered bool) (*api.ChatRequest, bool, error) {
 	opts := map[string]any{}
 	o := req.Options
 	if o.Temperature != nil {
@@ -208,6 +280,9 @@ func (c *Client) buildRequest(req model.Request) (*api.ChatRequest, bool, error)
 	if o.Seed != nil {
 		opts["seed"] = *o.Seed
 	}
+	if o.NumCtx > 0 {
+		opts["num_ctx"] = o.NumCtx
+	}
 	w := &api.ChatRequest{Model: req.Model, Options: opts, KeepAlive: c.keep}
 	if o.Think != nil {
 		w.Think = &api.ThinkValue{Value: *o.Think}
@@ -224,30 +299,91 @@ func (c *Client) buildRequest(req model.Request) (*api.ChatRequest, bool, error)
 	}
 	images := false
 	for _, m := range req.Messages {
-		// The native API has one content string and a list of images per message: text parts are joined and images
-		// follow in their order (the model's template decides where they go).
-		wm := api.Message{Role: string(m.Role), ToolCallID: m.ToolCallID}
+		msgs, err := nativeMessages(m, rendered)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, wm := range msgs {
+			images = images || len(wm.Images) > 0
+		}
+		w.Messages = append(w.Messages, msgs...)
+	}
+	return w, images, nil
+}
+
+// imgTag is the placeholder Ollama's template path replaces, in order, with a message's images (server/prompt.go).
+const imgTag = "[img]"
+
+// nativeMessages converts one message. The native API has one content string and a list of images per message, and
+// Ollama puts images in front of the text unless the text holds "[img]" placeholders. Where a message interleaves
+// text and images (VimRAG's "Picture 1:" labels), the order is kept: with a template, by a placeholder at each
+// image's place; with a renderer (which ignores placeholders), by splitting the message at each image into
+// consecutive messages of the same role, each starting with its image. A literal "[img]" in such a message's text is
+// changed to "[img ]" so it cannot capture an image.
+func nativeMessages(m model.Message, rendered bool) ([]api.Message, error) {
+	wm := api.Message{Role: string(m.Role), ToolCallID: m.ToolCallID}
+	for _, tc := range m.ToolCalls {
+		args := api.NewToolCallFunctionArguments()
+		if tc.Arguments != "" {
+			if err := json.Unmarshal([]byte(tc.Arguments), &args); err != nil {
+				return nil, fmt.Errorf("tool call %q in history: arguments are not a JSON object: %w", tc.Name, err)
+			}
+		}
+		wm.ToolCalls = append(wm.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Name: tc.Name, Arguments: args}})
+	}
+	if !interleaved(m.Parts) {
 		var text strings.Builder
 		for _, p := range m.Parts {
 			text.WriteString(p.Text)
 			if p.Image != nil {
 				wm.Images = append(wm.Images, api.ImageData(p.Image.Data))
-				images = true
 			}
 		}
 		wm.Content = text.String()
-		for _, tc := range m.ToolCalls {
-			args := api.NewToolCallFunctionArguments()
-			if tc.Arguments != "" {
-				if err := json.Unmarshal([]byte(tc.Arguments), &args); err != nil {
-					return nil, false, fmt.Errorf("tool call %q in history: arguments are not a JSON object: %w", tc.Name, err)
-				}
-			}
-			wm.ToolCalls = append(wm.ToolCalls, api.ToolCall{ID: tc.ID, Function: api.ToolCallFunction{Name: tc.Name, Arguments: args}})
-		}
-		w.Messages = append(w.Messages, wm)
+		return []api.Message{wm}, nil
 	}
-	return w, images, nil
+	safe := func(t string) string { return strings.ReplaceAll(t, imgTag, "[img ]") }
+	if !rendered {
+		var text strings.Builder
+		for _, p := range m.Parts {
+			text.WriteString(safe(p.Text))
+			if p.Image != nil {
+				text.WriteString(imgTag)
+				wm.Images = append(wm.Images, api.ImageData(p.Image.Data))
+			}
+		}
+		wm.Content = text.String()
+		return []api.Message{wm}, nil
+	}
+	var out []api.Message
+	cur := wm
+	var text strings.Builder
+	for _, p := range m.Parts {
+		if p.Image != nil {
+			cur.Content = text.String()
+			if cur.Content != "" || len(cur.Images) > 0 || len(cur.ToolCalls) > 0 {
+				out = append(out, cur)
+			}
+			cur, text = api.Message{Role: string(m.Role), Images: []api.ImageData{api.ImageData(p.Image.Data)}}, strings.Builder{}
+			continue
+		}
+		text.WriteString(safe(p.Text))
+	}
+	cur.Content = text.String()
+	return append(out, cur), nil
+}
+
+// interleaved reports whether some text comes before an image: only then does Ollama's default placement (all
+// images first) change the order of the parts.
+func interleaved(parts []model.Part) bool {
+	text := false
+	for _, p := range parts {
+		if p.Image != nil && text {
+			return true
+		}
+		text = text || p.Text != ""
+	}
+	return false
 }
 
 // stream adapts ollama/api's callback API to the pull-style model.Stream with a goroutine and a channel.
