@@ -3,6 +3,8 @@ package agent
 import (
 	"sync"
 	"time"
+
+	"loupe/backend/model"
 )
 
 // Kind names an event. The string values are part of the stored-run and SSE contract: never rename them.
@@ -68,6 +70,20 @@ type RunInfo struct {
 	Think      bool    `json:"think"`
 	MaxSteps   int     `json:"max_steps"` // tool steps (vrag, react) or model calls (vimrag)
 	TopK       int     `json:"top_k"`
+	// Options are the model options every call of the run uses (sampling, thinking, num_ctx).
+	Options *model.Options `json:"options,omitempty"`
+	// Context is the context window planned for the run.
+	Context *ContextInfo `json:"context,omitempty"`
+}
+
+// ContextInfo describes the model's context window for a run, and with an error event what went wrong with it.
+type ContextInfo struct {
+	NumCtx        int `json:"num_ctx,omitempty"`        // the window sent as num_ctx; 0: none sent
+	Window        int `json:"window,omitempty"`         // the window the server uses as far as known (num_ctx or its default)
+	ModelMax      int `json:"model_max,omitempty"`      // the model's trained context length, when the server says
+	Needed        int `json:"needed,omitempty"`         // Loupe's estimate of the run's largest prompt plus a reply
+	Estimated     int `json:"estimated,omitempty"`      // error events: the prompt tokens Loupe sent, at least
+	ServerCounted int `json:"server_counted,omitempty"` // error events: the prompt tokens the server reports
 }
 
 // DocRef names a document.
@@ -225,9 +241,11 @@ type AnswerInfo struct {
 // ErrorInfo is a problem. Recoverable errors (a malformed turn, a failed search) are followed by more steps;
 // a fatal one by done.
 type ErrorInfo struct {
-	Code        string `json:"code"` // invalid_action | parse | graph | search | render | model | cancelled | internal
+	Code        string `json:"code"` // invalid_action | parse | graph | search | render | model | cancelled | internal | context_*
 	Message     string `json:"message"`
 	Recoverable bool   `json:"recoverable"`
+	// Context is set for the context_* codes: context_capped, context_near_limit, context_truncated.
+	Context *ContextInfo `json:"context,omitempty"`
 }
 
 // Usage sums a run's cost.

@@ -194,6 +194,8 @@ type scriptChat struct {
 	replies []model.Delta
 	reqs    []model.Request
 	chunk   int // content is streamed in pieces of this many bytes
+	// prompt, when set, is the prompt token count reported for a request (100 otherwise).
+	prompt func(model.Request) int
 }
 
 func (c *scriptChat) Chat(ctx context.Context, req model.Request) (model.Stream, error) {
@@ -225,7 +227,11 @@ func (c *scriptChat) Chat(ctx context.Context, req model.Request) (model.Stream,
 	if len(d.ToolCalls) > 0 {
 		ds = append(ds, model.Delta{ToolCalls: d.ToolCalls})
 	}
-	ds = append(ds, model.Delta{Done: true, FinishReason: "stop", Usage: &model.Usage{PromptTokens: 100, CompletionTokens: 10}})
+	pt := 100
+	if c.prompt != nil {
+		pt = c.prompt(req)
+	}
+	ds = append(ds, model.Delta{Done: true, FinishReason: "stop", Usage: &model.Usage{PromptTokens: pt, CompletionTokens: 10}})
 	return &sliceStream{ctx: ctx, ds: ds, i: -1}, nil
 }
 

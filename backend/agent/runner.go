@@ -47,8 +47,12 @@ type Config struct {
 	Encoder vision.Encoder
 	// MemoryPixels is vimrag's visual-memory budget S_total (2,007,040 px as the VimRAG agent passes).
 	MemoryPixels int
-	// Options override sampling; nil fields keep the policy's choice.
+	// Options override sampling; nil fields keep the mode's reference settings (ModeOptions). NumCtx here is ignored:
+	// ContextLength decides it.
 	Options model.Options
+	// ContextLength is the context window asked of the server (Ollama num_ctx): 0 sizes it for the run, capped by
+	// what the model supports; > 0 is used as given; < 0 sends none (the server's default).
+	ContextLength int
 	// FollowUp, when set, makes the run understand its question in the light of the conversation before the policy
 	// starts: a follow-up is rewritten into a standalone question by one extra model call (see package followup).
 	FollowUp *FollowUp
@@ -88,8 +92,19 @@ func (c Config) withDefaults() (Config, error) {
 	default:
 		return c, fmt.Errorf("unknown agent mode %q (want vrag, vimrag, vanilla or react)", c.Mode)
 	}
+	if err := c.checkLimits(); err != nil {
+		return c, err
+	}
+	over := c.Options
+	over.NumCtx = 0
+	c.Options = ModeOptions(c.Mode, c.Think).Merge(over)
 	return c, nil
 }
+
+// Resolved returns cfg with the mode's defaults filled in and its sampling options resolved: what a run with cfg
+// uses (without the context window, which Run sizes against the server). Other calls made for the same run, such
+// as a question rewrite, should use Resolved().Options.
+func (c Config) Resolved() (Config, error) { return c.withDefaults() }
 
 func or(v, def int) int {
 	if v > 0 {
@@ -118,6 +133,8 @@ type Result struct {
 	Usage  Usage
 	// Messages is the last context sent to the model followed by its reply: the run's trajectory for export.
 	Messages []model.Message
+	// Options are the model options every call of the run used, num_ctx included.
+	Options model.Options
 }
 
 // policy is one agent loop.
@@ -155,12 +172,20 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 		a: a, cfg: cfg, question: question, blobs: blobs, log: log.With("run", runID, "mode", cfg.Mode),
 		em:     newEmitter(runID, sink, now),
 		tokens: map[*model.Image]int{},
+		sizes:  map[*model.Image]vision.Size{},
 		start:  now(),
+		opts:   cfg.Options,
 	}
+	warn := r.planContext(ctx)
+	opts := r.opts
 	r.em.emit(Event{Kind: KindRunStarted, Run: &RunInfo{
 		Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
 		Collection: cfg.Collection, Documents: cfg.Documents, Think: cfg.Think, MaxSteps: cfg.MaxSteps, TopK: cfg.TopK,
+		Options: &opts, Context: r.ctxInfo(0, 0),
 	}})
+	if warn != "" {
+		r.emitContext("context_capped", warn, 0, 0)
+	}
 	if cfg.FollowUp != nil || len(cfg.Prefer) > 0 {
 		r.question = r.understand(ctx)
 	}
@@ -191,7 +216,7 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 	r.usage.WallMS = now().Sub(r.start).Milliseconds()
 	r.em.setStep(r.usage.Steps)
 	r.em.emit(Event{Kind: KindDone, Done: &DoneInfo{Status: status, Usage: r.usage}})
-	res := Result{RunID: runID, Status: status, Answer: r.answer, Usage: r.usage, Messages: r.trajectory}
+	res := Result{RunID: runID, Status: status, Answer: r.answer, Usage: r.usage, Messages: r.trajectory, Options: r.opts}
 	if runErr != nil {
 		return res, fmt.Errorf("agent %s run %s: %w", cfg.Mode, runID, runErr)
 	}
@@ -231,9 +256,12 @@ type run struct {
 	em         *emitter
 	usage      Usage
 	tokens     map[*model.Image]int // visual tokens of each image the agent made
+	sizes      map[*model.Image]vision.Size
 	start      time.Time
 	answer     *AnswerInfo
 	trajectory []model.Message
+	opts       model.Options // every call's options: the mode's, the caller's and num_ctx
+	ctxw       contextPlan
 }
 
 func (r *run) emitError(code, msg string, recoverable bool) {
@@ -243,10 +271,12 @@ func (r *run) emitError(code, msg string, recoverable bool) {
 // call sends one request, streaming thinking and content deltas as events, and returns the whole reply. Text inside
 // <think>…</think> in the content channel is reported as thinking. It counts the step, the images and their visual
 // tokens, and the tokens the server reports.
-func (r *run) call(ctx context.Context, msgs []model.Message, opts model.Options) (model.Delta, error) {
+func (r *run) call(ctx context.Context, msgs []model.Message) (model.Delta, error) {
 	if err := ctx.Err(); err != nil {
 		return model.Delta{}, err
 	}
+	opts := r.opts
+	low := r.checkBefore(msgs)
 	r.usage.Steps++
 	r.em.setStep(r.usage.Steps)
 	for _, m := range msgs {
@@ -295,6 +325,7 @@ func (r *run) call(ctx context.Context, msgs []model.Message, opts model.Options
 	if out.Usage != nil {
 		r.usage.PromptTokens += out.Usage.PromptTokens
 		r.usage.CompletionTokens += out.Usage.CompletionTokens
+		r.checkAfter(low, out.Usage.PromptTokens)
 	}
 	r.trajectory = append(append([]model.Message(nil), msgs...), assistantMessage(out))
 	if err := st.Err(); err != nil {
@@ -333,6 +364,7 @@ func (r *run) image(ctx context.Context, unitID string, img image.Image, maxByte
 	mi := &model.Image{Data: data, MIME: "image/jpeg"}
 	tokens := r.cfg.Encoder.Tokens(size)
 	r.tokens[mi] = tokens
+	r.sizes[mi] = size
 	return model.Part{Image: mi}, SentImage{
 		UnitID:       unitID,
 		Image:        ImageRef{Blob: id, MIME: "image/jpeg", Width: size.W, Height: size.H, Bytes: len(data)},
@@ -356,7 +388,7 @@ func (r *run) understand(ctx context.Context) string {
 		d := followup.Decide(fu.History, r.question)
 		info.Reason = d.Reason
 		if d.Rewrite {
-			res, err := followup.Rewrite(ctx, r.a.Chat, r.cfg.Model, r.cfg.Options, r.cfg.Think, fu.History, r.question)
+			res, err := followup.Rewrite(ctx, r.a.Chat, r.cfg.Model, r.opts, r.cfg.Think, fu.History, r.question)
 			r.usage.RewriteCalls++
 			r.usage.PromptTokens += res.Usage.PromptTokens
 			r.usage.CompletionTokens += res.Usage.CompletionTokens

@@ -47,12 +47,11 @@ func (vanillaPolicy) run(ctx context.Context, r *run) error {
 	}
 	r.em.emit(Event{Kind: KindResults, Results: res})
 	parts = append(parts, model.Part{Text: VanillaPrompt(r.question)})
-	opts := r.cfg.Options
-	if r.cfg.Think && opts.Think == nil {
-		t := true
-		opts.Think = &t
+	var msgs []model.Message
+	if r.ctxw.systemLine {
+		msgs = append(msgs, model.TextMessage(model.RoleSystem, DefaultSystemLine))
 	}
-	reply, err := r.call(ctx, []model.Message{{Role: model.RoleUser, Parts: parts}}, opts)
+	reply, err := r.call(ctx, append(msgs, model.Message{Role: model.RoleUser, Parts: parts}))
 	if err != nil {
 		return err
 	}

@@ -57,35 +57,10 @@ func normLabel(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), ""))
 }
 
-func (p *vimragPolicy) options(r *run) model.Options {
-	o := r.cfg.Options
-	if o.MaxTokens == 0 {
-		o.MaxTokens = vimragMaxTokens
-	}
-	think := r.cfg.Think
-	if o.Think == nil {
-		o.Think = &think
-	}
-	// The reference samples at T 0.6 / top_p 0.95 when thinking, greedily otherwise.
-	if o.Temperature == nil {
-		t := 0.0
-		if think {
-			t = 0.6
-		}
-		o.Temperature = &t
-	}
-	if o.TopP == nil && think {
-		tp := 0.95
-		o.TopP = &tp
-	}
-	return o
-}
-
 func (p *vimragPolicy) run(ctx context.Context, r *run) error {
 	p.g = newMemGraph(r.question)
 	p.mem = map[string][]*memItem{}
 	p.cache = map[string]memImage{}
-	opts := p.options(r)
 	p.emitGraph(r, nil)
 	var msgs []model.Message
 	rebuild := true
@@ -97,7 +72,7 @@ func (p *vimragPolicy) run(ctx context.Context, r *run) error {
 			}
 			rebuild = false
 		}
-		reply, err := r.call(ctx, msgs, opts)
+		reply, err := r.call(ctx, msgs)
 		if err != nil {
 			return err
 		}

@@ -351,21 +351,21 @@ func TestVimRAGRun(t *testing.T) {
 
 func TestVimRAGStepLimit(t *testing.T) {
 	kb := newPageKB(t)
-	chat := &scriptChat{replies: []model.Delta{text("hmm"), text("<tool_call>{broken"), call("teleport", `{}`), call("add_answer_node", `{"answer": ""}`)}}
+	chat := &scriptChat{replies: []model.Delta{text("hmm"), text("<tool_call>{broken"), call("teleport", `{}`), call("add_answer_node", `{"answer": ""}`), text("still nothing")}}
 	a, _ := newTestAgent(kb, chat)
 	rec := &recorder{}
-	res, err := a.Run(context.Background(), "v", Config{Mode: ModeVimRAG, MaxSteps: 4}, "Q", rec.sink)
+	res, err := a.Run(context.Background(), "v", Config{Mode: ModeVimRAG, MaxSteps: 5}, "Q", rec.sink)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(chat.requests()) != 4 || res.Status != StatusNoAnswer || res.Answer != nil {
+	if len(chat.requests()) != 5 || res.Status != StatusNoAnswer || res.Answer != nil {
 		t.Fatalf("calls %d status %s", len(chat.requests()), res.Status)
 	}
 	var codes []string
 	for _, e := range rec.of(KindError) {
 		codes = append(codes, e.Error.Code)
 	}
-	if !cmp.Equal(codes, []string{"parse", "parse", "invalid_action", "invalid_action", "max_steps"}) {
+	if !cmp.Equal(codes, []string{"parse", "parse", "invalid_action", "invalid_action", "parse", "max_steps"}) {
 		t.Fatalf("error codes %v", codes)
 	}
 	// Not thinking: greedy.

@@ -35,15 +35,14 @@ func (p *vragPolicy) run(ctx context.Context, r *run) error {
 	if !p.crop {
 		prompt = ReActPrompt(r.question)
 	}
-	opts := r.cfg.Options
-	if r.cfg.Think && opts.Think == nil {
-		t := true
-		opts.Think = &t
+	var msgs []model.Message
+	if r.ctxw.systemLine {
+		msgs = append(msgs, model.TextMessage(model.RoleSystem, DefaultSystemLine))
 	}
-	msgs := []model.Message{model.TextMessage(model.RoleUser, prompt)}
+	msgs = append(msgs, model.TextMessage(model.RoleUser, prompt))
 	remaining := r.cfg.MaxSteps
 	for {
-		reply, err := r.call(ctx, msgs, opts)
+		reply, err := r.call(ctx, msgs)
 		if err != nil {
 			return err
 		}

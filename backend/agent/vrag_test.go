@@ -170,15 +170,15 @@ func TestVRAGRun(t *testing.T) {
 	if len(reqs) != 7 {
 		t.Fatalf("%d model calls, want 7", len(reqs))
 	}
-	// Call 1: exactly the prompt, one user message, no system message.
-	if d := cmp.Diff([]model.Message{model.TextMessage(model.RoleUser, VRAGPrompt("How much blood?"))}, reqs[0].Messages); d != "" {
+	// Call 1: Qwen's default system line (what the chat template adds to VRAG's prompt), then exactly the prompt.
+	if d := cmp.Diff([]model.Message{model.TextMessage(model.RoleSystem, DefaultSystemLine), model.TextMessage(model.RoleUser, VRAGPrompt("How much blood?"))}, reqs[0].Messages); d != "" {
 		t.Fatalf("first request (-want +got):\n%s", d)
 	}
 	if reqs[0].Model != "m" {
 		t.Fatalf("model %q", reqs[0].Model)
 	}
 	// Call 2: the assistant turn verbatim, then a user turn holding only the page image at VRAG's size.
-	m := reqs[1].Messages
+	m := reqs[1].Messages[1:] // after the system line
 	if len(m) != 3 || m[1].Role != model.RoleAssistant || m[1].Text() != chat.replies[0].Content || m[2].Role != model.RoleUser {
 		t.Fatalf("second request structure: %+v", m)
 	}
@@ -190,7 +190,7 @@ func TestVRAGRun(t *testing.T) {
 		t.Fatalf("page sent at %v, want 532x753", got)
 	}
 	// Call 3: the crop of [100,200,300,400] in the 532x756 frame, padded 56 raw px: 423x421 raw px → sent 449x446.
-	if got := imageSizes(t, reqs[2].Messages[4]); !cmp.Equal(got, []vision.Size{{W: 449, H: 446}}) {
+	if got := imageSizes(t, reqs[2].Messages[5]); !cmp.Equal(got, []vision.Size{{W: 449, H: 446}}) {
 		t.Fatalf("crop sent at %v, want 449x446", got)
 	}
 	crops := rec.of(KindCrop)
@@ -372,7 +372,7 @@ func TestReActHasNoCrop(t *testing.T) {
 		t.Fatal(err, res.Status)
 	}
 	reqs := chat.requests()
-	if reqs[0].Messages[0].Text() != ReActPrompt("Q") || strings.Contains(ReActPrompt("Q"), "bbox") {
+	if reqs[0].Messages[1].Text() != ReActPrompt("Q") || strings.Contains(ReActPrompt("Q"), "bbox") {
 		t.Fatal("react prompt must be VRAG's without the crop action")
 	}
 	if got := reqs[2].Messages[len(reqs[2].Messages)-1].Text(); got != vragNoTag {
@@ -394,10 +394,10 @@ func TestVanilla(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := chat.requests()
-	if len(reqs) != 1 || len(reqs[0].Messages) != 1 {
-		t.Fatalf("vanilla must make one call with one message, got %d calls", len(reqs))
+	if len(reqs) != 1 || len(reqs[0].Messages) != 2 || reqs[0].Messages[0].Text() != DefaultSystemLine {
+		t.Fatalf("vanilla must make one call with the system line and one message, got %d calls", len(reqs))
 	}
-	m := reqs[0].Messages[0]
+	m := reqs[0].Messages[1]
 	if got := imageSizes(t, m); len(got) != 2 || got[0] != (vision.Size{W: 532, H: 753}) {
 		t.Fatalf("images %v", got)
 	}

@@ -1,0 +1,225 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"unicode/utf8"
+
+	"loupe/backend/model"
+	"loupe/backend/vision"
+)
+
+// contextPlan is the run's context window: what the server says about the model, the num_ctx sent, and whether a
+// warning was given.
+type contextPlan struct {
+	limits     model.Limits
+	reporter   bool // the server reports limits and counts the prompt it evaluated (Ollama): truncation is detectable
+	systemLine bool // send Qwen's default system line
+	numCtx     int
+	window     int
+	needed     int
+	warnedNear bool
+}
+
+// Estimates of the run's shape, for sizing the window.
+const (
+	replyInContext  = 512  // a reply kept in the history (VRAG turns are a <think> and one tag)
+	replyReserve    = 1024 // the generation of the current call, when max_tokens is not set
+	vimragNodeText  = 300  // one search node in the graph JSON: query and summary
+	contextMargin   = 256  // chat-template tokens and estimation error
+	contextRounding = 2048 // num_ctx is rounded up to this (a changed num_ctx makes Ollama reload the model)
+	minContext      = 4096
+	messageOverhead = 8 // role markers around each message
+)
+
+// planContext asks the server about the model (when it can), sizes the window and sets r.opts.NumCtx. It returns a
+// warning when the window cannot hold the run.
+func (r *run) planContext(ctx context.Context) string {
+	p := &r.ctxw
+	if lr, ok := r.a.Chat.(model.LimitsReporter); ok {
+		l, err := lr.Limits(ctx, r.cfg.Model)
+		if err != nil {
+			r.log.Warn("model limits unknown", "model", r.cfg.Model, "err", err)
+		} else {
+			p.limits, p.reporter = l, true
+		}
+	}
+	p.systemLine = sendsSystemLine(r.cfg.Mode, r.cfg.Model, p.limits)
+	p.needed = r.estimateRun()
+	l := p.limits
+	warn := ""
+	switch {
+	case r.cfg.ContextLength > 0:
+		p.numCtx = r.cfg.ContextLength
+		if p.needed > p.numCtx {
+			warn = fmt.Sprintf("this run may need about %d tokens but the context length is set to %d: the server may cut the "+
+				"oldest messages; raise the profile's context length, or lower max steps or top_k", p.needed, p.numCtx)
+		}
+	case r.cfg.ContextLength < 0:
+		p.numCtx = 0
+	case p.reporter:
+		p.numCtx = max(minContext, (p.needed+contextRounding-1)/contextRounding*contextRounding)
+		if l.ContextLength > 0 && p.numCtx > l.ContextLength {
+			p.numCtx = l.ContextLength
+			if p.needed > p.numCtx {
+				warn = fmt.Sprintf("this run may need about %d tokens but %s supports %d: the server may cut the oldest "+
+					"messages; lower max steps or top_k, or use a model with a longer context", p.needed, r.cfg.Model, l.ContextLength)
+			}
+		}
+	}
+	if l.ContextLength > 0 && p.numCtx > l.ContextLength && warn == "" {
+		warn = fmt.Sprintf("context length %d is more than %s was trained for (%d)", p.numCtx, r.cfg.Model, l.ContextLength)
+	}
+	p.window = p.numCtx
+	if p.window == 0 {
+		p.window = l.DefaultContext
+	}
+	r.opts.NumCtx = p.numCtx
+	return warn
+}
+
+func (r *run) ctxInfo(estimated, counted int) *ContextInfo {
+	p := r.ctxw
+	return &ContextInfo{NumCtx: p.numCtx, Window: p.window, ModelMax: p.limits.ContextLength, Needed: p.needed,
+		Estimated: estimated, ServerCounted: counted}
+}
+
+func (r *run) emitContext(code, msg string, estimated, counted int) {
+	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: msg, Recoverable: true, Context: r.ctxInfo(estimated, counted)}})
+}
+
+// checkBefore estimates the prompt of one call; it warns (once per run) when the prompt nears the window, and
+// returns the lower estimate for checkAfter.
+func (r *run) checkBefore(msgs []model.Message) int {
+	low, high := r.estimateMessages(msgs)
+	p := &r.ctxw
+	if p.window > 0 && !p.warnedNear && high > p.window*9/10 {
+		p.warnedNear = true
+		r.emitContext("context_near_limit", fmt.Sprintf("the prompt of call %d is about %d tokens, near the %d-token context "+
+			"window: the server may cut the oldest messages; raise the profile's context length", r.usage.Steps, high, p.window), low, 0)
+	}
+	return low
+}
+
+// checkAfter compares the prompt tokens the server evaluated with the least Loupe sent: fewer means the server cut
+// the prompt (Ollama drops the oldest messages, then the oldest tokens, when a prompt is over num_ctx).
+func (r *run) checkAfter(low, counted int) {
+	p := r.ctxw
+	if !p.reporter || counted <= 0 || counted >= low {
+		return
+	}
+	fix := fmt.Sprintf("raise the profile's context length above %d", p.window)
+	if p.numCtx == 0 {
+		fix = "no num_ctx was sent (context length -1), so the server used its default" +
+			func() string {
+				if p.window > 0 {
+					return fmt.Sprintf(" of %d", p.window)
+				}
+				return ""
+			}() + fmt.Sprintf(": set the profile's context length to 0 (automatic) or at least %d", p.needed)
+	}
+	r.emitContext("context_truncated", fmt.Sprintf("call %d: the server evaluated %d prompt tokens but Loupe sent at least %d: "+
+		"the prompt was cut and the model no longer sees its start (the instructions and the question); %s",
+		r.usage.Steps, counted, low, fix), low, counted)
+}
+
+// estimateMessages returns a lower and an upper estimate of the prompt tokens of msgs. The lower one must not
+// exceed what any real tokenizer produces (it is compared with the server's count); the upper one sizes windows.
+func (r *run) estimateMessages(msgs []model.Message) (low, high int) {
+	for _, m := range msgs {
+		high += messageOverhead
+		for _, part := range m.Parts {
+			lo, hi := textTokens(part.Text)
+			low, high = low+lo, high+hi
+			if part.Image != nil {
+				lo, hi := r.imageTokens(part.Image)
+				low, high = low+lo, high+hi
+			}
+		}
+		for _, tc := range m.ToolCalls {
+			lo, hi := textTokens(tc.Name + tc.Arguments)
+			low, high = low+lo, high+hi
+		}
+	}
+	return low, high
+}
+
+// textTokens bounds a text's tokens: BPE vocabularies (Qwen, Llama, Gemma) average about 4 bytes of English per
+// token, at most ~6; CJK characters take 1–2 characters per token, at most 2.
+func textTokens(s string) (low, high int) {
+	ascii, other := 0, 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			ascii++
+			i++
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		other++
+		i += n
+	}
+	return ascii/6 + other/2, (ascii+2)/3 + other
+}
+
+// imageTokens bounds an image's prompt tokens from what the server says the model's encoder does: a fixed count
+// (gemma3), or visual tokens of factor×factor pixels (Qwen-VL); unknown, the lower bound is 0.
+func (r *run) imageTokens(img *model.Image) (low, high int) {
+	l := r.ctxw.limits
+	size := r.sizes[img]
+	switch {
+	case l.ImageTokens > 0:
+		low, high = l.ImageTokens, l.ImageTokens
+	case l.PatchFactor > 0 && size.W > 0:
+		enc := r.cfg.Encoder
+		enc.Factor = l.PatchFactor
+		low = enc.Tokens(size)
+		high = low + 2
+	default:
+		high = r.tokens[img] + 2
+	}
+	return low, max(high, l.ServerImageTokens)
+}
+
+// imageBound is the upper estimate for an image of at most pixels.
+func (r *run) imageBound(pixels int) int {
+	l := r.ctxw.limits
+	if l.ImageTokens > 0 {
+		return max(l.ImageTokens, l.ServerImageTokens)
+	}
+	f := l.PatchFactor
+	if f == 0 {
+		f = r.cfg.Encoder.Factor
+	}
+	return max(pixels/(f*f)+2, l.ServerImageTokens)
+}
+
+// estimateRun is the largest prompt of the run plus the reply being generated, for the mode's worst case: every
+// step retrieves an image (vrag, react), top_k images (vanilla), or the graph, visual memory and a search's
+// pictures together (vimrag).
+func (r *run) estimateRun() int {
+	c := r.cfg
+	reserve := replyReserve
+	if r.opts.MaxTokens > 0 {
+		reserve = r.opts.MaxTokens
+	}
+	inCtx := min(replyInContext, reserve)
+	hi := func(s string) int { _, h := textTokens(s); return h + messageOverhead }
+	n := contextMargin + reserve
+	if r.ctxw.systemLine {
+		n += hi(DefaultSystemLine)
+	}
+	switch c.Mode {
+	case ModeVRAG, ModeReAct:
+		n += hi(VRAGPrompt(r.question)) + hi(vragAnswerNow)
+		n += c.MaxSteps * (r.imageBound(vision.VRAGMaxPixels) + messageOverhead + inCtx)
+	case ModeVanilla:
+		n += hi(VanillaPrompt(r.question)) + c.TopK*r.imageBound(vision.VRAGMaxPixels)
+	case ModeVimRAG:
+		n += hi(VimRAGSystemPrompt()) + hi(VimRAGUserPrompt(r.question, "")) + hi(VimRAGSummaryPrompt()) + hi(memoryHeader)
+		n += (c.MaxSteps / 2) * vimragNodeText
+		n += r.imageBound(c.MemoryPixels) + 5*r.imageBound(0) // the budget is shared by up to 5 items
+		n += c.TopK * (r.imageBound(vimragImagePixels) + 8)
+		n += 2 * inCtx // the search call and the summary call stay in the context until it is rebuilt
+	}
+	return n
+}

@@ -1,0 +1,212 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"loupe/backend/model"
+)
+
+// limitedChat is a scripted chat whose server reports model limits (like Ollama's /api/show).
+type limitedChat struct {
+	*scriptChat
+	limits model.Limits
+}
+
+func (c limitedChat) Limits(context.Context, string) (model.Limits, error) { return c.limits, nil }
+
+func vragScript() []model.Delta {
+	return []model.Delta{text("<think>a</think><search>q1</search>"), text("<think>b</think><search>q2</search>"),
+		text("<think>c</think><answer>x</answer>")}
+}
+
+func TestModeDefaults(t *testing.T) {
+	cases := map[string]struct {
+		cfg       Config
+		temp      float64
+		topP      float64 // 0: none
+		think     *bool
+		maxTokens int
+		steps     int
+		topK      int
+	}{
+		"vrag greedy":            {Config{Mode: ModeVRAG}, 0, 0, nil, 0, 10, 10},
+		"react greedy":           {Config{Mode: ModeReAct, MaxSteps: 3}, 0, 0, nil, 0, 3, 10},
+		"vanilla greedy":         {Config{Mode: ModeVanilla}, 0, 0, nil, 0, 0, 3},
+		"vimrag thinking":        {Config{Mode: ModeVimRAG, Think: true}, 0.6, 0.95, model.Bool(true), 4096, 20, 3},
+		"vimrag not thinking":    {Config{Mode: ModeVimRAG}, 0, 0, model.Bool(false), 4096, 20, 3},
+		"caller's sampling wins": {Config{Mode: ModeVimRAG, Think: true, MaxSteps: 30, TopK: 7, Options: model.Options{Temperature: model.Float(0.2), MaxTokens: 1000}}, 0.2, 0.95, model.Bool(true), 1000, 30, 7},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c, err := tc.cfg.Resolved()
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := c.Options
+			if o.Temperature == nil || *o.Temperature != tc.temp {
+				t.Errorf("temperature %v, want %v", o.Temperature, tc.temp)
+			}
+			if (tc.topP == 0) != (o.TopP == nil) || o.TopP != nil && *o.TopP != tc.topP {
+				t.Errorf("top_p %v, want %v", o.TopP, tc.topP)
+			}
+			if (tc.think == nil) != (o.Think == nil) || o.Think != nil && *o.Think != *tc.think {
+				t.Errorf("think %v, want %v", o.Think, tc.think)
+			}
+			if o.MaxTokens != tc.maxTokens || c.MaxSteps != tc.steps || c.TopK != tc.topK {
+				t.Errorf("max_tokens %d steps %d top_k %d, want %d %d %d", o.MaxTokens, c.MaxSteps, c.TopK, tc.maxTokens, tc.steps, tc.topK)
+			}
+		})
+	}
+	if DefaultThink(ModeVRAG) || !DefaultThink(ModeVimRAG) {
+		t.Error("thinking defaults: vrag off, vimrag on")
+	}
+}
+
+func TestStepAndTopKLimits(t *testing.T) {
+	cases := map[string]Config{
+		"vrag 2 steps":    {Mode: ModeVRAG, MaxSteps: 2},
+		"vrag 11 steps":   {Mode: ModeVRAG, MaxSteps: 11},
+		"vimrag 4 steps":  {Mode: ModeVimRAG, MaxSteps: 4},
+		"vimrag 31 steps": {Mode: ModeVimRAG, MaxSteps: 31},
+		"top_k 51":        {Mode: ModeVRAG, TopK: 51},
+	}
+	for name, cfg := range cases {
+		t.Run(name, func(t *testing.T) {
+			if _, err := cfg.Resolved(); err == nil {
+				t.Fatal("accepted")
+			}
+			a, _ := newTestAgent(newPageKB(t), &scriptChat{})
+			if _, err := a.Run(context.Background(), "r", cfg, "Q", nil); err == nil {
+				t.Fatal("run accepted")
+			}
+		})
+	}
+	for _, ok := range []Config{{Mode: ModeVRAG, MaxSteps: 3}, {Mode: ModeVRAG, MaxSteps: 10}, {Mode: ModeVimRAG, MaxSteps: 5}, {Mode: ModeVimRAG, MaxSteps: 30}} {
+		if _, err := ok.Resolved(); err != nil {
+			t.Errorf("%+v: %v", ok, err)
+		}
+	}
+}
+
+func TestContextWindow(t *testing.T) {
+	qwen := model.Limits{ContextLength: 128000, DefaultContext: 4096, PatchFactor: 28, Family: "qwen25vl"}
+	cases := map[string]struct {
+		limits   model.Limits
+		cfg      Config
+		reporter bool
+		counted  func(model.Request) int // nil: the full estimate and more
+		numCtx   int                     // 0: none sent
+		codes    []string
+	}{
+		"ollama: sized for 10 vrag steps": {limits: qwen, cfg: Config{Mode: ModeVRAG}, reporter: true, numCtx: 12288},
+		"ollama: sized for 3 vrag steps":  {limits: qwen, cfg: Config{Mode: ModeVRAG, MaxSteps: 3}, reporter: true, numCtx: 6144},
+		"ollama: vimrag":                  {limits: qwen, cfg: Config{Mode: ModeVimRAG}, reporter: true, numCtx: 18432},
+		"ollama: capped by the model": {limits: model.Limits{ContextLength: 8192, PatchFactor: 28}, cfg: Config{Mode: ModeVRAG},
+			reporter: true, numCtx: 8192, codes: []string{"context_capped"}},
+		"ollama: projector images cost 768 in Ollama's count": {limits: model.Limits{ContextLength: 128000, PatchFactor: 28, ServerImageTokens: 768},
+			cfg: Config{Mode: ModeVRAG}, reporter: true, numCtx: 16384},
+		"fixed by the profile":              {limits: qwen, cfg: Config{Mode: ModeVRAG, MaxSteps: 3, ContextLength: 32768}, reporter: true, numCtx: 32768},
+		"fixed too small for the run":       {limits: qwen, cfg: Config{Mode: ModeVRAG, ContextLength: 6000}, reporter: true, numCtx: 6000, codes: []string{"context_capped"}},
+		"off: server default, cut reported": {limits: qwen, cfg: Config{Mode: ModeVRAG, ContextLength: -1}, reporter: true, counted: func(model.Request) int { return 50 }, codes: []string{"context_truncated", "context_truncated", "context_truncated"}},
+		"no limits reported (vLLM)":         {cfg: Config{Mode: ModeVRAG}, counted: func(model.Request) int { return 1 }},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			kb := newPageKB(t)
+			kb.rank["q1"], kb.rank["q2"] = []int{1}, []int{2}
+			script := vragScript()
+			if tc.cfg.Mode == ModeVimRAG {
+				script = []model.Delta{call("add_answer_node", `{"answer": "x"}`)}
+			}
+			sc := &scriptChat{replies: script, prompt: tc.counted}
+			if sc.prompt == nil {
+				sc.prompt = func(model.Request) int { return 1 << 20 }
+			}
+			a, _ := newTestAgent(kb, sc)
+			if tc.reporter {
+				a.Chat = limitedChat{sc, tc.limits}
+			}
+			rec := &recorder{}
+			res, err := a.Run(context.Background(), "r", tc.cfg, "How much blood?", rec.sink)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, req := range sc.requests() {
+				if req.Options.NumCtx != tc.numCtx {
+					t.Fatalf("call %d num_ctx %d, want %d", i+1, req.Options.NumCtx, tc.numCtx)
+				}
+			}
+			if res.Options.NumCtx != tc.numCtx || rec.evs[0].Run.Options.NumCtx != tc.numCtx || rec.evs[0].Run.Context.NumCtx != tc.numCtx {
+				t.Fatalf("result and run_started must carry num_ctx %d: %+v", tc.numCtx, rec.evs[0].Run)
+			}
+			var codes []string
+			for _, e := range rec.of(KindError) {
+				codes = append(codes, e.Error.Code)
+				if e.Error.Context == nil || !e.Error.Recoverable {
+					t.Errorf("context error without details: %+v", e.Error)
+				}
+			}
+			if strings.Join(codes, ",") != strings.Join(tc.codes, ",") {
+				t.Fatalf("error codes %v, want %v", codes, tc.codes)
+			}
+			if len(codes) > 0 && codes[0] == "context_truncated" {
+				e := rec.of(KindError)[0].Error
+				if e.Context.ServerCounted != 50 || e.Context.Estimated <= 50 || !strings.Contains(e.Message, "context length to 0") {
+					t.Fatalf("truncation event %+v %+v", e, e.Context)
+				}
+			}
+		})
+	}
+}
+
+func TestContextNearLimit(t *testing.T) {
+	kb := newPageKB(t)
+	kb.rank["q1"], kb.rank["q2"] = []int{1}, []int{2}
+	sc := &scriptChat{replies: vragScript(), prompt: func(model.Request) int { return 1 << 20 }}
+	a, _ := newTestAgent(kb, sc)
+	// The server loads the model with 1024 tokens and Loupe is told to send none: the third call's two pages do not fit.
+	a.Chat = limitedChat{sc, model.Limits{DefaultContext: 1024, PatchFactor: 28}}
+	rec := &recorder{}
+	if _, err := a.Run(context.Background(), "r", Config{Mode: ModeVRAG, ContextLength: -1}, "Q", rec.sink); err != nil {
+		t.Fatal(err)
+	}
+	errs := rec.of(KindError)
+	if len(errs) != 1 || errs[0].Error.Code != "context_near_limit" || errs[0].Error.Context.Window != 1024 {
+		t.Fatalf("errors %+v", errs)
+	}
+}
+
+func TestSystemLine(t *testing.T) {
+	cases := map[string]struct {
+		mode   Mode
+		model  string
+		limits model.Limits
+		want   bool
+	}{
+		"vrag, Qwen2.5-VL":                 {ModeVRAG, "autumncc/Qwen2.5-VL-7B-VRAG", model.Limits{}, true},
+		"vrag, an Ollama qwen2.5vl import": {ModeVRAG, "vrag:7b", model.Limits{Family: "qwen25vl"}, true},
+		"vrag, Qwen3-VL by name":           {ModeVRAG, "Qwen/Qwen3-VL-8B-Instruct", model.Limits{}, false},
+		"vrag, Qwen3-VL by family":         {ModeVRAG, "my-model", model.Limits{Family: "qwen3vl"}, false},
+		"vanilla, gemma3":                  {ModeVanilla, "gemma3:4b", model.Limits{Family: "gemma3"}, true},
+		"vimrag has its own":               {ModeVimRAG, "qwen2.5vl:7b", model.Limits{}, false},
+	}
+	for name, tc := range cases {
+		if got := sendsSystemLine(tc.mode, tc.model, tc.limits); got != tc.want {
+			t.Errorf("%s: %v, want %v", name, got, tc.want)
+		}
+	}
+}
+
+func TestTextTokenBounds(t *testing.T) {
+	for _, s := range []string{"", "Answer the given question.", "阿里云上数据中心和安全云服务分别说的什么?", strings.Repeat("word ", 100)} {
+		lo, hi := textTokens(s)
+		if lo > hi || lo < 0 || (s != "" && hi == 0) {
+			t.Errorf("%q: %d..%d", s, lo, hi)
+		}
+		if n := len([]rune(s)); lo > n {
+			t.Errorf("%q: lower bound %d above its %d characters", s, lo, n)
+		}
+	}
+}
