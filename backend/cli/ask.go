@@ -27,9 +27,10 @@ func init() {
 	register("ask", func(g *Globals) *cobra.Command {
 		var (
 			mode, collection, prov, modelName, crops string
-			think, asJSON                            bool
+			asJSON                                   bool
 			conversation                             int64
 			docs                                     []string
+			rf                                       runFlags
 		)
 		cmd := &cobra.Command{
 			Use:   "ask QUESTION",
@@ -44,20 +45,15 @@ func init() {
 				}
 				defer lib.Close()
 				cfg, k := lib.Config, lib.KB
-				if mode == "" {
-					mode = cfg.Settings.Agent.Mode
-				}
-				if !slices.Contains(agent.Modes, agent.Mode(mode)) {
+				if mode != "" && !slices.Contains(agent.Modes, agent.Mode(mode)) {
 					return fmt.Errorf("unknown --mode %q (want vrag, vimrag, vanilla or react)", mode)
 				}
-				if !cmd.Flags().Changed("think") {
-					think = cfg.Settings.Agent.Think
-				}
-				chat, p, modelName, err := lib.Chat(prov, modelName)
+				ro := library.RunOptions{Mode: mode, Provider: prov, Model: modelName, Collection: collection}
+				rf.apply(cmd.Flags(), &ro)
+				chat, ac, err := lib.AgentConfig(ro)
 				if err != nil {
 					return err
 				}
-				ac := agent.Config{Mode: agent.Mode(mode), Provider: p.Name, Model: modelName, Collection: collection, Think: think}
 				if len(docs) > 0 {
 					if ac.Documents, err = search.ResolveDocuments(ctx, k, collection, docs); err != nil {
 						return err
@@ -92,7 +88,7 @@ func init() {
 		f.StringArrayVar(&docs, "doc", nil, "answer from this document only, by id or file name (repeat for several)")
 		f.StringVar(&prov, "provider", "", "provider profile or kind: ollama, openai, dashscope, … (default from settings)")
 		f.StringVar(&modelName, "model", "", "chat model (default: the profile's chat_model)")
-		f.BoolVar(&think, "think", false, "ask the model to think (reasoning models)")
+		rf.register(f)
 		f.BoolVar(&asJSON, "json", false, "print the events as JSON lines instead of a transcript")
 		f.StringVar(&crops, "crops", "", "folder for crop images (default: DATA/runs)")
 		f.Int64Var(&conversation, "conversation", 0, "continue this conversation (a follow-up is understood from its earlier turns)")

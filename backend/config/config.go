@@ -31,6 +31,11 @@ type Provider struct {
 	BaseURL    string `json:"base_url"`    // e.g. http://127.0.0.1:11434 or http://127.0.0.1:8000/v1
 	ChatModel  string `json:"chat_model"`  // default chat (vision) model
 	EmbedModel string `json:"embed_model"` // default embedding model, "" = none
+	// ContextLength is the context window asked of the server for chat (Ollama num_ctx): 0 = sized for each run and
+	// capped by what the model supports, -1 = none sent (the server's default), N = exactly N.
+	ContextLength int `json:"context_length,omitempty"`
+	// Sampling overrides the agent mode's reference sampling for this profile; unset fields keep the mode's.
+	Sampling Sampling `json:"sampling"`
 	// APIKey is joined in at use (Config.Provider) from the environment or the secret store; it is never part of
 	// Settings, the settings file or anything the window reads.
 	APIKey string `json:"-"`
@@ -48,12 +53,57 @@ func (p Provider) String() string {
 	return fmt.Sprintf("%s(%s %s chat=%q embed=%q key=%s)", p.Name, p.Kind, p.BaseURL, p.ChatModel, p.EmbedModel, key)
 }
 
-// AgentDefaults are the defaults of `loupe ask` and the chat screen.
+// Sampling are model sampling settings; nil and 0 mean "the mode's reference value".
+type Sampling struct {
+	Temperature *float64 `json:"temperature,omitempty"`
+	TopP        *float64 `json:"top_p,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+	Seed        *int     `json:"seed,omitempty"`
+}
+
+// Merge returns s with the fields over sets replacing s's.
+func (s Sampling) Merge(over Sampling) Sampling {
+	if over.Temperature != nil {
+		s.Temperature = over.Temperature
+	}
+	if over.TopP != nil {
+		s.TopP = over.TopP
+	}
+	if over.MaxTokens > 0 {
+		s.MaxTokens = over.MaxTokens
+	}
+	if over.Seed != nil {
+		s.Seed = over.Seed
+	}
+	return s
+}
+
+// Check reports values no server accepts.
+func (s Sampling) Check() error {
+	if t := s.Temperature; t != nil && (*t < 0 || *t > 2) {
+		return fmt.Errorf("temperature %g: want 0 to 2", *t)
+	}
+	if p := s.TopP; p != nil && (*p <= 0 || *p > 1) {
+		return fmt.Errorf("top_p %g: want more than 0 and at most 1", *p)
+	}
+	if s.MaxTokens < 0 || s.MaxTokens > 1<<20 {
+		return fmt.Errorf("max_tokens %d: want 0 (the mode's default) to %d", s.MaxTokens, 1<<20)
+	}
+	return nil
+}
+
+// AgentDefaults are the defaults of `loupe ask`, `/v1/ask` and the chat screen.
 type AgentDefaults struct {
 	Provider string `json:"provider"` // profile name
 	Mode     string `json:"mode"`     // vrag|vimrag|vanilla|react
-	Think    bool   `json:"think"`
-	TopK     int    `json:"top_k"`
+	// Think true asks every mode to think; false leaves each mode's reference choice (VimRAG thinks, VRAG does not).
+	Think bool `json:"think"`
+	// TopK is the hits asked of the knowledge base per search; 0 = the mode's (vrag/react 10, vimrag/vanilla 3).
+	TopK int `json:"top_k"`
+	// VRAGMaxSteps bounds vrag and react tool steps (3–10; 0 = 10); VimRAGMaxSteps bounds vimrag model calls (5–30;
+	// 0 = 20).
+	VRAGMaxSteps   int `json:"vrag_max_steps,omitempty"`
+	VimRAGMaxSteps int `json:"vimrag_max_steps,omitempty"`
 	// FollowUps: "rewrite" (the default, also "") turns a follow-up question into a standalone one from the
 	// conversation before the agent runs (one extra model call); "off" sends every question as asked.
 	FollowUps string `json:"follow_ups,omitempty"`
@@ -106,7 +156,7 @@ func Defaults() Settings {
 			{Name: "dashscope", Kind: KindDashScope, BaseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1",
 				ChatModel: "qwen-vl-max", EmbedModel: "multimodal-embedding-v1"},
 		},
-		Agent:  AgentDefaults{Provider: "ollama", Mode: "vrag", TopK: 5},
+		Agent:  AgentDefaults{Provider: "ollama", Mode: "vrag"},
 		Ingest: Ingest{OCRLanguages: []string{"eng", "chi_sim"}, ClipSeconds: 60},
 		Theme:  "system",
 	}

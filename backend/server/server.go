@@ -26,6 +26,7 @@ import (
 
 	"loupe/backend/agent"
 	"loupe/backend/buildinfo"
+	"loupe/backend/config"
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
 	"loupe/backend/library"
@@ -310,7 +311,15 @@ type askRequest struct {
 	Documents search.DocRefs `json:"documents"`
 	Provider  string         `json:"provider"`
 	Model     string         `json:"model"`
-	Think     bool           `json:"think"`
+	// Think, sampling, limits and context window override settings and the mode's defaults; absent = not set.
+	Think         *bool    `json:"think"`
+	Temperature   *float64 `json:"temperature"`
+	TopP          *float64 `json:"top_p"`
+	MaxTokens     int      `json:"max_tokens"`
+	Seed          *int     `json:"seed"`
+	MaxSteps      int      `json:"max_steps"`
+	TopK          int      `json:"top_k"`
+	ContextLength int      `json:"context_length"`
 	// ConversationID continues a conversation (0 starts one): a follow-up is understood from its earlier turns.
 	ConversationID int64 `json:"conversation_id"`
 }
@@ -363,14 +372,22 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	chat, modelName, provName := s.opt.Chat, req.Model, req.Provider
-	if chat == nil {
-		c, p, m, err := s.lib.Chat(req.Provider, req.Model)
-		if err != nil {
-			httpError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		chat, modelName, provName = c, m, p.Name
+	ro := library.RunOptions{Mode: req.Mode, Provider: req.Provider, Model: req.Model, Collection: req.Collection,
+		Think: req.Think, MaxSteps: req.MaxSteps, TopK: req.TopK, ContextLength: req.ContextLength,
+		Sampling: config.Sampling{Temperature: req.Temperature, TopP: req.TopP, MaxTokens: req.MaxTokens, Seed: req.Seed}}
+	var (
+		chat model.Chat
+		cfg  agent.Config
+	)
+	if s.opt.Chat != nil {
+		chat = s.opt.Chat
+		cfg, err = s.lib.AgentConfigWith(chat, ro)
+	} else {
+		chat, cfg, err = s.lib.AgentConfig(ro)
+	}
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
 	}
 	release, ok := s.runs.acquire(r.Context())
 	if !ok {
@@ -407,8 +424,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Kind, b)
 		flusher.Flush()
 	}
-	cfg := agent.Config{Mode: agent.Mode(req.Mode), Provider: provName, Model: modelName, Collection: req.Collection,
-		Documents: scope, Think: req.Think}
+	cfg.Documents = scope
 	t, err := s.lib.AnswerTurn(r.Context(), convID, chat, cfg, req.Question, sink)
 	if err != nil && r.Context().Err() == nil {
 		s.log.Warn("ask", "run", t.RunID, "err", err)
