@@ -5,6 +5,8 @@ export namespace config {
 	    mode: string;
 	    think: boolean;
 	    top_k: number;
+	    vrag_max_steps?: number;
+	    vimrag_max_steps?: number;
 	    follow_ups?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -17,6 +19,8 @@ export namespace config {
 	        this.mode = source["mode"];
 	        this.think = source["think"];
 	        this.top_k = source["top_k"];
+	        this.vrag_max_steps = source["vrag_max_steps"];
+	        this.vimrag_max_steps = source["vimrag_max_steps"];
 	        this.follow_ups = source["follow_ups"];
 	    }
 	}
@@ -82,12 +86,32 @@ export namespace config {
 		    return a;
 		}
 	}
+	export class Sampling {
+	    temperature?: number;
+	    top_p?: number;
+	    max_tokens?: number;
+	    seed?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Sampling(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.temperature = source["temperature"];
+	        this.top_p = source["top_p"];
+	        this.max_tokens = source["max_tokens"];
+	        this.seed = source["seed"];
+	    }
+	}
 	export class Provider {
 	    name: string;
 	    kind: string;
 	    base_url: string;
 	    chat_model: string;
 	    embed_model: string;
+	    context_length?: number;
+	    sampling: Sampling;
 	
 	    static createFrom(source: any = {}) {
 	        return new Provider(source);
@@ -100,8 +124,29 @@ export namespace config {
 	        this.base_url = source["base_url"];
 	        this.chat_model = source["chat_model"];
 	        this.embed_model = source["embed_model"];
+	        this.context_length = source["context_length"];
+	        this.sampling = this.convertValues(source["sampling"], Sampling);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
+	
 	export class Settings {
 	    version: number;
 	    providers: Provider[];
@@ -394,11 +439,18 @@ export namespace main {
 	    conversation_id: number;
 	    question: string;
 	    mode: string;
-	    think: boolean;
+	    think?: boolean;
 	    collection: string;
 	    documents: number[];
 	    provider: string;
 	    model: string;
+	    temperature?: number;
+	    top_p?: number;
+	    max_tokens?: number;
+	    seed?: number;
+	    max_steps?: number;
+	    top_k?: number;
+	    context_length?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new AskRequest(source);
@@ -414,6 +466,13 @@ export namespace main {
 	        this.documents = source["documents"];
 	        this.provider = source["provider"];
 	        this.model = source["model"];
+	        this.temperature = source["temperature"];
+	        this.top_p = source["top_p"];
+	        this.max_tokens = source["max_tokens"];
+	        this.seed = source["seed"];
+	        this.max_steps = source["max_steps"];
+	        this.top_k = source["top_k"];
+	        this.context_length = source["context_length"];
 	    }
 	}
 	export class AskStarted {
