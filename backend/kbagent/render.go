@@ -3,6 +3,7 @@ package kbagent
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"loupe/backend/agent"
+	"loupe/backend/imagefile"
 	"loupe/backend/kb"
 	"loupe/backend/pdf"
 	"loupe/backend/vision"
@@ -37,7 +39,16 @@ type Renderer struct {
 type unitSource struct {
 	unit kb.Unit
 	doc  kb.Document
-	size vision.Size
+	size vision.Size // raw pixels: the original's upright size for an image kept at full resolution
+	// stored is the size of the unit's stored (display) image when the original is larger: regions that need more
+	// pixels than it has are cut from the original.
+	stored vision.Size
+}
+
+// imageMeta is the part of a document's meta ingest writes for an image: the original's upright size.
+type imageMeta struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
 }
 
 type decoded struct {
@@ -82,6 +93,13 @@ func (r *Renderer) source(ctx context.Context, unitID string) (*unitSource, erro
 			return nil, fmt.Errorf("unit %d of %s: stored image %s: %w", id, d.Name, u.ImageBlob, err)
 		}
 		s.size = vision.Size{W: cfg.Width, H: cfg.Height}
+		// An image whose original is larger than its stored copy (kept at ≤ 2048 px for the grid and the viewer):
+		// raw pixels are the original's, as VRAG crops image_raw.
+		var m imageMeta
+		if u.Kind == kb.UnitImage && d.Kind == "image" && d.Blob != "" && json.Unmarshal([]byte(d.Meta), &m) == nil &&
+			m.Width > cfg.Width && m.Height > cfg.Height && r.KB.Blobs.Has(d.Blob) {
+			s.stored, s.size = s.size, vision.Size{W: m.Width, H: m.Height}
+		}
 	default:
 		return nil, fmt.Errorf("unit %d of %s (%s) has no stored image", id, d.Name, u.Kind)
 	}
@@ -125,11 +143,50 @@ func (r *Renderer) Render(ctx context.Context, unitID string, region vision.Rect
 	if s.unit.Kind == kb.UnitPage {
 		return r.renderPDF(ctx, s, region, out)
 	}
+	if s.stored.W > 0 {
+		// The stored copy suffices when the region has at least out's pixels in it; a closer look needs the original.
+		fx, fy := float64(s.stored.W)/float64(s.size.W), float64(s.stored.H)/float64(s.size.H)
+		if region.W()*fx < float64(out.W) || region.H()*fy < float64(out.H) {
+			img, err := r.original(s)
+			if err != nil {
+				return nil, err
+			}
+			return scale(vision.Crop(img, region), out), nil
+		}
+		region = vision.Rect{X0: region.X0 * fx, Y0: region.Y0 * fy, X1: region.X1 * fx, Y1: region.Y1 * fy}
+	}
 	img, err := r.stored(s)
 	if err != nil {
 		return nil, err
 	}
 	return scale(vision.Crop(img, region), out), nil
+}
+
+// original decodes the document's original upright (cached like the stored images: crops of one picture come in a
+// row).
+func (r *Renderer) original(s *unitSource) (image.Image, error) {
+	key := "original:" + s.doc.Blob
+	r.mu.Lock()
+	last := r.last
+	r.mu.Unlock()
+	if last != nil && last.blob == key {
+		return last.img, nil
+	}
+	data, err := r.KB.Blobs.Get(s.doc.Blob)
+	if err != nil {
+		return nil, fmt.Errorf("unit %d of %s: original %s: %w", s.unit.ID, s.doc.Name, s.doc.Blob, err)
+	}
+	img, err := imagefile.DecodeUpright(s.doc.Name, data)
+	if err != nil {
+		return nil, fmt.Errorf("unit %d: %w", s.unit.ID, err)
+	}
+	if got := vision.SizeOf(img); got != s.size {
+		return nil, fmt.Errorf("unit %d of %s: the original decodes to %dx%d, its record says %dx%d", s.unit.ID, s.doc.Name, got.W, got.H, s.size.W, s.size.H)
+	}
+	r.mu.Lock()
+	r.last = &decoded{blob: key, img: img}
+	r.mu.Unlock()
+	return img, nil
 }
 
 // scale resizes to exactly out. vision.Resize scales JPEG's YCbCr planes directly, so a decoded page or render is
