@@ -107,4 +107,3 @@ func TestCropOfLargeImageIsFullResolution(t *testing.T) {
 func itoa(n int) string {
 	return strconv.Itoa(n)
 }
-
