@@ -57,7 +57,7 @@ func (r *run) planContext(ctx context.Context) string {
 		}
 	case r.cfg.ContextLength < 0:
 		p.numCtx = 0
-	case p.reporter:
+	case p.reporter && l.Adjustable:
 		p.numCtx = max(minContext, (p.needed+contextRounding-1)/contextRounding*contextRounding)
 		if l.ContextLength > 0 && p.numCtx > l.ContextLength {
 			p.numCtx = l.ContextLength
@@ -66,6 +66,10 @@ func (r *run) planContext(ctx context.Context) string {
 					"messages; lower max steps or top_k, or use a model with a longer context", p.needed, r.cfg.Model, l.ContextLength)
 			}
 		}
+	}
+	if !l.Adjustable && l.DefaultContext > 0 && p.needed > l.DefaultContext && warn == "" {
+		warn = fmt.Sprintf("this run may need about %d tokens but the server serves %s with %d (vLLM: --max-model-len): "+
+			"a longer prompt is rejected; restart the server with a longer context, or lower max steps or top_k", p.needed, r.cfg.Model, l.DefaultContext)
 	}
 	if l.ContextLength > 0 && p.numCtx > l.ContextLength && warn == "" {
 		warn = fmt.Sprintf("context length %d is more than %s was trained for (%d)", p.numCtx, r.cfg.Model, l.ContextLength)
@@ -105,7 +109,7 @@ func (r *run) checkBefore(msgs []model.Message) int {
 // the prompt (Ollama drops the oldest messages, then the oldest tokens, when a prompt is over num_ctx).
 func (r *run) checkAfter(low, counted int) {
 	p := r.ctxw
-	if !p.reporter || counted <= 0 || counted >= low {
+	if !p.reporter || !p.limits.Adjustable || counted <= 0 || counted >= low {
 		return
 	}
 	fix := fmt.Sprintf("raise the profile's context length above %d", p.window)
@@ -222,4 +226,17 @@ func (r *run) estimateRun() int {
 		n += 2 * inCtx // the search call and the summary call stay in the context until it is rebuilt
 	}
 	return n
+}
+
+// EstimateContext is the context window a run with cfg needs on a model with limits l: its largest prompt plus a
+// reply, as Run sizes num_ctx (before rounding). For `loupe doctor` and the settings screen.
+func EstimateContext(cfg Config, l model.Limits) (int, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return 0, err
+	}
+	r := &run{cfg: cfg, opts: cfg.Options, question: "a question of a few words about the documents"}
+	r.ctxw.limits = l
+	r.ctxw.systemLine = sendsSystemLine(cfg.Mode, cfg.Model, l)
+	return r.estimateRun(), nil
 }

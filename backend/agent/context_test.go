@@ -91,7 +91,7 @@ func TestStepAndTopKLimits(t *testing.T) {
 }
 
 func TestContextWindow(t *testing.T) {
-	qwen := model.Limits{ContextLength: 128000, DefaultContext: 4096, PatchFactor: 28, Family: "qwen25vl"}
+	qwen := model.Limits{ContextLength: 128000, DefaultContext: 4096, PatchFactor: 28, Family: "qwen25vl", Adjustable: true}
 	cases := map[string]struct {
 		limits   model.Limits
 		cfg      Config
@@ -103,14 +103,16 @@ func TestContextWindow(t *testing.T) {
 		"ollama: sized for 10 vrag steps": {limits: qwen, cfg: Config{Mode: ModeVRAG}, reporter: true, numCtx: 12288},
 		"ollama: sized for 3 vrag steps":  {limits: qwen, cfg: Config{Mode: ModeVRAG, MaxSteps: 3}, reporter: true, numCtx: 6144},
 		"ollama: vimrag":                  {limits: qwen, cfg: Config{Mode: ModeVimRAG}, reporter: true, numCtx: 18432},
-		"ollama: capped by the model": {limits: model.Limits{ContextLength: 8192, PatchFactor: 28}, cfg: Config{Mode: ModeVRAG},
+		"ollama: capped by the model": {limits: model.Limits{ContextLength: 8192, PatchFactor: 28, Adjustable: true}, cfg: Config{Mode: ModeVRAG},
 			reporter: true, numCtx: 8192, codes: []string{"context_capped"}},
-		"ollama: projector images cost 768 in Ollama's count": {limits: model.Limits{ContextLength: 128000, PatchFactor: 28, ServerImageTokens: 768},
+		"ollama: projector images cost 768 in Ollama's count": {limits: model.Limits{ContextLength: 128000, PatchFactor: 28, ServerImageTokens: 768, Adjustable: true},
 			cfg: Config{Mode: ModeVRAG}, reporter: true, numCtx: 16384},
 		"fixed by the profile":              {limits: qwen, cfg: Config{Mode: ModeVRAG, MaxSteps: 3, ContextLength: 32768}, reporter: true, numCtx: 32768},
 		"fixed too small for the run":       {limits: qwen, cfg: Config{Mode: ModeVRAG, ContextLength: 6000}, reporter: true, numCtx: 6000, codes: []string{"context_capped"}},
 		"off: server default, cut reported": {limits: qwen, cfg: Config{Mode: ModeVRAG, ContextLength: -1}, reporter: true, counted: func(model.Request) int { return 50 }, codes: []string{"context_truncated", "context_truncated", "context_truncated"}},
-		"no limits reported (vLLM)":         {cfg: Config{Mode: ModeVRAG}, counted: func(model.Request) int { return 1 }},
+		"no limits reported":                {cfg: Config{Mode: ModeVRAG}, counted: func(model.Request) int { return 1 }},
+		"vLLM: fixed window, too short": {limits: model.Limits{ContextLength: 8192, DefaultContext: 8192}, cfg: Config{Mode: ModeVRAG},
+			reporter: true, counted: func(model.Request) int { return 1 }, codes: []string{"context_capped"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -167,7 +169,7 @@ func TestContextNearLimit(t *testing.T) {
 	sc := &scriptChat{replies: vragScript(), prompt: func(model.Request) int { return 1 << 20 }}
 	a, _ := newTestAgent(kb, sc)
 	// The server loads the model with 1024 tokens and Loupe is told to send none: the third call's two pages do not fit.
-	a.Chat = limitedChat{sc, model.Limits{DefaultContext: 1024, PatchFactor: 28}}
+	a.Chat = limitedChat{sc, model.Limits{DefaultContext: 1024, PatchFactor: 28, Adjustable: true}}
 	rec := &recorder{}
 	if _, err := a.Run(context.Background(), "r", Config{Mode: ModeVRAG, ContextLength: -1}, "Q", rec.sink); err != nil {
 		t.Fatal(err)

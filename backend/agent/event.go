@@ -250,8 +250,11 @@ type ErrorInfo struct {
 
 // Usage sums a run's cost.
 type Usage struct {
-	PromptTokens     int   `json:"prompt_tokens"`
-	CompletionTokens int   `json:"completion_tokens"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	// PromptTokensSent is Loupe's lower estimate of the prompt tokens it sent, over the agent's calls whose prompt
+	// the server counted: the server's count below it means the server cut prompts.
+	PromptTokensSent int   `json:"prompt_tokens_sent,omitempty"`
 	Images           int   `json:"images"`                  // images sent, counted once per model call that carried them
 	VisualTokens     int   `json:"visual_tokens"`           // estimated from encoder sizes, summed like Images
 	Steps            int   `json:"steps"`                   // model calls

@@ -325,6 +325,9 @@ func (r *run) call(ctx context.Context, msgs []model.Message) (model.Delta, erro
 	if out.Usage != nil {
 		r.usage.PromptTokens += out.Usage.PromptTokens
 		r.usage.CompletionTokens += out.Usage.CompletionTokens
+		if out.Usage.PromptTokens > 0 {
+			r.usage.PromptTokensSent += low
+		}
 		r.checkAfter(low, out.Usage.PromptTokens)
 	}
 	r.trajectory = append(append([]model.Message(nil), msgs...), assistantMessage(out))

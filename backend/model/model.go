@@ -112,8 +112,12 @@ func Bool(v bool) *bool        { return &v }
 
 // Limits are what a server says about a model's context and image cost. Zero values mean unknown.
 type Limits struct {
-	// ContextLength is the longest context the model was trained for (Ollama: <arch>.context_length).
+	// ContextLength is the longest context the model was trained for (Ollama: <arch>.context_length) or is served
+	// with (vLLM: max_model_len).
 	ContextLength int `json:"context_length,omitempty"`
+	// Adjustable says the window is chosen per request (Ollama's num_ctx) and that the server cuts a prompt that
+	// does not fit instead of rejecting it.
+	Adjustable bool `json:"adjustable,omitempty"`
 	// DefaultContext is the window the server loads the model with when a request names none (a Modelfile's num_ctx).
 	DefaultContext int `json:"default_context,omitempty"`
 	// ImageTokens is the fixed prompt cost of one image (gemma3: tokens_per_image); 0 when it depends on the size.

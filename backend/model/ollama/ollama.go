@@ -123,7 +123,7 @@ const ollamaImageTokens = 768
 // limitsOf reads model_info keys "<arch>.context_length", "<arch>.mm_tokens_per_image" (gemma3),
 // "<arch>.vision.patch_size" × "<arch>.vision.spatial_merge_size" (Qwen-VL) and the Modelfile's num_ctx.
 func limitsOf(r *api.ShowResponse) model.Limits {
-	l := model.Limits{Renderer: r.Renderer, Template: r.Template}
+	l := model.Limits{Renderer: r.Renderer, Template: r.Template, Adjustable: true}
 	num := func(key string) int {
 		switch v := r.ModelInfo[key].(type) {
 		case float64:
@@ -239,6 +239,11 @@ func (c *Client) Chat(ctx context.Context, req model.Request) (model.Stream, err
 	wreq, images, err := c.buildRequest(req, sh.limits.Renderer != "")
 	if err != nil {
 		return nil, err
+	}
+	if wreq.Think != nil && len(caps) > 0 && !has(caps, "thinking") {
+		// Ollama answers 400 to think for a model without a thinking mode; such a model writes its reasoning (VRAG's
+		// <think> tags) in the reply anyway, so the run goes on without the flag.
+		wreq.Think = nil
 	}
 	if len(caps) > 0 {
 		if !has(caps, "completion") {

@@ -73,15 +73,15 @@ func TestLimitsFromShow(t *testing.T) {
 				"template":       "{{ .Prompt }}",
 				"model_info":     map[string]any{"general.architecture": "qwen25vl", "qwen25vl.context_length": 128000, "qwen25vl.vision.patch_size": 14, "qwen25vl.vision.spatial_merge_size": 2},
 				"projector_info": map[string]any{"clip.has_vision_encoder": true}},
-			want: model.Limits{ContextLength: 128000, DefaultContext: 8192, PatchFactor: 28, ServerImageTokens: 768, Family: "qwen25vl", Template: "{{ .Prompt }}"},
+			want: model.Limits{Adjustable: true, ContextLength: 128000, DefaultContext: 8192, PatchFactor: 28, ServerImageTokens: 768, Family: "qwen25vl", Template: "{{ .Prompt }}"},
 		},
 		"gemma3 with fixed image cost": {
 			show: map[string]any{"model_info": map[string]any{"general.architecture": "gemma3", "gemma3.context_length": 131072, "gemma3.mm_tokens_per_image": 256}},
-			want: model.Limits{ContextLength: 131072, ImageTokens: 256, Family: "gemma3"},
+			want: model.Limits{Adjustable: true, ContextLength: 131072, ImageTokens: 256, Family: "gemma3"},
 		},
 		"qwen3-vl with a renderer": {
 			show: map[string]any{"renderer": "qwen3-vl-instruct", "model_info": map[string]any{"general.architecture": "qwen3vl", "qwen3vl.context_length": 262144, "qwen3vl.vision.patch_size": 16, "qwen3vl.vision.spatial_merge_size": 2}},
-			want: model.Limits{ContextLength: 262144, PatchFactor: 32, Renderer: "qwen3-vl-instruct", Family: "qwen3vl"},
+			want: model.Limits{Adjustable: true, ContextLength: 262144, PatchFactor: 32, Renderer: "qwen3-vl-instruct", Family: "qwen3vl"},
 		},
 	}
 	for name, tc := range cases {
