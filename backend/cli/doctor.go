@@ -17,6 +17,7 @@ var doctorEndpoints func(ctx context.Context, cfg *config.Config) []doctor.Check
 func init() {
 	register("doctor", func(g *Globals) *cobra.Command {
 		var asJSON, fix, offline bool
+		var modelName, prov, mode string
 		cmd := &cobra.Command{
 			Use:   "doctor",
 			Short: "Check the knowledge base, the blob store, external tools and model endpoints",
@@ -31,6 +32,13 @@ func init() {
 					opt.Endpoints = doctorEndpoints
 				}
 				checks := doctor.Run(cmd.Context(), cfg, opt)
+				if modelName != "" {
+					mc, err := modelChecks(cmd.Context(), cfg, prov, modelName, mode)
+					if err != nil {
+						return err
+					}
+					checks = append(checks, mc...)
+				}
 				w := cmd.OutOrStdout()
 				for _, c := range checks {
 					if asJSON {
@@ -60,6 +68,9 @@ func init() {
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per check")
 		cmd.Flags().BoolVar(&fix, "fix", false, "repair what can be repaired: remove orphan blobs, rebuild full-text indexes")
 		cmd.Flags().BoolVar(&offline, "offline", false, "skip model endpoint checks")
+		cmd.Flags().StringVar(&modelName, "model", "", "probe this chat model for what the agent needs: vision, images per request, context length, tool calls")
+		cmd.Flags().StringVar(&prov, "provider", "", "provider profile of --model (default from settings)")
+		cmd.Flags().StringVar(&mode, "mode", "", "agent mode --model is probed for: vrag, vimrag, vanilla or react (default from settings)")
 		return cmd
 	})
 }

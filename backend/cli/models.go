@@ -91,6 +91,7 @@ func init() {
 		}
 		cmd.Flags().StringVar(&name, "provider", "", "only this provider profile (name or kind)")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object per provider")
+		cmd.AddCommand(pullCommand(g))
 		return cmd
 	})
 }

@@ -51,22 +51,13 @@ func (l *Library) agentConfig(chat model.Chat, o RunOptions) (model.Chat, agent.
 	if !slices.Contains(agent.Modes, m) {
 		return nil, agent.Config{}, fmt.Errorf("unknown mode %q (want vrag, vimrag, vanilla or react)", mode)
 	}
-	var (
-		p         config.Provider
-		modelName = o.Model
-		err       error
-	)
-	if chat == nil {
-		if chat, p, modelName, err = l.Chat(o.Provider, o.Model); err != nil {
-			return nil, agent.Config{}, err
-		}
-	} else {
-		if p, err = l.Config.Provider(o.Provider); err != nil {
-			return nil, agent.Config{}, err
-		}
-		if modelName == "" {
-			modelName = p.ChatModel
-		}
+	p, err := l.Config.Provider(o.Provider)
+	if err != nil {
+		return nil, agent.Config{}, err
+	}
+	modelName := o.Model
+	if modelName == "" {
+		modelName = p.ChatModel
 	}
 	think := s.Think || agent.DefaultThink(m)
 	if o.Think != nil {
@@ -100,6 +91,11 @@ func (l *Library) agentConfig(chat model.Chat, o RunOptions) (model.Chat, agent.
 		MaxSteps: steps, TopK: topK, ContextLength: ctxLen, Options: SamplingOptions(samp)}
 	if _, err := cfg.Resolved(); err != nil {
 		return nil, agent.Config{}, err
+	}
+	if chat == nil {
+		if chat, _, cfg.Model, err = l.Chat(p.Name, o.Model); err != nil {
+			return nil, agent.Config{}, err
+		}
 	}
 	return chat, cfg, nil
 }

@@ -489,3 +489,30 @@ func (s *stream) Close() error {
 	<-s.done
 	return nil
 }
+
+// PullProgress is one progress report of a pull: a status line, and bytes of the layer being downloaded.
+type PullProgress struct {
+	Status    string `json:"status"`
+	Digest    string `json:"digest,omitempty"`
+	Completed int64  `json:"completed,omitempty"`
+	Total     int64  `json:"total,omitempty"`
+}
+
+// Pull downloads a model into the server's library (POST /api/pull), reporting progress to fn as the server streams
+// it. The server does the download; cancelling ctx stops it.
+func (c *Client) Pull(ctx context.Context, name string, fn func(PullProgress)) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("ollama pull at %s: no model named", c.base)
+	}
+	err := c.api.Pull(ctx, &api.PullRequest{Model: name}, func(p api.ProgressResponse) error {
+		if fn != nil {
+			fn(PullProgress{Status: p.Status, Digest: p.Digest, Completed: p.Completed, Total: p.Total})
+		}
+		return nil
+	})
+	if err != nil {
+		return c.mapError("pull", name, err, false)
+	}
+	c.shows.Delete(name)
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -142,5 +143,50 @@ func TestInterleavedMessages(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestPullStreamsProgress(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		if r.URL.Path != "/api/pull" {
+			http.NotFound(w, r)
+			return
+		}
+		if body["model"] == "nope" {
+			w.WriteHeader(500)
+			io.WriteString(w, `{"error":"pull model manifest: file does not exist"}`)
+			return
+		}
+		lines(w, `{"status":"pulling manifest"}`, `{"status":"pulling 6a0746a1ec1a","digest":"sha256:6a07","total":1000,"completed":250}`,
+			`{"status":"pulling 6a0746a1ec1a","digest":"sha256:6a07","total":1000,"completed":1000}`, `{"status":"verifying sha256 digest"}`, `{"status":"success"}`)
+	}))
+	defer srv.Close()
+	c, _ := New(srv.URL, Options{})
+	var got []string
+	err := c.Pull(context.Background(), "qwen2.5vl:7b", func(p PullProgress) { got = append(got, fmt.Sprintf("%s %d/%d", p.Status, p.Completed, p.Total)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "pulling manifest 0/0|pulling 6a0746a1ec1a 250/1000|pulling 6a0746a1ec1a 1000/1000|verifying sha256 digest 0/0|success 0/0"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("progress %q", got)
+	}
+	if err := c.Pull(context.Background(), "nope", nil); err == nil || !strings.Contains(err.Error(), "file does not exist") || !strings.Contains(err.Error(), `"nope"`) {
+		t.Fatalf("failed pull: %v", err)
+	}
+}
+
+func TestThinkOmittedForModelsWithoutThinking(t *testing.T) {
+	var got map[string]any
+	c := showServer(t, map[string]any{"capabilities": []string{"completion", "vision"}}, &got)
+	st, err := c.Chat(context.Background(), model.Request{Model: "m", Messages: []model.Message{model.TextMessage(model.RoleUser, "hi")}, Options: model.Options{Think: model.Bool(true)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model.Collect(st)
+	if _, sent := got["think"]; sent {
+		t.Fatalf("think sent to a model without thinking: %v", got)
 	}
 }
