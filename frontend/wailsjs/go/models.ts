@@ -625,6 +625,33 @@ export namespace model {
 
 }
 
+export namespace probe {
+	
+	export class Result {
+	    name: string;
+	    ok: boolean;
+	    skipped?: boolean;
+	    optional?: boolean;
+	    detail: string;
+	    fix?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.ok = source["ok"];
+	        this.skipped = source["skipped"];
+	        this.optional = source["optional"];
+	        this.detail = source["detail"];
+	        this.fix = source["fix"];
+	    }
+	}
+
+}
+
 export namespace provider {
 	
 	export class Result {

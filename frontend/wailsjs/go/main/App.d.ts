@@ -4,6 +4,7 @@ import {main} from '../models';
 import {kb} from '../models';
 import {config} from '../models';
 import {model} from '../models';
+import {probe} from '../models';
 import {json} from '../models';
 import {search} from '../models';
 import {provider} from '../models';
@@ -41,6 +42,10 @@ export function Pages(arg1:number):Promise<Array<main.PageRef>>;
 export function PickFiles():Promise<Array<string>>;
 
 export function PickFolder():Promise<string>;
+
+export function ProbeModel(arg1:config.Provider,arg2:string,arg3:string):Promise<Array<probe.Result>>;
+
+export function PullModel(arg1:config.Provider,arg2:string):Promise<void>;
 
 export function RetryDocument(arg1:number,arg2:string):Promise<void>;
 

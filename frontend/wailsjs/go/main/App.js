@@ -70,6 +70,14 @@ export function PickFolder() {
   return window['go']['main']['App']['PickFolder']();
 }
 
+export function ProbeModel(arg1, arg2, arg3) {
+  return window['go']['main']['App']['ProbeModel'](arg1, arg2, arg3);
+}
+
+export function PullModel(arg1, arg2) {
+  return window['go']['main']['App']['PullModel'](arg1, arg2);
+}
+
 export function RetryDocument(arg1, arg2) {
   return window['go']['main']['App']['RetryDocument'](arg1, arg2);
 }

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"loupe/backend/agent"
+	"loupe/backend/config"
+	"loupe/backend/model/ollama"
+	"loupe/backend/model/probe"
+	"loupe/backend/model/provider"
+)
+
+// eventPull carries the progress of PullModel.
+const eventPull = "models:pull"
+
+// PullEvent is one progress report of a pull, as the settings screen shows it.
+type PullEvent struct {
+	Provider  string `json:"provider"`
+	Model     string `json:"model"`
+	Status    string `json:"status"`
+	Completed int64  `json:"completed,omitempty"`
+	Total     int64  `json:"total,omitempty"`
+	Done      bool   `json:"done,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// withSavedKey gives a profile from the settings screen the API key stored for it (the screen never holds keys).
+func (a *App) withSavedKey(p config.Provider) config.Provider {
+	if a.lib != nil {
+		if saved, err := a.lib.Config.Provider(p.Name); err == nil && saved.Name == p.Name {
+			p.APIKey = saved.APIKey
+		}
+	}
+	return p
+}
+
+// ProbeModel checks a profile's chat model for what mode needs (vision, images per request, context, tool calls),
+// as `loupe doctor --model` does. modelName "" means the profile's chat model; mode "" the agent default.
+func (a *App) ProbeModel(p config.Provider, modelName, mode string) ([]probe.Result, error) {
+	p = a.withSavedKey(p)
+	if modelName == "" {
+		modelName = p.ChatModel
+	}
+	if modelName == "" {
+		return nil, errors.New("choose a chat model first")
+	}
+	if mode == "" && a.lib != nil {
+		mode = a.lib.Config.Settings.Agent.Mode
+	}
+	set, err := provider.New(p, provider.Options{Transport: provider.TestTransport()})
+	if err != nil {
+		return nil, err
+	}
+	if set.Chat == nil {
+		return nil, fmt.Errorf("provider %s (%s) cannot chat", p.Name, p.Kind)
+	}
+	o := probe.Options{Mode: agent.Mode(mode), Kind: p.Kind, ContextLength: p.ContextLength}
+	if a.lib != nil {
+		s := a.lib.Config.Settings.Agent
+		o.TopK = s.TopK
+		switch o.Mode {
+		case agent.ModeVimRAG:
+			o.MaxSteps = s.VimRAGMaxSteps
+		case agent.ModeVRAG, agent.ModeReAct:
+			o.MaxSteps = s.VRAGMaxSteps
+		}
+	}
+	return probe.Run(a.ctx, set.Chat, modelName, o), nil
+}
+
+// PullModel has an Ollama profile's server download a model; progress arrives as models:pull events and the call
+// returns when the pull ends.
+func (a *App) PullModel(p config.Provider, name string) error {
+	if p.Kind != config.KindOllama {
+		return fmt.Errorf("%s is a %s profile: only Ollama servers pull models", p.Name, p.Kind)
+	}
+	set, err := provider.New(p, provider.Options{})
+	if err != nil {
+		return err
+	}
+	c, ok := set.Chat.(*ollama.Client)
+	if !ok {
+		return fmt.Errorf("provider %s: no Ollama client", p.Name)
+	}
+	emit := func(e PullEvent) {
+		e.Provider, e.Model = p.Name, name
+		wruntime.EventsEmit(a.ctx, eventPull, e)
+	}
+	err = c.Pull(a.ctx, name, func(pp ollama.PullProgress) {
+		emit(PullEvent{Status: pp.Status, Completed: pp.Completed, Total: pp.Total})
+	})
+	if err != nil {
+		emit(PullEvent{Status: "failed", Done: true, Error: err.Error()})
+		return err
+	}
+	emit(PullEvent{Status: "success", Done: true})
+	return nil
+}
