@@ -14,8 +14,10 @@ import type {
   Message,
   ModelInfo,
   PageRef,
+  ProbeResult,
   Provider,
   ProviderResult,
+  PullEvent,
   SearchResult,
   Settings,
 } from './types'
@@ -53,7 +55,7 @@ export interface AskRequest {
   conversation_id: number
   question: string
   mode: string
-  think: boolean
+  think?: boolean
   collection: string
   /** The scope: the agent searches these documents only; empty or absent means all. */
   documents?: number[]
@@ -84,6 +86,8 @@ export const backend = {
   // apiKey: a key typed and not saved; the stored key is used by the backend only for the profile's saved URL.
   testProvider: (p: Provider, apiKey = ''): Promise<ProviderResult> => App.TestProvider(config.Provider.createFrom(p), apiKey),
   listModels: (p: Provider, apiKey = ''): Promise<ModelInfo[]> => App.ListModels(config.Provider.createFrom(p), apiKey),
+  probeModel: (p: Provider, model: string, mode: string): Promise<ProbeResult[]> => App.ProbeModel(config.Provider.createFrom(p), model, mode),
+  pullModel: (p: Provider, name: string): Promise<void> => App.PullModel(config.Provider.createFrom(p), name),
   conversations: (): Promise<Conversation[]> => App.Conversations() as Promise<Conversation[]>,
   messages: (id: number): Promise<Message[]> => App.Messages(id) as Promise<Message[]>,
   deleteConversation: (id: number): Promise<void> => App.DeleteConversation(id),
@@ -102,6 +106,12 @@ export const backend = {
 export function onAgentEvent(cb: (e: AgentEvent) => void): () => void {
   if (!hasBackend()) return () => {}
   return EventsOn('agent:event', (e: AgentEvent) => cb(e))
+}
+
+/** onPullProgress subscribes to the progress of Ollama pulls. */
+export function onPullProgress(cb: (e: PullEvent) => void): () => void {
+  if (!hasBackend()) return () => {}
+  return EventsOn('models:pull', (e: PullEvent) => cb(e))
 }
 
 /** onIngestProgress subscribes to per-document ingest progress. */

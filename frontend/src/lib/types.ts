@@ -75,6 +75,15 @@ export interface Provider {
   base_url: string
   chat_model: string
   embed_model: string
+  context_length?: number // Ollama num_ctx: 0 sized per run, -1 the server's default, N fixed
+  sampling?: Sampling
+}
+
+export interface Sampling {
+  temperature?: number
+  top_p?: number
+  max_tokens?: number
+  seed?: number
 }
 
 export interface AgentDefaults {
@@ -83,6 +92,29 @@ export interface AgentDefaults {
   think: boolean
   top_k: number
   follow_ups?: string // "rewrite" (default) | "off"
+  vrag_max_steps?: number
+  vimrag_max_steps?: number
+}
+
+/** ProbeResult is one check of `loupe doctor --model` / the settings screen's model check. */
+export interface ProbeResult {
+  name: string
+  ok: boolean
+  skipped?: boolean
+  optional?: boolean
+  detail: string
+  fix?: string
+}
+
+/** PullEvent is the progress of an Ollama pull. */
+export interface PullEvent {
+  provider: string
+  model: string
+  status: string
+  completed?: number
+  total?: number
+  done?: boolean
+  error?: string
 }
 
 export interface Settings {

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
-import { backend } from '../../lib/backend'
+import { backend, has, onPullProgress } from '../../lib/backend'
 import { modes } from '../../lib/events'
-import type { ModelInfo, Provider, ProviderResult, Settings as S } from '../../lib/types'
+import type { ModelInfo, Provider, ProviderResult, PullEvent, Settings as S } from '../../lib/types'
+import { ModelCheck, ModelOptions } from './ModelTuning'
 
 type Props = { dataDir: string; onSaved: (s: S) => void }
 
@@ -9,9 +10,11 @@ type Props = { dataDir: string; onSaved: (s: S) => void }
 export function Settings({ dataDir, onSaved }: Props) {
   const [s, setS] = useState<S | null>(null)
   const [msg, setMsg] = useState('')
+  const [pull, setPull] = useState<PullEvent | null>(null)
   useEffect(() => {
     backend.settings().then(setS, (e: unknown) => setMsg(String(e)))
   }, [])
+  useEffect(() => onPullProgress(setPull), [])
   if (!s) return <p className="muted">{msg || 'Loading settings…'}</p>
 
   const setProvider = (i: number, p: Provider) => setS({ ...s, providers: s.providers.map((x, j) => (j === i ? p : x)) })
@@ -29,7 +32,7 @@ export function Settings({ dataDir, onSaved }: Props) {
       <section>
         <h2>Model providers</h2>
         {s.providers.map((p, i) => (
-          <ProviderCard key={p.name} p={p} onChange={(np) => setProvider(i, np)} />
+          <ProviderCard key={p.name} p={p} mode={s.agent.mode} pull={pull} onChange={(np) => setProvider(i, np)} />
         ))}
       </section>
       <section>
@@ -57,8 +60,29 @@ export function Settings({ dataDir, onSaved }: Props) {
             type="number"
             min={1}
             max={50}
-            value={s.agent.top_k}
-            onChange={(e) => setS({ ...s, agent: { ...s.agent, top_k: Number(e.target.value) } })}
+            placeholder="mode's (vrag 10, vimrag 3)"
+            value={s.agent.top_k || ''}
+            onChange={(e) => setS({ ...s, agent: { ...s.agent, top_k: Number(e.target.value) || 0 } })}
+          />
+          <label htmlFor="def-vrag-steps">VRAG steps (3–10)</label>
+          <input
+            id="def-vrag-steps"
+            type="number"
+            min={3}
+            max={10}
+            placeholder="10"
+            value={s.agent.vrag_max_steps || ''}
+            onChange={(e) => setS({ ...s, agent: { ...s.agent, vrag_max_steps: Number(e.target.value) || 0 } })}
+          />
+          <label htmlFor="def-vimrag-steps">VimRAG steps (5–30)</label>
+          <input
+            id="def-vimrag-steps"
+            type="number"
+            min={5}
+            max={30}
+            placeholder="20"
+            value={s.agent.vimrag_max_steps || ''}
+            onChange={(e) => setS({ ...s, agent: { ...s.agent, vimrag_max_steps: Number(e.target.value) || 0 } })}
           />
           <label htmlFor="def-think">Thinking</label>
           <input
@@ -104,7 +128,7 @@ export function Settings({ dataDir, onSaved }: Props) {
   )
 }
 
-function ProviderCard({ p, onChange }: { p: Provider; onChange: (p: Provider) => void }) {
+function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; pull: PullEvent | null; onChange: (p: Provider) => void }) {
   const [models, setModels] = useState<ModelInfo[] | null>(null)
   const [result, setResult] = useState<ProviderResult | null>(null)
   const [busy, setBusy] = useState(false)
@@ -139,6 +163,7 @@ function ProviderCard({ p, onChange }: { p: Provider; onChange: (p: Provider) =>
         <ModelPicker id={id + '-chat'} value={p.chat_model} options={models ? chatModels : null} onChange={(v) => onChange({ ...p, chat_model: v })} />
         <label htmlFor={id + '-embed'}>Embedding model</label>
         <ModelPicker id={id + '-embed'} value={p.embed_model} options={models ? embedModels : null} onChange={(v) => onChange({ ...p, embed_model: v })} />
+        {p.kind !== 'builtin' && <ModelOptions p={p} onChange={onChange} />}
         {p.kind !== 'ollama' && (
           <>
             <label htmlFor={id + '-key'}>API key</label>
@@ -169,6 +194,9 @@ function ProviderCard({ p, onChange }: { p: Provider; onChange: (p: Provider) =>
         </button>
         {result && <TestResult r={result} />}
       </div>
+      {p.kind !== 'builtin' && has('ProbeModel') && (
+        <ModelCheck p={p} mode={mode} probe={backend.probeModel} pull={has('PullModel') ? backend.pullModel : undefined} progress={pull} />
+      )}
     </div>
   )
 }
