@@ -26,6 +26,9 @@ func (c *Client) Limits(ctx context.Context, name string) (model.Limits, error) 
 		return model.Limits{}, fmt.Errorf("list models at %s: %w", c.base, err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return model.Limits{}, nil // a gateway without GET /models: nothing to say
+	}
 	if resp.StatusCode/100 != 2 {
 		return model.Limits{}, c.mapError("list models", name, transport.ReadStatusError(resp), false)
 	}

@@ -32,6 +32,18 @@ export interface RunInfo {
   think: boolean
   max_steps: number
   top_k: number
+  options?: { temperature?: number; top_p?: number; max_tokens?: number; seed?: number; think?: boolean; num_ctx?: number }
+  context?: ContextInfo
+}
+
+/** ContextInfo is the run's context window; with a context_* error, what went wrong with it. */
+export interface ContextInfo {
+  num_ctx?: number
+  window?: number
+  model_max?: number
+  needed?: number
+  estimated?: number
+  server_counted?: number
 }
 
 export interface DocRef {
@@ -171,9 +183,10 @@ export interface AnswerInfo {
 }
 
 export interface ErrorInfo {
-  code: string // invalid_action | parse | graph | search | render | model | cancelled | internal
+  code: string // invalid_action | parse | graph | search | render | model | cancelled | internal | context_*
   message: string
   recoverable: boolean
+  context?: ContextInfo // context_capped, context_near_limit, context_truncated
 }
 
 export interface Usage {

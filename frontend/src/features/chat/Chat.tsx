@@ -228,6 +228,7 @@ const TurnView = memo(function TurnView({
           {run.info.mode}
           {run.info.model ? ` · ${run.info.model}` : ''}
           {run.info.think ? ' · thinking' : ''}
+          {run.info.options?.num_ctx ? ` · context ${run.info.options.num_ctx}` : ''}
         </div>
       )}
       <div className="steps">

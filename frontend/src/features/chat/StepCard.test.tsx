@@ -50,6 +50,17 @@ describe('step cards', () => {
     expect(opened).toEqual([{ documentId: 2, unitId: 11, title: 'report.pdf', regions: [[0.1, 0.14, 0.6, 0.36]] }])
   })
 
+  it('shows a context problem as a warning about the window, with its fix', () => {
+    const message = 'call 3: the server evaluated 2048 prompt tokens but Loupe sent at least 3100: the prompt was cut; raise the context length'
+    render(
+      <StepCard step={{ type: 'error', seq: 9, step: 3, error: { code: 'context_truncated', message, recoverable: true, context: { num_ctx: 2048, estimated: 3100, server_counted: 2048 } } }} />,
+    )
+    const card = screen.getByTestId('step-context')
+    expect(card.textContent).toContain('Context window (2048 tokens)')
+    expect(card.textContent).toContain('raise the context length')
+    expect(screen.queryByText('Corrected a step')).toBeNull()
+  })
+
   it('shows a recoverable error as a correction, not a failure', () => {
     render(<StepCard step={{ type: 'error', seq: 1, step: 1, error: { code: 'invalid_action', message: 'no tag', recoverable: true } }} />)
     expect(screen.getByTestId('step-error').textContent).toContain('Corrected a step')

@@ -37,6 +37,15 @@ export function StepCard({ step }: { step: Step }) {
         </div>
       )
     case 'error':
+      if (step.error.code.startsWith('context_')) {
+        // The model's context window: the run goes on, but the model may not see all it was sent.
+        return (
+          <div className="card error-card context-warning" data-testid="step-context" role="alert">
+            <div className="card-title">Context window{step.error.context?.num_ctx ? ` (${step.error.context.num_ctx} tokens)` : ''}</div>
+            <p>{step.error.message}</p>
+          </div>
+        )
+      }
       return (
         <div className={'card error-card' + (step.error.recoverable ? ' recoverable' : '')} data-testid="step-error" role="status">
           <div className="card-title">{step.error.recoverable ? 'Corrected a step' : 'Error'}</div>
