@@ -19,6 +19,18 @@ type contextPlan struct {
 	window     int
 	needed     int
 	warnedNear bool
+	// ratio is the prompt tokens per byte of text, learnt from the server's count of the first prompt (text is
+	// tokenized very differently by different models: ~0.25 per English byte for Qwen, ~1 for byte-level vocabularies).
+	ratio     float64
+	lastCount int
+}
+
+// callEstimate is what checkBefore knew about a call's prompt, for checkAfter.
+type callEstimate struct {
+	low       int // lower bound, tokenizer-agnostic
+	predicted int // from the learnt ratio; 0 before it is known
+	textBytes int
+	imgLow    int
 }
 
 // Estimates of the run's shape, for sizing the window.
@@ -92,24 +104,84 @@ func (r *run) emitContext(code, msg string, estimated, counted int) {
 	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: msg, Recoverable: true, Context: r.ctxInfo(estimated, counted)}})
 }
 
-// checkBefore estimates the prompt of one call; it warns (once per run) when the prompt nears the window, and
-// returns the lower estimate for checkAfter.
-func (r *run) checkBefore(msgs []model.Message) int {
+// checkBefore estimates the prompt of one call. With the context sized automatically, it grows num_ctx when the
+// prompt (measured with the ratio the server's counts taught) would not fit with a reply, up to the model's length;
+// it warns (once per run) when the prompt nears the window.
+func (r *run) checkBefore(msgs []model.Message) callEstimate {
 	low, high := r.estimateMessages(msgs)
+	ce := callEstimate{low: low}
+	var imgHigh int
+	ce.textBytes, ce.imgLow, imgHigh = r.shape(msgs)
 	p := &r.ctxw
-	if p.window > 0 && !p.warnedNear && high > p.window*9/10 {
+	est := high
+	if p.ratio > 0 {
+		ce.predicted = int(p.ratio*float64(ce.textBytes)) + ce.imgLow
+		est = int(p.ratio*float64(ce.textBytes)) + imgHigh + len(msgs)*messageOverhead
+	}
+	reserve := replyReserve
+	if r.opts.MaxTokens > 0 {
+		reserve = r.opts.MaxTokens
+	}
+	canGrow := r.cfg.ContextLength == 0 && p.reporter && p.limits.Adjustable && p.numCtx > 0 &&
+		(p.limits.ContextLength == 0 || p.numCtx < p.limits.ContextLength)
+	if canGrow && est+reserve > p.numCtx {
+		old := p.numCtx
+		n := ((est+reserve)*3/2 + contextRounding - 1) / contextRounding * contextRounding
+		if p.limits.ContextLength > 0 {
+			n = min(n, p.limits.ContextLength)
+		}
+		p.numCtx, p.window, r.opts.NumCtx = n, n, n
+		r.emitContext("context_grown", fmt.Sprintf("the prompt of call %d is about %d tokens as this model counts them; with a "+
+			"reply it would not fit in num_ctx %d, so num_ctx is %d from now on (the server reloads the model once)",
+			r.usage.Steps+1, est, old, n), low, 0)
+	}
+	if p.window > 0 && !p.warnedNear && !canGrow && est > p.window*9/10 {
 		p.warnedNear = true
 		r.emitContext("context_near_limit", fmt.Sprintf("the prompt of call %d is about %d tokens, near the %d-token context "+
-			"window: the server may cut the oldest messages; raise the profile's context length", r.usage.Steps, high, p.window), low, 0)
+			"window: the server may cut the oldest messages; raise the profile's context length", r.usage.Steps+1, est, p.window), low, 0)
 	}
-	return low
+	return ce
 }
 
-// checkAfter compares the prompt tokens the server evaluated with the least Loupe sent: fewer means the server cut
-// the prompt (Ollama drops the oldest messages, then the oldest tokens, when a prompt is over num_ctx).
-func (r *run) checkAfter(low, counted int) {
-	p := r.ctxw
-	if !p.reporter || !p.limits.Adjustable || counted <= 0 || counted >= low {
+// shape measures a prompt: bytes of text, and the images' tokens (lower and upper bounds).
+func (r *run) shape(msgs []model.Message) (textBytes, imgLow, imgHigh int) {
+	for _, m := range msgs {
+		for _, part := range m.Parts {
+			textBytes += len(part.Text)
+			if part.Image != nil {
+				lo, hi := r.imageTokens(part.Image)
+				imgLow, imgHigh = imgLow+lo, imgHigh+hi
+			}
+		}
+		for _, tc := range m.ToolCalls {
+			textBytes += len(tc.Name) + len(tc.Arguments)
+		}
+	}
+	return textBytes, imgLow, imgHigh
+}
+
+// checkAfter compares the prompt tokens the server evaluated with what Loupe sent: fewer than the tokenizer-agnostic
+// lower bound, than three quarters of the prediction from the learnt ratio, or (vrag and react, whose chat only
+// grows) than the previous call's count, means the server cut the prompt (Ollama drops the oldest messages, then the
+// oldest tokens, when a prompt is over num_ctx).
+func (r *run) checkAfter(ce callEstimate, counted int) {
+	p := &r.ctxw
+	if !p.reporter || !p.limits.Adjustable || counted <= 0 {
+		return
+	}
+	sent := ce.low
+	truncated := counted < ce.low
+	if ce.predicted > 0 && float64(counted) < 0.75*float64(ce.predicted) {
+		truncated, sent = true, max(sent, ce.predicted)
+	}
+	if (r.cfg.Mode == ModeVRAG || r.cfg.Mode == ModeReAct) && p.lastCount > 0 && counted < p.lastCount*98/100 {
+		truncated, sent = true, max(sent, p.lastCount)
+	}
+	if !truncated {
+		if p.ratio == 0 && ce.textBytes >= 200 {
+			p.ratio = float64(max(0, counted-ce.imgLow)) / float64(ce.textBytes)
+		}
+		p.lastCount = max(p.lastCount, counted)
 		return
 	}
 	fix := fmt.Sprintf("raise the profile's context length above %d", p.window)
@@ -122,9 +194,9 @@ func (r *run) checkAfter(low, counted int) {
 				return ""
 			}() + fmt.Sprintf(": set the profile's context length to 0 (automatic) or at least %d", p.needed)
 	}
-	r.emitContext("context_truncated", fmt.Sprintf("call %d: the server evaluated %d prompt tokens but Loupe sent at least %d: "+
+	r.emitContext("context_truncated", fmt.Sprintf("call %d: the server evaluated %d prompt tokens of a prompt of about %d: "+
 		"the prompt was cut and the model no longer sees its start (the instructions and the question); %s",
-		r.usage.Steps, counted, low, fix), low, counted)
+		r.usage.Steps, counted, sent, fix), sent, counted)
 }
 
 // estimateMessages returns a lower and an upper estimate of the prompt tokens of msgs. The lower one must not

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -124,7 +125,7 @@ func TestContextWindow(t *testing.T) {
 			}
 			sc := &scriptChat{replies: script, prompt: tc.counted}
 			if sc.prompt == nil {
-				sc.prompt = func(model.Request) int { return 1 << 20 }
+				sc.prompt = plausible(1.0 / 3)
 			}
 			a, _ := newTestAgent(kb, sc)
 			if tc.reporter {
@@ -160,6 +161,78 @@ func TestContextWindow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// plausible counts a request's prompt as a server with perByte tokens per byte of text and 600 tokens per image would.
+func plausible(perByte float64) func(model.Request) int {
+	return func(req model.Request) int {
+		n := 0
+		for _, m := range req.Messages {
+			for _, p := range m.Parts {
+				n += int(perByte * float64(len(p.Text)))
+				if p.Image != nil {
+					n += 600
+				}
+			}
+		}
+		return n
+	}
+}
+
+// TestContextGrowsWithTheModelsTokenizer: a model whose tokenizer makes a token of every byte needs far more than
+// the estimate; the run learns the ratio from the first count and raises num_ctx before a prompt would not fit.
+func TestContextGrowsWithTheModelsTokenizer(t *testing.T) {
+	kb := newPageKB(t)
+	long := strings.Repeat("I compare the figures of the page with the question before I decide what to search. ", 30)
+	var script []model.Delta
+	for i := 1; i <= 4; i++ {
+		kb.rank[fmt.Sprintf("q%d", i)] = []int{i}
+		script = append(script, text(fmt.Sprintf("<think>%s</think><search>q%d</search>", long, i)))
+	}
+	script = append(script, text("<answer>x</answer>"))
+	sc := &scriptChat{replies: script, prompt: plausible(1.1)}
+	a, _ := newTestAgent(kb, sc)
+	a.Chat = limitedChat{sc, model.Limits{ContextLength: 32768, PatchFactor: 28, Adjustable: true}}
+	rec := &recorder{}
+	res, err := a.Run(context.Background(), "r", Config{Mode: ModeVRAG, MaxSteps: 4}, "Q", rec.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ctxs []int
+	for _, req := range sc.requests() {
+		ctxs = append(ctxs, req.Options.NumCtx)
+		if n := plausible(1.1)(req); n+1024 > req.Options.NumCtx {
+			t.Errorf("a %d-token prompt sent with num_ctx %d", n, req.Options.NumCtx)
+		}
+	}
+	var codes []string
+	for _, e := range rec.of(KindError) {
+		codes = append(codes, e.Error.Code)
+	}
+	if ctxs[0] != 6144 || ctxs[len(ctxs)-1] <= ctxs[0] || res.Options.NumCtx != ctxs[len(ctxs)-1] || !strings.Contains(strings.Join(codes, ","), "context_grown") ||
+		strings.Contains(strings.Join(codes, ","), "truncated") {
+		t.Fatalf("num_ctx per call %v, events %v", ctxs, codes)
+	}
+}
+
+// TestTruncationSeenInFallingCounts: a vrag chat only grows, so a count below the previous call's is a cut, even
+// when the lower bound cannot tell (a dense tokenizer).
+func TestTruncationSeenInFallingCounts(t *testing.T) {
+	kb := newPageKB(t)
+	kb.rank["q1"], kb.rank["q2"] = []int{1}, []int{2}
+	counts := []int{3000, 4000, 2100}
+	i := 0
+	sc := &scriptChat{replies: vragScript(), prompt: func(model.Request) int { i++; return counts[i-1] }}
+	a, _ := newTestAgent(kb, sc)
+	a.Chat = limitedChat{sc, model.Limits{ContextLength: 32768, Adjustable: true}}
+	rec := &recorder{}
+	if _, err := a.Run(context.Background(), "r", Config{Mode: ModeVRAG, ContextLength: 16384}, "Q", rec.sink); err != nil {
+		t.Fatal(err)
+	}
+	errs := rec.of(KindError)
+	if len(errs) != 1 || errs[0].Error.Code != "context_truncated" || errs[0].Error.Context.ServerCounted != 2100 || errs[0].Error.Context.Estimated < 4000 {
+		t.Fatalf("errors %+v", errs)
 	}
 }
 

@@ -275,8 +275,8 @@ func (r *run) call(ctx context.Context, msgs []model.Message) (model.Delta, erro
 	if err := ctx.Err(); err != nil {
 		return model.Delta{}, err
 	}
+	est := r.checkBefore(msgs)
 	opts := r.opts
-	low := r.checkBefore(msgs)
 	r.usage.Steps++
 	r.em.setStep(r.usage.Steps)
 	for _, m := range msgs {
@@ -326,9 +326,9 @@ func (r *run) call(ctx context.Context, msgs []model.Message) (model.Delta, erro
 		r.usage.PromptTokens += out.Usage.PromptTokens
 		r.usage.CompletionTokens += out.Usage.CompletionTokens
 		if out.Usage.PromptTokens > 0 {
-			r.usage.PromptTokensSent += low
+			r.usage.PromptTokensSent += est.low
 		}
-		r.checkAfter(low, out.Usage.PromptTokens)
+		r.checkAfter(est, out.Usage.PromptTokens)
 	}
 	r.trajectory = append(append([]model.Message(nil), msgs...), assistantMessage(out))
 	if err := st.Err(); err != nil {

@@ -162,15 +162,25 @@ func TestE2EVRAGContextWindow(t *testing.T) {
 	if n := res.Options.NumCtx; n <= 4096 || n > 32768 {
 		t.Fatalf("num_ctx %d, want above 4096 and within the model's 32768", n)
 	}
-	if errs := contextErrors(evs); len(errs) != 0 {
-		t.Fatalf("context problems with num_ctx %d: %+v (server counts %v)", res.Options.NumCtx, errs[0], chat.counts)
+	var grown []int
+	for _, e := range contextErrors(evs) {
+		if e.Code != "context_grown" {
+			t.Fatalf("context problem with num_ctx %d: %+v %+v (server counts %v)", res.Options.NumCtx, e, e.Context, chat.counts)
+		}
+		grown = append(grown, e.Context.NumCtx)
+	}
+	// A vrag chat only grows: every count above the one before, none cut.
+	for i := 1; i < len(chat.counts); i++ {
+		if chat.counts[i] <= chat.counts[i-1] {
+			t.Fatalf("server counts fell at call %d: %v (num_ctx %d, grown to %v)", i+1, chat.counts, res.Options.NumCtx, grown)
+		}
 	}
 	lastCount := chat.counts[len(chat.counts)-1]
 	if lastCount <= 4096 || res.Usage.PromptTokens < res.Usage.PromptTokensSent || len(chat.counts) != 11 {
 		t.Fatalf("server counts %v (total %d, Loupe's estimate %d)", chat.counts, res.Usage.PromptTokens, res.Usage.PromptTokensSent)
 	}
-	t.Logf("num_ctx %d: server counts %v; total %d >= Loupe's estimate %d; last prompt %d tokens",
-		res.Options.NumCtx, chat.counts, res.Usage.PromptTokens, res.Usage.PromptTokensSent, lastCount)
+	t.Logf("num_ctx %d (first %d, grown to %v as the counts showed this tokenizer's density): server counts %v; total %d >= Loupe's estimate %d; last prompt %d tokens",
+		res.Options.NumCtx, evs[0].Run.Options.NumCtx, grown, chat.counts, res.Usage.PromptTokens, res.Usage.PromptTokensSent, lastCount)
 
 	// /api/ps: the model is loaded with the context Loupe asked for.
 	resp, err := http.Get(host + "/api/ps")
