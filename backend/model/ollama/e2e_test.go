@@ -185,10 +185,18 @@ func TestE2EErrors(t *testing.T) {
 			}
 		})
 	}
-	// The server refuses think on a model without thinking: that 400 comes from Chat, not mid-stream.
-	_, err := c.Chat(e2eCtx(t), model.Request{Model: "tiny-bigram", Messages: hi, Options: model.Options{Think: ptr(true)}})
+	// The server refuses tools on a model without them: that 400 comes from Chat, not mid-stream.
+	tool := model.Tool{Name: "f", Description: "d", Parameters: []byte(`{"type":"object","properties":{}}`)}
+	_, err := c.Chat(e2eCtx(t), model.Request{Model: "tiny-bigram", Messages: hi, Tools: []model.Tool{tool}})
 	if err == nil || !strings.Contains(err.Error(), "400") {
-		t.Errorf("think on tiny-bigram: err = %v, want the server's 400", err)
+		t.Errorf("tools on tiny-bigram: err = %v, want the server's 400", err)
+	}
+	// Think on a model without a thinking mode (the server would answer 400) is left out: the run goes on.
+	st, err := c.Chat(e2eCtx(t), model.Request{Model: "tiny-bigram", Messages: hi, Options: model.Options{Think: ptr(true), MaxTokens: 4}})
+	if err != nil {
+		t.Errorf("think on tiny-bigram: %v", err)
+	} else if _, err := model.Collect(st); err != nil {
+		t.Errorf("think on tiny-bigram: %v", err)
 	}
 	_, err = c.Embedder("no-such-model").Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}})
 	if !errors.Is(err, model.ErrModelNotFound) {
