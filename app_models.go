@@ -27,12 +27,11 @@ type PullEvent struct {
 	Error     string `json:"error,omitempty"`
 }
 
-// withSavedKey gives a profile from the settings screen the API key stored for it (the screen never holds keys).
+// withSavedKey gives a profile from the settings screen the API key stored for it, as TestProvider does: only for
+// the profile's saved URL (the screen never holds keys).
 func (a *App) withSavedKey(p config.Provider) config.Provider {
 	if a.lib != nil {
-		if saved, err := a.lib.Config.Provider(p.Name); err == nil && saved.Name == p.Name {
-			p.APIKey = saved.APIKey
-		}
+		return a.lib.Config.ForTest(p, "")
 	}
 	return p
 }
@@ -40,6 +39,14 @@ func (a *App) withSavedKey(p config.Provider) config.Provider {
 // ProbeModel checks a profile's chat model for what mode needs (vision, images per request, context, tool calls),
 // as `loupe doctor --model` does. modelName "" means the profile's chat model; mode "" the agent default.
 func (a *App) ProbeModel(p config.Provider, modelName, mode string) ([]probe.Result, error) {
+	if err := checkProfile(p); err != nil {
+		return nil, err
+	}
+	for what, v := range map[string]string{"model": modelName, "mode": mode} {
+		if err := checkName(what, v); err != nil {
+			return nil, err
+		}
+	}
 	p = a.withSavedKey(p)
 	if modelName == "" {
 		modelName = p.ChatModel
@@ -74,6 +81,12 @@ func (a *App) ProbeModel(p config.Provider, modelName, mode string) ([]probe.Res
 // PullModel has an Ollama profile's server download a model; progress arrives as models:pull events and the call
 // returns when the pull ends.
 func (a *App) PullModel(p config.Provider, name string) error {
+	if err := checkProfile(p); err != nil {
+		return err
+	}
+	if err := checkName("model", name); err != nil {
+		return err
+	}
 	if p.Kind != config.KindOllama {
 		return fmt.Errorf("%s is a %s profile: only Ollama servers pull models", p.Name, p.Kind)
 	}
