@@ -33,6 +33,8 @@ vi.mock('../../lib/backend', () => ({
     },
     listModels: () => Promise.resolve([]),
   },
+  has: () => false,
+  onPullProgress: () => () => {},
 }))
 
 import { Settings } from './Settings'
