@@ -199,7 +199,14 @@ func (m *evalModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			turns++
 		}
 	}
+	// The prompt: the first message after any system line (vrag sends Qwen's default one).
 	first := text(req.Messages[0].Content)
+	for _, msg := range req.Messages {
+		if msg.Role != "system" {
+			first = text(msg.Content)
+			break
+		}
+	}
 	if !strings.HasPrefix(first, "You are an expert evaluation system") {
 		m.mu.Lock()
 		m.temps = append(m.temps, req.Temperature)
@@ -483,10 +490,11 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 			t.Errorf("row %s: run %d reward %v advantage %v extra %+v", r.ID, r.RunID, r.Reward, r.Advantage, r.Extra)
 			continue
 		}
-		// user prompt, search turn, page image (environment), answer turn.
-		roles := []string{"user", "assistant", "user", "assistant"}
-		masks := []int32{0, 1, 0, 1}
-		if len(r.Messages) != 4 || len(r.Images) != 1 || r.Messages[2].Content != "<image>" {
+		// Qwen's default system line (vrag sends it, as the chat template would add it), user prompt, search turn, page
+		// image (environment), answer turn.
+		roles := []string{"system", "user", "assistant", "user", "assistant"}
+		masks := []int32{0, 0, 1, 0, 1}
+		if len(r.Messages) != 5 || len(r.Images) != 1 || r.Messages[0].Content != "You are a helpful assistant." || r.Messages[3].Content != "<image>" {
 			t.Errorf("row %s: messages %+v images %v", r.ID, r.Messages, r.Images)
 			continue
 		}
@@ -495,8 +503,8 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 				t.Errorf("row %s message %d: %s mask %d", r.ID, i, mm.Role, mm.LossMask)
 			}
 		}
-		if !strings.HasSuffix(r.Messages[1].Content, "<search>"+q.Question+"</search>") {
-			t.Errorf("row %s: search turn %q", r.ID, r.Messages[1].Content)
+		if !strings.HasSuffix(r.Messages[2].Content, "<search>"+q.Question+"</search>") {
+			t.Errorf("row %s: search turn %q", r.ID, r.Messages[2].Content)
 		}
 		// The image file is the page the stored run sent.
 		img, err := os.ReadFile(filepath.Join(exp, r.Images[0]))
