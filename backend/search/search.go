@@ -158,6 +158,9 @@ type Options struct {
 	// RecheckEvery bounds how often a cached dense index is checked against SQLite for added or removed vectors;
 	// 0 means every search.
 	RecheckEvery time.Duration
+	// PruneRows is how many rows a word query's phrases may match in all before BM25 scores only the rows of its
+	// rarest phrases (bm25Pruned); 0 means DefaultPruneRows, negative scores every match.
+	PruneRows int
 }
 
 // Searcher runs searches over one knowledge base. It is safe for concurrent use.
