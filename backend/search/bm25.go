@@ -54,7 +54,7 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 	if len(t.cjk) > 0 {
 		return s.bm25CJK(ctx, t, sc, depth)
 	}
-	if s.opts.PruneRows >= 0 {
+	if s.opts.PruneRows > 0 {
 		sig, ok, _, err := s.bm25Pruned(ctx, t.words, sc, depth)
 		if err != nil || ok {
 			return sig, err

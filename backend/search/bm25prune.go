@@ -9,8 +9,8 @@ import (
 	"slices"
 )
 
-// DefaultPruneRows is how many index rows a word query's phrases may match in all before bm25 ranks only the
-// units that hold one of its rarest phrases (see bm25Pruned).
+// DefaultPruneRows is the Options.PruneRows the benchmark measures: how many index rows a word query's phrases may
+// match in all before bm25 ranks only the units that hold one of its rarest phrases (see bm25Pruned).
 const DefaultPruneRows = 4000
 
 // FTS5's bm25 constants (k1, b): a phrase adds at most idf·(k1+1) to a row's score, however often it occurs.
@@ -31,9 +31,6 @@ func (s *Searcher) bm25Pruned(ctx context.Context, words []string, sc *scope, de
 		return signal{}, false, 0, nil
 	}
 	limit := s.opts.PruneRows
-	if limit == 0 {
-		limit = DefaultPruneRows
-	}
 	db := s.kb.DB()
 	df := make([]int64, len(words))
 	var total int64

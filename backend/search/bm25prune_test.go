@@ -50,7 +50,7 @@ func TestPrunedBM25MatchesFullRanking(t *testing.T) {
 			}
 		}
 	}
-	full := New(k, Options{PruneRows: -1})
+	full := New(k, Options{})
 	pruned := New(k, Options{PruneRows: 1})
 	tests := map[string]struct {
 		query string

@@ -107,6 +107,8 @@ const maxBoxes = 256
 func matchBoxes(words []kb.Word, t terms) []Box {
 	var out []Box
 	hit := make([]string, len(words)) // matched term per word, "" = none
+	// A page repeats its words: stem each distinct token once (Porter is most of matchBoxes' time).
+	matched := map[string]string{}
 	for i, w := range words {
 		glove.Tokens(w.Text, func(tok string) {
 			if hit[i] != "" {
@@ -116,9 +118,12 @@ func matchBoxes(words []kb.Word, t terms) []Box {
 				if cjk || hit[i] != "" {
 					return
 				}
-				if q, ok := t.stems[stem(part)]; ok {
-					hit[i] = q
+				q, seen := matched[part]
+				if !seen {
+					q = t.stems[stem(part)]
+					matched[part] = q
 				}
+				hit[i] = q
 			})
 		})
 	}
