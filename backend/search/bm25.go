@@ -51,43 +51,19 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 	if t.empty() {
 		return signal{}, nil
 	}
-	if len(t.cjk) > 0 {
-		return s.bm25CJK(ctx, t, sc, depth)
-	}
-	if s.opts.PruneRows > 0 {
-		sig, ok, _, err := s.bm25Pruned(ctx, t.words, sc, depth)
-		if err != nil || ok {
-			return sig, err
-		}
-	}
-	return s.bm25Words(ctx, t.words, sc, depth)
-}
-
-// bm25Words ranks every unit that holds any of the words with FTS5's bm25.
-func (s *Searcher) bm25Words(ctx context.Context, words []string, sc *scope, depth int) (signal, error) {
 	where, args := sc.filterSQL()
 	var query string
 	var qargs []any
 	switch {
-	case sc.everything:
+	case len(t.cjk) == 0 && sc.everything:
 		// No filter narrows the search: rank in the FTS index alone, without visiting the (large) unit rows.
 		query = `SELECT rowid, -bm25(units_fts) FROM units_fts WHERE units_fts MATCH ? ORDER BY bm25(units_fts) LIMIT ?`
-		qargs = []any{ftsOr(words), depth}
-	default:
+		qargs = []any{ftsOr(t.words), depth}
+	case len(t.cjk) == 0:
 		query = `SELECT units_fts.rowid, -bm25(units_fts) FROM units_fts JOIN units u ON u.id = units_fts.rowid
 			JOIN documents d ON d.id = u.document_id WHERE units_fts MATCH ? AND ` + where +
 			` ORDER BY bm25(units_fts) LIMIT ?`
-		qargs = append(append([]any{ftsOr(words)}, args...), depth)
-	}
-	return s.bm25Query(ctx, query, qargs)
-}
-
-// bm25CJK ranks units by CJK runs (trigram index, or a substring scan for short runs).
-func (s *Searcher) bm25CJK(ctx context.Context, t terms, sc *scope, depth int) (signal, error) {
-	where, args := sc.filterSQL()
-	var query string
-	var qargs []any
-	switch {
+		qargs = append(append([]any{ftsOr(t.words)}, args...), depth)
 	case !t.hasShortCJK():
 		phrases := t.cjkKeys()
 		for _, w := range t.words {
@@ -114,11 +90,6 @@ func (s *Searcher) bm25CJK(ctx context.Context, t terms, sc *scope, depth int) (
 		}
 		qargs = append(append(qargs, args...), depth)
 	}
-	return s.bm25Query(ctx, query, qargs)
-}
-
-// bm25Query runs a ranking query whose rows are (unit id, score), best first.
-func (s *Searcher) bm25Query(ctx context.Context, query string, qargs []any) (signal, error) {
 	rows, err := s.kb.DB().QueryContext(ctx, query, qargs...)
 	if err != nil {
 		return signal{}, fmt.Errorf("search: full-text query: %w", err)

@@ -158,11 +158,6 @@ type Options struct {
 	// RecheckEvery bounds how often a cached dense index is checked against SQLite for added or removed vectors;
 	// 0 means every search.
 	RecheckEvery time.Duration
-	// PruneRows, when positive, is how many rows a word query's phrases may match in all before BM25 scores only
-	// the rows of its rarest phrases (bm25Pruned, exact only above a bound); 0 scores every match, as FTS5 does.
-	// Off by default: below its exact prefix the pruned ranking may differ, and no evaluation at library size
-	// has shown yet that it is not worse.
-	PruneRows int
 }
 
 // Searcher runs searches over one knowledge base. It is safe for concurrent use.
