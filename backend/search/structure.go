@@ -34,9 +34,7 @@ const docTopPages = 3
 
 // pageInfo is where a candidate unit sits.
 type pageInfo struct {
-	doc     int64
-	ordinal int
-	pages   int // pages of its document
+	doc int64
 }
 
 // restructure adds the structure signals to the fused candidates and re-sorts them.
@@ -150,7 +148,7 @@ func sortByKeyThenBase(sig *signal, base map[int64]float64, desc bool) {
 	sig.ids, sig.scores = ids, scores
 }
 
-// pageInfo loads document, ordinal and page count of the given units.
+// pageInfo loads the document of the given units (from the unit rows alone: each is a lookup in a large table).
 func (s *Searcher) pageInfo(ctx context.Context, ids []int64) (map[int64]pageInfo, error) {
 	out := make(map[int64]pageInfo, len(ids))
 	for start := 0; start < len(ids); start += 500 {
@@ -159,15 +157,14 @@ func (s *Searcher) pageInfo(ctx context.Context, ids []int64) (map[int64]pageInf
 		for i, id := range chunk {
 			args[i] = id
 		}
-		rows, err := s.kb.DB().QueryContext(ctx, `SELECT u.id, u.document_id, u.ordinal, d.pages FROM units u
-			JOIN documents d ON d.id = u.document_id WHERE u.id IN (`+placeholders(len(chunk))+`)`, args...)
+		rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, document_id FROM units WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("search: page info: %w", err)
 		}
 		for rows.Next() {
 			var id int64
 			var p pageInfo
-			if err := rows.Scan(&id, &p.doc, &p.ordinal, &p.pages); err != nil {
+			if err := rows.Scan(&id, &p.doc); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("search: page info: %w", err)
 			}
