@@ -45,9 +45,6 @@ func DSN(path string) string {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	// Bounds the ANALYZE that PRAGMA optimize runs, so keeping statistics fresh costs milliseconds, not a table scan.
 	q.Add("_pragma", "analysis_limit(1000)")
-	// Reads through a memory map instead of a read() per page: a search looks up hundreds of scattered unit rows,
-	// each on its own page in a library-sized file, and copying them through the page cache dominated it.
-	q.Add("_pragma", "mmap_size(1073741824)")
 	q.Set("_txlock", "immediate")
 	return "file:" + path + "?" + q.Encode()
 }
