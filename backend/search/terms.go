@@ -107,8 +107,15 @@ const maxBoxes = 256
 func matchBoxes(words []kb.Word, t terms) []Box {
 	var out []Box
 	hit := make([]string, len(words)) // matched term per word, "" = none
-	// A page repeats its words: stem each distinct token once (Porter is most of matchBoxes' time).
+	// A page repeats its words: stem each distinct token once (Porter is most of matchBoxes' time), and only tokens
+	// that start like a query stem (Porter rewrites suffixes only, so a stem keeps its word's first byte).
 	matched := map[string]string{}
+	var first [256]bool
+	for st := range t.stems {
+		if st != "" {
+			first[st[0]] = true
+		}
+	}
 	for i, w := range words {
 		glove.Tokens(w.Text, func(tok string) {
 			if hit[i] != "" {
@@ -116,6 +123,9 @@ func matchBoxes(words []kb.Word, t terms) []Box {
 			}
 			splitCJK(tok, func(part string, cjk bool) {
 				if cjk || hit[i] != "" {
+					return
+				}
+				if part == "" || !first[part[0]] {
 					return
 				}
 				q, seen := matched[part]
