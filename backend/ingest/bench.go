@@ -19,11 +19,11 @@ import (
 
 // BenchOptions configures Bench.
 type BenchOptions struct {
-	Paths   []string // PDFs to ingest
+	Paths   []string // PDFs to ingest, grouped into kinds by the name of their folder (text, scanned, cjk…)
 	Workers int
 	OCR     bool // include OCR of pages without a text layer (off: OCR is reported separately)
-	// BaselinePages caps the pages per file that the external baselines rasterise (0 means 100): they are slow,
-	// and their rate per page is what is compared.
+	// BaselinePages caps the pages per file (0 means 100): with mutool installed, Loupe and every baseline work on
+	// copies of the first BaselinePages pages of each file (`mutool clean`), so all CPU per page is on the same pages.
 	BaselinePages int
 	// Rounds repeats ingest and baselines, interleaved, so that on a shared machine each ratio compares runs made
 	// under the same load; rates and ratios are medians over rounds (0 means 3).
@@ -34,20 +34,59 @@ type BenchOptions struct {
 
 // BenchRow is one measured rate.
 type BenchRow struct {
-	Name     string     `json:"name"`
-	Pages    int        `json:"pages"`
-	Seconds  float64    `json:"seconds"`
-	PagesPS  float64    `json:"pages_per_s"`
-	Ratio    float64    `json:"ratio_vs_ingest,omitempty"` // ingest rate / this rate (median of the rounds' ratios)
+	Name    string  `json:"name"`
+	Kind    string  `json:"kind,omitempty"` // folder the PDFs came from; empty for all of them
+	Pages   int     `json:"pages"`
+	Seconds float64 `json:"seconds"`
+	PagesPS float64 `json:"pages_per_s"`
+	// CPUms is user+system CPU per page (Loupe: this process and its workers); median of the rounds.
+	CPUms float64 `json:"cpu_ms_per_page,omitempty"`
+	// Ratio is this row's CPU per page over Loupe's on the same pages (median of the rounds' ratios): above 1,
+	// Loupe spends less.
+	Ratio    float64    `json:"ratio_cpu_vs_loupe,omitempty"`
 	Note     string     `json:"note,omitempty"`
 	PeakRSS  int64      `json:"peak_rss_bytes,omitempty"`
 	RenderMS [2]float64 `json:"render_p50_p99_ms,omitempty"`
 }
 
-// Bench ingests the PDFs into throw-away knowledge bases and measures pages/s, beside `mutool draw -r 144` and
-// `pdftoppm -r 200 -jpeg` on the same files (when installed) in the same rounds, the peak RSS of this process and
-// of its children (MuPDF workers), and the latency of on-demand renders at 144 dpi: the first render of each
-// document (worker start and document open included) apart from renders once documents are open.
+// benchSeries collects one measured thing over the rounds.
+type benchSeries struct {
+	name   string
+	pages  int
+	secs   []float64
+	cpu    []float64 // CPU ms per page
+	ratios []float64
+	note   string
+}
+
+func (s *benchSeries) row(kind string) BenchRow {
+	r := BenchRow{Name: s.name, Kind: kind, Pages: s.pages, Note: s.note}
+	if len(s.cpu) == 0 {
+		return r
+	}
+	r.CPUms = median(s.cpu)
+	if len(s.secs) > 0 {
+		r.Seconds = median(s.secs)
+		r.PagesPS = float64(s.pages) / r.Seconds
+	}
+	if len(s.ratios) > 0 {
+		r.Ratio = median(s.ratios)
+	}
+	if r.Note == "" {
+		r.Note = fmt.Sprintf("median of %d rounds; CPU ms/page %s", len(s.cpu), rounded(s.cpu))
+		if len(s.ratios) > 0 {
+			r.Note += "; ratios " + rounded(s.ratios)
+		}
+	}
+	return r
+}
+
+// Bench ingests the PDFs into throw-away knowledge bases, kind by kind (a kind is the folder a PDF lies in), and
+// measures CPU per page of this process and its MuPDF workers beside MuPDF's own work on the same pages in the
+// same rounds: `mutool draw -F stext` (structured text) and a raster at the thumbnail's size written as PAM to
+// /dev/null (no image encoding), and beside `pdftoppm -r 200 -jpeg`. It also reports the peak RSS of this process
+// and of its children, and the latency of on-demand renders at 144 dpi: the first render of each document (worker
+// start and document open included) apart from renders once documents are open.
 func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 	if o.BaselinePages <= 0 {
 		o.BaselinePages = 100
@@ -64,125 +103,169 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 	}
 	defer os.RemoveAll(dir)
 
-	type series struct {
-		name   string
-		pages  int
-		secs   []float64
-		rates  []float64
-		ratios []float64
-		note   string
+	_, errMutool := exec.LookPath("mutool")
+	_, errPpm := exec.LookPath("pdftoppm")
+	// The same pages for everyone: copies of the first BaselinePages pages when mutool can make them.
+	paths := o.Paths
+	if errMutool == nil {
+		paths = make([]string, len(o.Paths))
+		for i, p := range o.Paths {
+			sub := filepath.Join(dir, "src", strconv.Itoa(i), filepath.Base(filepath.Dir(p)), filepath.Base(p))
+			if err := os.MkdirAll(filepath.Dir(sub), 0o700); err != nil {
+				return nil, err
+			}
+			n, err := pageCount(ctx, o.PDF, p)
+			if err != nil {
+				return nil, err
+			}
+			rng := "1-" + strconv.Itoa(min(n, o.BaselinePages))
+			if b, err := exec.CommandContext(ctx, "mutool", "clean", p, sub, rng).CombinedOutput(); err != nil {
+				return nil, fmt.Errorf("bench: copy pages %s of %s: %v %s", rng, p, err, b)
+			}
+			paths[i] = sub
+		}
 	}
-	ingest := &series{name: "loupe ingest (text layer, thumbnails, embed)"}
-	if o.OCR {
-		ingest.name = "loupe ingest (with OCR)"
+	type kind struct {
+		name                        string
+		paths                       []string
+		pageCounts                  []int
+		ingest, stext, raster, both *benchSeries
+		ppm                         *benchSeries
+		parentCPU, workerCPU        time.Duration
 	}
-	var pageCounts []int
+	var kinds []*kind
+	byName := map[string]*kind{}
+	for _, p := range paths {
+		name := filepath.Base(filepath.Dir(p))
+		k := byName[name]
+		if k == nil {
+			k = &kind{name: name,
+				ingest: &benchSeries{name: "loupe ingest (text layer, thumbnails, embed)"},
+				stext:  &benchSeries{name: "mutool draw -F stext -o /dev/null"},
+				raster: &benchSeries{name: "mutool draw thumbnail raster -F pam -o /dev/null"},
+				both:   &benchSeries{name: "MuPDF text + thumbnail raster (combined)"},
+				ppm:    &benchSeries{name: "pdftoppm -r 200 -jpeg"}}
+			if o.OCR {
+				k.ingest.name = "loupe ingest (with OCR)"
+			}
+			if errMutool != nil {
+				k.stext.note, k.raster.note, k.both.note = "not installed (Debian: mupdf-tools)", "not installed", "not installed"
+			}
+			if errPpm != nil {
+				k.ppm.note = "not installed (Debian: poppler-utils)"
+			}
+			byName[name] = k
+			kinds = append(kinds, k)
+		}
+		k.paths = append(k.paths, p)
+	}
 	workers := 0
-	var parentCPU, workerCPU time.Duration
-	runIngest := func(round int) error {
-		rd := filepath.Join(dir, fmt.Sprintf("kb%d", round))
-		k, err := kb.Open(ctx, filepath.Join(rd, "loupe.db"), filepath.Join(rd, "blobs"))
+	thumb := 0 // the thumbnail's longest side, as the Ingester sets it
+	runIngest := func(k *kind, round int) error {
+		rd := filepath.Join(dir, fmt.Sprintf("kb-%s-%d", k.name, round))
+		db, err := kb.Open(ctx, filepath.Join(rd, "loupe.db"), filepath.Join(rd, "blobs"))
 		if err != nil {
 			return err
 		}
-		defer k.Close()
-		in := New(k, nil, Options{Workers: o.Workers, NoOCR: !o.OCR, PDF: o.PDF})
-		workers = in.Workers()
+		defer db.Close()
+		in := New(db, nil, Options{Workers: o.Workers, NoOCR: !o.OCR, PDF: o.PDF})
+		workers, thumb = in.Workers(), in.o.ThumbSize
 		self0, kids0 := cpuTimes()
 		start := time.Now()
-		res, err := in.Add(ctx, "bench", o.Paths, nil)
+		res, err := in.Add(ctx, "bench", k.paths, nil)
 		el := time.Since(start).Seconds()
 		in.Close() // the workers exit, so their CPU time is counted
 		if err != nil {
 			return err
 		}
 		self1, kids1 := cpuTimes()
-		parentCPU += self1 - self0
-		workerCPU += kids1 - kids0
 		pages := 0
-		pageCounts = pageCounts[:0]
+		k.pageCounts = k.pageCounts[:0]
 		for _, r := range res {
 			if r.Document.Status != kb.StatusReady {
 				return fmt.Errorf("bench: %s: %s %s", r.Path, r.Document.Status, r.Error)
 			}
 			pages += r.Document.Pages
-			pageCounts = append(pageCounts, r.Document.Pages)
+			k.pageCounts = append(k.pageCounts, r.Document.Pages)
 		}
-		ingest.pages = pages
-		ingest.secs = append(ingest.secs, el)
-		ingest.rates = append(ingest.rates, float64(pages)/el)
+		k.parentCPU += self1 - self0
+		k.workerCPU += kids1 - kids0
+		k.ingest.pages = pages
+		k.ingest.secs = append(k.ingest.secs, el)
+		k.ingest.cpu = append(k.ingest.cpu, ms(self1-self0+kids1-kids0)/float64(max(pages, 1)))
 		return os.RemoveAll(rd)
 	}
-	baseline := func(s *series, cmd func(path string, last int, out string) *exec.Cmd) {
+	// baseline runs cmd on every file of the kind and returns its CPU ms per page (0 and a note on failure).
+	baseline := func(k *kind, s *benchSeries, cmd func(path string, last int, out string) *exec.Cmd) float64 {
 		if s.note != "" {
-			return
+			return 0
 		}
 		total, secs := 0, 0.0
-		for i, p := range o.Paths {
-			last := min(pageCounts[i], o.BaselinePages)
+		var cpu time.Duration
+		for i, p := range k.paths {
+			last := min(k.pageCounts[i], o.BaselinePages)
 			out := filepath.Join(dir, "base")
 			os.MkdirAll(out, 0o700)
 			c := cmd(p, last, out)
 			t := time.Now()
 			if b, err := c.CombinedOutput(); err != nil {
 				s.note = fmt.Sprintf("failed on %s: %v %s", p, err, b)
-				return
+				return 0
 			}
 			secs += time.Since(t).Seconds()
+			cpu += c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 			total += last
 			os.RemoveAll(out)
 		}
-		rate := float64(total) / secs
+		per := ms(cpu) / float64(max(total, 1))
 		s.pages = total
 		s.secs = append(s.secs, secs)
-		s.rates = append(s.rates, rate)
-		s.ratios = append(s.ratios, ingest.rates[len(ingest.rates)-1]/rate)
-	}
-	mutool := &series{name: "mutool draw -r 144 (one process)"}
-	if _, err := exec.LookPath("mutool"); err != nil {
-		mutool.note = "not installed (Debian: mupdf-tools)"
-	}
-	pdftoppm := &series{name: "pdftoppm -r 200 -jpeg (one process)"}
-	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		pdftoppm.note = "not installed (Debian: poppler-utils)"
+		s.cpu = append(s.cpu, per)
+		s.ratios = append(s.ratios, per/k.ingest.cpu[len(k.ingest.cpu)-1])
+		return per
 	}
 	for round := range o.Rounds {
-		if err := runIngest(round); err != nil {
-			return nil, err
-		}
-		baseline(mutool, func(p string, last int, out string) *exec.Cmd {
-			return exec.CommandContext(ctx, "mutool", "draw", "-q", "-r", "144", "-o", filepath.Join(out, "p%d.png"), p, "1-"+strconv.Itoa(last))
-		})
-		baseline(pdftoppm, func(p string, last int, out string) *exec.Cmd {
-			return exec.CommandContext(ctx, "pdftoppm", "-r", "200", "-jpeg", "-l", strconv.Itoa(last), p, filepath.Join(out, "p"))
-		})
-	}
-	rowOf := func(s *series) BenchRow {
-		r := BenchRow{Name: s.name, Pages: s.pages, Note: s.note}
-		if len(s.rates) == 0 {
-			return r
-		}
-		r.Seconds, r.PagesPS = median(s.secs), median(s.rates)
-		if len(s.ratios) > 0 {
-			r.Ratio = median(s.ratios)
-		}
-		if r.Note == "" {
-			r.Note = fmt.Sprintf("median of %d rounds; pages/s %s", len(s.rates), rounded(s.rates))
-			if len(s.ratios) > 0 {
-				r.Note += "; ratios " + rounded(s.ratios)
+		for _, k := range kinds {
+			if err := runIngest(k, round); err != nil {
+				return nil, err
 			}
+			st := baseline(k, k.stext, func(p string, last int, out string) *exec.Cmd {
+				return exec.CommandContext(ctx, "mutool", "draw", "-q", "-F", "stext", "-o", os.DevNull, p, "1-"+strconv.Itoa(last))
+			})
+			// -w/-h are maxima when -r is given: the page fits in thumb×thumb pixels, as Loupe's thumbnail does.
+			ra := baseline(k, k.raster, func(p string, last int, out string) *exec.Cmd {
+				return exec.CommandContext(ctx, "mutool", "draw", "-q", "-r", "72", "-w", strconv.Itoa(thumb), "-h", strconv.Itoa(thumb),
+					"-F", "pam", "-o", os.DevNull, p, "1-"+strconv.Itoa(last))
+			})
+			if st > 0 && ra > 0 {
+				k.both.pages = k.stext.pages
+				k.both.cpu = append(k.both.cpu, st+ra)
+				k.both.ratios = append(k.both.ratios, (st+ra)/k.ingest.cpu[len(k.ingest.cpu)-1])
+			}
+			baseline(k, k.ppm, func(p string, last int, out string) *exec.Cmd {
+				return exec.CommandContext(ctx, "pdftoppm", "-r", "200", "-jpeg", "-l", strconv.Itoa(last), p, filepath.Join(out, "p"))
+			})
 		}
-		return r
 	}
-	in := rowOf(ingest)
-	in.Note = fmt.Sprintf("%d workers, %s", workers, in.Note)
-	if n := len(ingest.rates) * ingest.pages; n > 0 {
-		// Where the time goes: CPU per page in this process (storing, embedding) and in the MuPDF workers.
-		in.Note += fmt.Sprintf("; CPU ms/page: this process %.2f, workers %.2f",
-			parentCPU.Seconds()*1000/float64(n), workerCPU.Seconds()*1000/float64(n))
+	var rows []BenchRow
+	var pageCounts []int
+	var allPaths []string
+	for _, k := range kinds {
+		in := k.ingest.row(k.name)
+		in.Note = fmt.Sprintf("%d workers, %s", workers, in.Note)
+		if n := len(k.ingest.cpu) * k.ingest.pages; n > 0 {
+			// Where the time goes: CPU per page in this process (storing, embedding) and in the MuPDF workers.
+			in.Note += fmt.Sprintf("; this process %.2f + workers %.2f ms/page (all rounds)",
+				ms(k.parentCPU)/float64(n), ms(k.workerCPU)/float64(n))
+		}
+		rows = append(rows, in, k.stext.row(k.name), k.raster.row(k.name), k.both.row(k.name), k.ppm.row(k.name))
+		pageCounts = append(pageCounts, k.pageCounts...)
+		allPaths = append(allPaths, k.paths...)
 	}
-	in.PeakRSS = peakRSS()
-	rows := []BenchRow{in, rowOf(mutool), rowOf(pdftoppm)}
+	if len(rows) > 0 {
+		rows[0].PeakRSS = peakRSS()
+	}
+	o.Paths = allPaths
 
 	// On-demand renders at 144 dpi, as the viewer asks. The first render of each document starts the worker (for
 	// the first) and opens the document; the Renderer keeps documents open, so later renders are what a reader
@@ -240,6 +323,20 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 		BenchRow{Name: "on-demand render 144 dpi, first of a warmed document", Pages: len(warmed),
 			RenderMS: [2]float64{warmed[len(warmed)/2], warmed[len(warmed)-1]}, Note: "p50/max; after Renderer.Warm"})
 	return rows, nil
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
+
+// pageCount opens path in a short-lived worker to count its pages.
+func pageCount(ctx context.Context, o pdf.Options, path string) (int, error) {
+	c := pdf.NewClient(o)
+	defer c.Close()
+	d, err := c.Open(ctx, path, "")
+	if err != nil {
+		return 0, err
+	}
+	defer d.Close()
+	return d.Pages(), nil
 }
 
 func median(v []float64) float64 {

@@ -30,8 +30,8 @@ func runBench(b *testing.B, o BenchOptions) {
 			b.Fatal(err)
 		}
 		for _, r := range rows {
-			b.Logf("%-45s pages %5d  %7.2f s  %7.1f pages/s  ratio %.2f  peak RSS %.0f MB  render p50/p99 %.1f/%.1f ms  %s",
-				r.Name, r.Pages, r.Seconds, r.PagesPS, r.Ratio, float64(r.PeakRSS)/(1<<20), r.RenderMS[0], r.RenderMS[1], r.Note)
+			b.Logf("%-45s pages %5d  %7.2f s  %7.1f pages/s  CPU %.2f ms/page  ratio %.2f  peak RSS %.0f MB  render p50/p99 %.1f/%.1f ms  %s",
+				r.Name, r.Pages, r.Seconds, r.PagesPS, r.CPUms, r.Ratio, float64(r.PeakRSS)/(1<<20), r.RenderMS[0], r.RenderMS[1], r.Note)
 		}
 		b.ReportMetric(rows[0].PagesPS, "pages/s")
 		b.ReportMetric(float64(rows[0].PeakRSS)/(1<<20), "peakRSS-MB")

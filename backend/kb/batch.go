@@ -14,12 +14,12 @@ type execer interface {
 // Batch writes many rows in one transaction. Ingest stores pages and their embeddings through it: one commit
 // (one FTS5 sync, one WAL frame flush) per batch instead of four or five per page.
 type Batch struct {
-	tx *sql.Tx
+	tx cachedTx
 }
 
 // Batch runs fn in one write transaction; nothing fn wrote is kept if it returns an error.
 func (k *KB) Batch(ctx context.Context, fn func(b *Batch) error) error {
-	return k.tx(ctx, func(tx *sql.Tx) error { return fn(&Batch{tx: tx}) })
+	return k.tx(ctx, func(tx *sql.Tx) error { return fn(&Batch{tx: cachedTx{k: k, tx: tx}}) })
 }
 
 // PutUnit is KB.PutUnit inside the batch.

@@ -32,6 +32,7 @@ type KB struct {
 	Blobs *BlobStore
 	path  string
 	hooks deleteHooks
+	stmts stmtCache
 }
 
 // DSN returns the connection string that every connection to a Loupe database uses: WAL so readers never wait for
@@ -103,6 +104,7 @@ func (k *KB) Close() error {
 	if err := k.Optimize(ctx); err != nil {
 		slog.Debug("kb: optimize at close", "err", err)
 	}
+	k.stmts.close()
 	return k.db.Close()
 }
 

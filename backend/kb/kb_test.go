@@ -619,3 +619,51 @@ func TestBatchIsAllOrNothing(t *testing.T) {
 		t.Fatalf("units %d steps %d fts %d", len(us), len(steps), fts)
 	}
 }
+
+// Batches reuse their prepared statements: the cache holds one statement per distinct query however many batches
+// run, and a statement that fails (a unit of a missing document) still reports its error.
+func TestBatchStatementsStayPrepared(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	page := func(o int) error {
+		return k.Batch(ctx, func(b *Batch) error {
+			id, err := b.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: fmt.Sprintf("page %d", o)})
+			if err != nil {
+				return err
+			}
+			if err := b.PutPassages(ctx, id, "e", []Passage{{Ordinal: 0, Start: 0, End: 2, Vec: []float32{1, 0}}}); err != nil {
+				return err
+			}
+			return b.MarkStep(ctx, d.ID, Step{Ordinal: o, Stage: "extract", Status: StepDone})
+		})
+	}
+	count := func() int {
+		k.stmts.mu.Lock()
+		defer k.stmts.mu.Unlock()
+		return len(k.stmts.stmts)
+	}
+	if err := page(1); err != nil {
+		t.Fatal(err)
+	}
+	after1 := count()
+	for o := 2; o <= 40; o++ {
+		if err := page(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after1 == 0 || count() != after1 {
+		t.Fatalf("cached statements: %d after one batch, %d after 40", after1, count())
+	}
+	if us, _ := k.Units(ctx, d.ID); len(us) != 40 || us[39].Text != "page 40" {
+		t.Fatalf("units %d", len(us))
+	}
+	err := k.Batch(ctx, func(b *Batch) error {
+		_, err := b.PutUnit(ctx, Unit{DocumentID: d.ID + 99, Ordinal: 1, Kind: UnitPage})
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "store unit 1") {
+		t.Fatalf("unit of a missing document: err = %v", err)
+	}
+}
