@@ -21,7 +21,7 @@ test('watched folders: the library panel shows a folder watched by the running a
     await page.waitForFunction(
       (d) => {
         const li = [...document.querySelectorAll('.watched-folder')].find((e) => e.textContent.includes(d))
-        return li && li.textContent.includes('watching') && li.textContent.includes('1 documents')
+        return li && li.textContent.includes('watching') && li.textContent.includes('1 document')
       },
       dir,
       { timeout: 90000 },

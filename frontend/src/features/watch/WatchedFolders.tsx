@@ -65,7 +65,7 @@ export function WatchedFolders({ collection, onChanged, api }: Props) {
               {describe(f)}
             </span>
             <span className="muted">
-              {f.documents} documents
+              {f.documents} {f.documents === 1 ? 'document' : 'documents'}
             </span>
             {f.last_error && (
               <span role="alert" className="error">
