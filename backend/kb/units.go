@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Unit kinds and text sources.
@@ -285,4 +286,35 @@ func (k *KB) Steps(ctx context.Context, documentID int64) ([]Step, error) {
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// UnitsByID returns the units with the given ids, a query per 500 ids; ids that do not exist are left out.
+func (k *KB) UnitsByID(ctx context.Context, ids []int64) (map[int64]Unit, error) {
+	const chunk = 500 // well under SQLite's bound-variable limit
+	out := make(map[int64]Unit, len(ids))
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := k.db.QueryContext(ctx, `SELECT `+unitCols+` FROM units WHERE id IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("load %d units: %w", len(part), err)
+		}
+		for rows.Next() {
+			u, err := scanUnit(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[u.ID] = u
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("load %d units: %w", len(part), err)
+		}
+	}
+	return out, nil
 }

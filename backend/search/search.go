@@ -311,13 +311,19 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]Hit, error) {
 	docs := map[int64]kb.Document{}
 	out := make([]Hit, 0, len(fused))
+	ids := make([]int64, len(fused))
+	for i, f := range fused {
+		ids[i] = f.id
+	}
+	// One query for the page of hits (SQLite's default limit on bound variables is 32,766; K is at most a few hundred).
+	units, err := s.kb.UnitsByID(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
 	for _, f := range fused {
-		u, err := s.kb.Unit(ctx, f.id)
-		if errors.Is(err, kb.ErrNotFound) {
+		u, ok := units[f.id]
+		if !ok {
 			continue // deleted since the signals ran
-		}
-		if err != nil {
-			return nil, fmt.Errorf("search: %w", err)
 		}
 		d, ok := docs[u.DocumentID]
 		if !ok {
