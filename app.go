@@ -307,15 +307,13 @@ func (a *App) SetAPIKey(profile, key string) error {
 	if err := a.ready(); err != nil {
 		return err
 	}
+	if err := checkName("profile", profile); err != nil {
+		return err
+	}
 	if err := checkAPIKey(key); err != nil {
 		return err
 	}
-	for _, p := range a.lib.Config.Settings.Providers {
-		if p.Name == profile {
-			return a.lib.Config.SetAPIKey(profile, key)
-		}
-	}
-	return fmt.Errorf("no provider profile named %q: save the settings first", clipArg(profile))
+	return a.lib.Config.SetAPIKey(profile, key)
 }
 
 // TestProvider checks a provider profile as given (unsaved edits included): reachability, version, models found.

@@ -313,6 +313,9 @@ func SecretKey(profile string) string { return "provider/" + profile + "/api_key
 
 // SetAPIKey stores a profile's key in the secret store ("" deletes it); Provider joins it in at use.
 func (c *Config) SetAPIKey(profile, key string) error {
+	if !slices.ContainsFunc(c.Settings.Providers, func(p Provider) bool { return p.Name == profile }) {
+		return fmt.Errorf("no provider profile named %q: save the settings first", profile)
+	}
 	if c.Secrets == nil {
 		return errors.New("store the API key: no secret store")
 	}

@@ -102,7 +102,7 @@ const SystemPrompt = "You rewrite the last question of a conversation about docu
 
 // Limits that keep the rewrite call short whatever the conversation's length.
 const (
-	maxTurns       = 6
+	MaxTurns       = 6 // earlier turns a rewrite sees
 	maxAnswerRunes = 600
 	maxCitations   = 5
 	maxTokens      = 400
@@ -110,8 +110,8 @@ const (
 
 // Messages builds the rewrite request's messages.
 func Messages(history []Turn, question string) []model.Message {
-	if len(history) > maxTurns {
-		history = history[len(history)-maxTurns:]
+	if len(history) > MaxTurns {
+		history = history[len(history)-MaxTurns:]
 	}
 	var b strings.Builder
 	b.WriteString("Conversation:\n")

@@ -84,7 +84,7 @@ func TestMessagesCarryTheConversation(t *testing.T) {
 		long = append(long, Turn{Question: "q" + string(rune('A'+i)), Answer: strings.Repeat("x", 5000)})
 	}
 	u = Messages(long, "and?")[1].Text()
-	if strings.Contains(u, "User: qA") || !strings.Contains(u, "User: qJ") || len(u) > maxTurns*(maxAnswerRunes+100)+200 {
+	if strings.Contains(u, "User: qA") || !strings.Contains(u, "User: qJ") || len(u) > MaxTurns*(maxAnswerRunes+100)+200 {
 		t.Errorf("history not bounded: %d bytes, %q…", len(u), u[:80])
 	}
 }

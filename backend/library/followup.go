@@ -25,52 +25,73 @@ func (l *Library) FollowUp(ctx context.Context, conversationID int64) (*agent.Fo
 	if n := len(msgs); n > 0 && msgs[n-1].Role == "user" {
 		msgs = msgs[:n-1]
 	}
+	// Each run's events are read once, for both the turns and the scope hint.
+	outcomes := map[int64]runOutcome{}
+	outcome := func(runID int64) (runOutcome, error) {
+		if o, ok := outcomes[runID]; ok {
+			return o, nil
+		}
+		o, err := l.runOutcome(ctx, runID)
+		if err == nil {
+			outcomes[runID] = o
+		}
+		return o, err
+	}
+	left := 0 // user messages not yet visited: a rewrite sees only the last followup.MaxTurns turns
+	for _, m := range msgs {
+		if m.Role == "user" {
+			left++
+		}
+	}
 	var turns []followup.Turn
 	for i, m := range msgs {
 		if m.Role != "user" {
 			continue
 		}
-		t := followup.Turn{Question: m.Content}
-		if i+1 < len(msgs) && msgs[i+1].Role == "assistant" {
-			a := msgs[i+1]
-			t.Answer = a.Content
-			if a.RunID != 0 {
-				ans, rw, err := l.runOutcome(ctx, a.RunID)
-				if err != nil {
-					return nil, nil, err
-				}
-				if rw != nil && rw.Rewritten {
-					t.Question = rw.Question // the standalone form carries its own context into later rewrites
-				}
-				if ans != nil {
-					for _, c := range ans.Citations {
-						t.Citations = append(t.Citations, followup.Citation{Document: c.DocumentName, Page: c.Page})
-					}
-				}
+		left--
+		turns = append(turns, followup.Turn{Question: m.Content})
+		if i+1 >= len(msgs) || msgs[i+1].Role != "assistant" {
+			continue
+		}
+		a := msgs[i+1]
+		turns[len(turns)-1].Answer = a.Content
+		if a.RunID == 0 || left >= followup.MaxTurns {
+			continue // older than the rewrite looks: its run need not be read
+		}
+		o, err := outcome(a.RunID)
+		if err != nil {
+			return nil, nil, err
+		}
+		t := &turns[len(turns)-1]
+		if o.rewrite != nil && o.rewrite.Rewritten {
+			t.Question = o.rewrite.Question // the standalone form carries its own context into later rewrites
+		}
+		if o.answer != nil {
+			for _, c := range o.answer.Citations {
+				t.Citations = append(t.Citations, followup.Citation{Document: c.DocumentName, Page: c.Page})
 			}
 		}
-		turns = append(turns, t)
 	}
 	if len(turns) == 0 {
 		return nil, nil, nil
 	}
 	fu := &agent.FollowUp{History: turns, Off: l.Config.Settings.Agent.FollowUps == "off"}
-	return fu, l.citedDocs(ctx, msgs), nil
+	return fu, l.citedDocs(ctx, msgs, outcome), nil
 }
 
 // citedDocs are the documents the conversation's answers cited, most recent answer first, that still exist.
-func (l *Library) citedDocs(ctx context.Context, msgs []kb.Message) []agent.DocRef {
+func (l *Library) citedDocs(ctx context.Context, msgs []kb.Message, outcome func(int64) (runOutcome, error)) []agent.DocRef {
 	var refs []agent.DocRef
 	seen := map[string]bool{}
 	for i := len(msgs) - 1; i >= 0 && len(refs) < maxPreferredDocs; i-- {
 		if msgs[i].Role != "assistant" || msgs[i].RunID == 0 {
 			continue
 		}
-		ans, _, err := l.runOutcome(ctx, msgs[i].RunID)
-		if err != nil || ans == nil {
+		o, err := outcome(msgs[i].RunID)
+		if err != nil || o.answer == nil {
 			continue
 		}
-		for _, c := range ans.Citations {
+		for _, c := range o.answer.Citations {
 			if seen[c.DocumentID] || len(refs) == maxPreferredDocs {
 				continue
 			}
@@ -89,28 +110,32 @@ func (l *Library) citedDocs(ctx context.Context, msgs []kb.Message) []agent.DocR
 	return refs
 }
 
-// runOutcome is the answer and rewrite events of a stored run (nil when it has none).
-func (l *Library) runOutcome(ctx context.Context, runID int64) (*agent.AnswerInfo, *agent.RewriteInfo, error) {
+// runOutcome is what a stored run's answer and rewrite events said (nil where it had none).
+type runOutcome struct {
+	answer  *agent.AnswerInfo
+	rewrite *agent.RewriteInfo
+}
+
+func (l *Library) runOutcome(ctx context.Context, runID int64) (runOutcome, error) {
+	var o runOutcome
 	evs, err := l.KB.Events(ctx, runID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("events of run %d: %w", runID, err)
+		return o, fmt.Errorf("events of run %d: %w", runID, err)
 	}
-	var ans *agent.AnswerInfo
-	var rw *agent.RewriteInfo
 	for _, e := range evs {
 		if e.Type != string(agent.KindAnswer) && e.Type != string(agent.KindRewrite) {
 			continue
 		}
 		var ev agent.Event
 		if err := json.Unmarshal(e.Data, &ev); err != nil {
-			return nil, nil, fmt.Errorf("%s event of run %d: %w", e.Type, runID, err)
+			return o, fmt.Errorf("%s event of run %d: %w", e.Type, runID, err)
 		}
 		if ev.Answer != nil {
-			ans = ev.Answer
+			o.answer = ev.Answer
 		}
 		if ev.Rewrite != nil {
-			rw = ev.Rewrite
+			o.rewrite = ev.Rewrite
 		}
 	}
-	return ans, rw, nil
+	return o, nil
 }
