@@ -58,6 +58,7 @@ func (a *App) startup(ctx context.Context) {
 		return
 	}
 	a.lib, a.kb = lib, lib.KB
+	lib.Search.UseLexicalIndex() // the window searches all session long: full-text ranking from memory
 	a.ingester = ingest.New(lib.KB, lib.Config, ingest.Options{Index: lib.Search})
 	// Documents left half-done by a previous session continue in the background; then collections whose units
 	// lack vectors of their pinned embedders (an embedder change, an older knowledge base) are re-embedded.

@@ -52,6 +52,7 @@ Watched folders (loupe watch add) are kept in sync while it serves, unless --no-
 					return err
 				}
 				defer lib.Close()
+				lib.Search.UseLexicalIndex() // a long-lived process: full-text search from memory
 				if token == "" && !noToken {
 					if token, err = server.Token(lib.Config); err != nil {
 						return fmt.Errorf("server token: %w", err)

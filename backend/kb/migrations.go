@@ -354,4 +354,14 @@ CREATE TABLE evaluation_items (
   created_at    INTEGER NOT NULL,
   PRIMARY KEY (evaluation_id, question_id, mode, sample)
 ) WITHOUT ROWID;`,
+	// 10: a log of unit text changes (insert, delete, text update), so an in-memory word index built at change seq
+	// S learns exactly which units changed since and need not be rebuilt (backend/lexical).
+	`CREATE TABLE unit_changes (
+  seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+  unit_id INTEGER NOT NULL
+);
+CREATE TRIGGER unit_changes_ai AFTER INSERT ON units BEGIN INSERT INTO unit_changes(unit_id) VALUES (new.id); END;
+CREATE TRIGGER unit_changes_ad AFTER DELETE ON units BEGIN INSERT INTO unit_changes(unit_id) VALUES (old.id); END;
+CREATE TRIGGER unit_changes_au AFTER UPDATE OF text ON units BEGIN INSERT INTO unit_changes(unit_id) VALUES (new.id); END;`,
 }
+

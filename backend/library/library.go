@@ -73,6 +73,7 @@ func PagesDir(cfg *config.Config) string { return filepath.Join(cfg.CacheDir(), 
 // Close stops the PDF worker and closes the knowledge base.
 func (l *Library) Close() error {
 	l.pdfClient.Close()
+	l.Search.Close()
 	return l.KB.Close()
 }
 

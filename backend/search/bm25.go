@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"loupe/backend/lexical"
 )
 
 // filterSQL returns the WHERE conditions (on units u and documents d) and arguments that restrict to the scope.
@@ -50,6 +52,11 @@ func ftsOr(phrases []string) string {
 func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (signal, error) {
 	if t.empty() {
 		return signal{}, nil
+	}
+	if ix := s.lex.Load(); len(t.cjk) == 0 && ix != nil {
+		if sig, ok, err := s.bm25Memory(ctx, ix, t, sc, depth); err != nil || ok {
+			return sig, err
+		}
 	}
 	where, args := sc.filterSQL()
 	var query string
@@ -109,6 +116,52 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 		return signal{}, fmt.Errorf("search: full-text rows: %w", err)
 	}
 	return sig, nil
+}
+
+// bm25Memory ranks with the in-memory word index, which scores exactly as FTS5 does; ok is false when it cannot
+// serve this search (not current yet, or a word it cannot tokenize as FTS5 would) and FTS5 must.
+func (s *Searcher) bm25Memory(ctx context.Context, ix *lexical.Index, t terms, sc *scope, depth int) (signal, bool, error) {
+	words := capTerms(t.words, maxFTSPhrases) // the same phrases ftsOr would send
+	tokens := make([]string, 0, len(words))
+	for _, w := range words {
+		tok, ok := lexical.Token(w, stem)
+		if !ok {
+			return signal{}, false, nil
+		}
+		tokens = append(tokens, tok)
+	}
+	var allow func(int64) bool
+	if !sc.everything {
+		docs, err := s.scopeDocuments(ctx, sc)
+		if err != nil {
+			return signal{}, false, err
+		}
+		allow = func(d int64) bool { return docs[d] }
+	}
+	ids, scores, ok, err := ix.Search(ctx, tokens, depth, allow)
+	if err != nil || !ok {
+		return signal{}, false, err
+	}
+	return signal{ids: ids, scores: scores}, true, nil
+}
+
+// scopeDocuments lists the documents a scope admits.
+func (s *Searcher) scopeDocuments(ctx context.Context, sc *scope) (map[int64]bool, error) {
+	where, args := sc.filterSQL()
+	rows, err := s.kb.DB().QueryContext(ctx, `SELECT d.id FROM documents d WHERE `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search: documents in scope: %w", err)
+	}
+	defer rows.Close()
+	docs := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("search: documents in scope: %w", err)
+		}
+		docs[id] = true
+	}
+	return docs, rows.Err()
 }
 
 func (t terms) hasShortCJK() bool {

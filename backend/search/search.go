@@ -12,10 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"loupe/backend/glove"
 	"loupe/backend/kb"
+	"loupe/backend/lexical"
 	"loupe/backend/model"
 	"loupe/backend/model/builtin"
 )
@@ -155,6 +157,10 @@ type Options struct {
 	// IndexDir, when set, keeps each built index in a file there (the data directory's index/), reopened by the
 	// next process instead of rebuilt, as long as SQLite still holds the same vectors.
 	IndexDir string
+	// Lexical keeps an in-memory word index (backend/lexical) that answers BM25 exactly as FTS5 would, built in the
+	// background on the first search and kept current from SQLite's unit change log: for long-lived processes
+	// (window, server), where it makes full-text ranking independent of how many rows match. Call Close to stop it.
+	Lexical bool
 	// RecheckEvery bounds how often a cached dense index is checked against SQLite for added or removed vectors;
 	// 0 means every search.
 	RecheckEvery time.Duration
@@ -164,6 +170,8 @@ type Options struct {
 type Searcher struct {
 	kb   *kb.KB
 	opts Options
+
+	lex atomic.Pointer[lexical.Index] // nil until Options.Lexical or UseLexicalIndex
 
 	mu      sync.Mutex
 	indexes map[indexKey]*cachedIndex
@@ -178,7 +186,36 @@ func New(k *kb.KB, o Options) *Searcher {
 	if o.NewIndex == nil {
 		o.NewIndex = NewVectorIndex
 	}
-	return &Searcher{kb: k, opts: o, indexes: map[indexKey]*cachedIndex{}, embeds: map[string]model.Embedder{}}
+	s := &Searcher{kb: k, opts: o, indexes: map[indexKey]*cachedIndex{}, embeds: map[string]model.Embedder{}}
+	if o.Lexical {
+		s.lex.Store(lexical.New(k.DB()))
+	}
+	return s
+}
+
+// UseLexicalIndex turns on the in-memory word index (Options.Lexical) and starts building it now, for a process
+// that will serve many searches (the window, `loupe serve`, `loupe mcp`, `loupe watch`).
+func (s *Searcher) UseLexicalIndex() {
+	if s.lex.Load() == nil {
+		s.lex.CompareAndSwap(nil, lexical.New(s.kb.DB()))
+	}
+	s.lex.Load().Refresh()
+}
+
+// Close stops background work (the in-memory word index's refresh).
+func (s *Searcher) Close() {
+	if ix := s.lex.Load(); ix != nil {
+		ix.Close()
+	}
+}
+
+// WarmLexical waits until the in-memory word index is current (no-op without it): benchmarks measure the warm
+// state with it.
+func (s *Searcher) WarmLexical(ctx context.Context) error {
+	if ix := s.lex.Load(); ix != nil {
+		return ix.WaitCurrent(ctx)
+	}
+	return nil
 }
 
 // scope is a query's filters resolved to ids.
@@ -309,7 +346,6 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 
 // hits loads the units and documents of the fused list and finds their boxes.
 func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]Hit, error) {
-	docs := map[int64]kb.Document{}
 	out := make([]Hit, 0, len(fused))
 	ids := make([]int64, len(fused))
 	for i, f := range fused {
@@ -320,6 +356,10 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
+	docs, err := s.hitDocuments(ctx, units)
+	if err != nil {
+		return nil, err
+	}
 	for _, f := range fused {
 		u, ok := units[f.id]
 		if !ok {
@@ -327,16 +367,10 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 		}
 		d, ok := docs[u.DocumentID]
 		if !ok {
-			if d, err = s.kb.Document(ctx, u.DocumentID); err != nil {
-				if errors.Is(err, kb.ErrNotFound) {
-					continue
-				}
-				return nil, fmt.Errorf("search: %w", err)
-			}
-			docs[u.DocumentID] = d
+			continue
 		}
 		h := Hit{
-			UnitID: u.ID, DocumentID: d.ID, Doc: d.Name, DocKind: d.Kind, Collection: d.CollectionID,
+			UnitID: u.ID, DocumentID: d.id, Doc: d.name, DocKind: d.kind, Collection: d.collection,
 			Page: u.Ordinal, UnitKind: u.Kind, TStartMS: u.TStartMS, TEndMS: u.TEndMS, Width: u.Width, Height: u.Height,
 			Score: f.score, Ranks: f.ranks, Thumb: u.ThumbBlob,
 		}
@@ -357,6 +391,41 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+// hitDoc is what a hit shows of its document.
+type hitDoc struct {
+	id, collection int64
+	name, kind     string
+}
+
+// hitDocuments loads the documents of the units in one query.
+func (s *Searcher) hitDocuments(ctx context.Context, units map[int64]kb.Unit) (map[int64]hitDoc, error) {
+	var args []any
+	seen := map[int64]bool{}
+	for _, u := range units {
+		if !seen[u.DocumentID] {
+			seen[u.DocumentID] = true
+			args = append(args, u.DocumentID)
+		}
+	}
+	out := make(map[int64]hitDoc, len(args))
+	if len(args) == 0 {
+		return out, nil
+	}
+	rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, collection_id, name, kind FROM documents WHERE id IN (`+placeholders(len(args))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search: documents of the hits: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d hitDoc
+		if err := rows.Scan(&d.id, &d.collection, &d.name, &d.kind); err != nil {
+			return nil, fmt.Errorf("search: documents of the hits: %w", err)
+		}
+		out[d.id] = d
+	}
+	return out, rows.Err()
 }
 
 // embedder returns the cached embedder for a model id.

@@ -151,6 +151,18 @@ func sortByKeyThenBase(sig *signal, base map[int64]float64, desc bool) {
 // pageInfo loads the document of the given units (from the unit rows alone: each is a lookup in a large table).
 func (s *Searcher) pageInfo(ctx context.Context, ids []int64) (map[int64]pageInfo, error) {
 	out := make(map[int64]pageInfo, len(ids))
+	if ix := s.lex.Load(); ix != nil {
+		// The in-memory word index knows most units' documents: only the others cost a query.
+		var rest []int64
+		for _, id := range ids {
+			if d, ok := ix.DocumentOf(id); ok {
+				out[id] = pageInfo{doc: d}
+			} else {
+				rest = append(rest, id)
+			}
+		}
+		ids = rest
+	}
 	for start := 0; start < len(ids); start += 500 {
 		chunk := ids[start:min(len(ids), start+500)]
 		args := make([]any, len(chunk))

@@ -104,6 +104,30 @@ const maxBoxes = 256
 // as the word index does ("degrees" boxes "degree"), and the box names the query word; CJK text,
 // which has no spaces and may come as one box per character or per line, is matched as a substring over runs of
 // consecutive CJK words, and every word the match overlaps gets a box.
+// mayStartLike reports whether a word can hold a token that starts with one of the bytes in first: false only for
+// an ASCII word none of whose tokens (runs of letters and digits, lower-cased) does. Most of a page's words are
+// ruled out here without tokenizing them.
+func mayStartLike(w string, first *[256]bool) bool {
+	prevAlnum := false
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 0x80 {
+			return true // tokenizing decides
+		}
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if alnum && !prevAlnum {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if first[c] {
+				return true
+			}
+		}
+		prevAlnum = alnum
+	}
+	return false
+}
+
 func matchBoxes(words []kb.Word, t terms) []Box {
 	var out []Box
 	hit := make([]string, len(words)) // matched term per word, "" = none
@@ -117,6 +141,9 @@ func matchBoxes(words []kb.Word, t terms) []Box {
 		}
 	}
 	for i, w := range words {
+		if !mayStartLike(w.Text, &first) {
+			continue
+		}
 		glove.Tokens(w.Text, func(tok string) {
 			if hit[i] != "" {
 				return
