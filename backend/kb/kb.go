@@ -60,6 +60,10 @@ func Open(ctx context.Context, dbPath, blobDir string) (*KB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dbPath, err)
 	}
+	// database/sql keeps 2 idle connections by default: with more concurrent searches (a server's clients), every
+	// extra one was opened, its schema parsed and its page cache filled, then closed again on return. Keep enough
+	// for a busy server; each costs at most its page cache (2 MB).
+	db.SetMaxIdleConns(16)
 	if err := migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("database %s: %w", dbPath, err)
