@@ -93,7 +93,10 @@ func putUnit(ctx context.Context, db execer, u Unit) (int64, error) {
 
 const unitCols = `id, document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text, text_source, words, thumb_blob, image_blob`
 
-func scanUnit(row interface{ Scan(...any) error }) (Unit, error) {
+func scanUnit(row interface{ Scan(...any) error }) (Unit, error) { return scanUnitWords(row, nil) }
+
+// scanUnitWords is scanUnit keeping only the words keep accepts (all when keep is nil).
+func scanUnitWords(row interface{ Scan(...any) error }, keep func(text string) bool) (Unit, error) {
 	var u Unit
 	var words string
 	err := row.Scan(&u.ID, &u.DocumentID, &u.Ordinal, &u.Kind, &u.Width, &u.Height, &u.TStartMS, &u.TEndMS, &u.Text,
@@ -101,7 +104,7 @@ func scanUnit(row interface{ Scan(...any) error }) (Unit, error) {
 	if err != nil {
 		return u, err
 	}
-	if u.Words, err = decodeWords(words); err != nil {
+	if u.Words, err = decodeWordsKeeping(words, keep); err != nil {
 		return u, fmt.Errorf("unit %d: word boxes: %w", u.ID, err)
 	}
 	return u, nil
@@ -290,6 +293,12 @@ func (k *KB) Steps(ctx context.Context, documentID int64) ([]Step, error) {
 
 // UnitsByID returns the units with the given ids, a query per 500 ids; ids that do not exist are left out.
 func (k *KB) UnitsByID(ctx context.Context, ids []int64) (map[int64]Unit, error) {
+	return k.UnitsByIDKeeping(ctx, ids, nil)
+}
+
+// UnitsByIDKeeping is UnitsByID with only the words keep accepts in each unit's Words (in page order): search
+// needs the boxes of a few matching words, and decoding every word's coordinates was most of a warm search.
+func (k *KB) UnitsByIDKeeping(ctx context.Context, ids []int64, keep func(text string) bool) (map[int64]Unit, error) {
 	const chunk = 500 // well under SQLite's bound-variable limit
 	out := make(map[int64]Unit, len(ids))
 	for start := 0; start < len(ids); start += chunk {
@@ -303,7 +312,7 @@ func (k *KB) UnitsByID(ctx context.Context, ids []int64) (map[int64]Unit, error)
 			return nil, fmt.Errorf("load %d units: %w", len(part), err)
 		}
 		for rows.Next() {
-			u, err := scanUnit(rows)
+			u, err := scanUnitWords(rows, keep)
 			if err != nil {
 				rows.Close()
 				return nil, err

@@ -9,16 +9,31 @@ import (
 // decodeWords reads a units.words column. Search loads the words of every hit it returns, and encoding/json spent
 // most of a warm search's CPU on them, so the exact shape json.Marshal writes ([{"t":…,"x0":…,"y0":…,"x1":…,
 // "y1":…},…]) is parsed directly; anything else (older or hand-edited rows) goes through encoding/json.
-func decodeWords(s string) ([]Word, error) {
-	if ws, ok := fastWords(s); ok {
+func decodeWords(s string) ([]Word, error) { return decodeWordsKeeping(s, nil) }
+
+// decodeWordsKeeping decodes only the words keep accepts (all when nil); a rejected word's coordinates are skipped
+// unparsed.
+func decodeWordsKeeping(s string, keep func(string) bool) ([]Word, error) {
+	if ws, ok := fastWords(s, keep); ok {
 		return ws, nil
 	}
 	var ws []Word
-	err := json.Unmarshal([]byte(s), &ws)
-	return ws, err
+	if err := json.Unmarshal([]byte(s), &ws); err != nil {
+		return nil, err
+	}
+	if keep == nil {
+		return ws, nil
+	}
+	kept := ws[:0]
+	for _, w := range ws {
+		if keep(w.Text) {
+			kept = append(kept, w)
+		}
+	}
+	return kept, nil
 }
 
-func fastWords(s string) ([]Word, bool) {
+func fastWords(s string, keep func(string) bool) ([]Word, bool) {
 	if s == "[]" {
 		return []Word{}, true
 	}
@@ -28,7 +43,12 @@ func fastWords(s string) ([]Word, bool) {
 	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
 		return nil, false
 	}
-	out := make([]Word, 0, strings.Count(s, `{"t":`))
+	var out []Word
+	if keep == nil {
+		out = make([]Word, 0, strings.Count(s, `{"t":`))
+	} else {
+		out = []Word{}
+	}
 	p := s[1 : len(s)-1]
 	for len(p) > 0 {
 		var w Word
@@ -38,6 +58,19 @@ func fastWords(s string) ([]Word, bool) {
 		}
 		if w.Text, p, ok = jsonString(p); !ok {
 			return nil, false
+		}
+		if keep != nil && !keep(w.Text) {
+			// Skip the coordinates: numbers and keys hold no '}' or string.
+			end := strings.IndexByte(p, '}')
+			if end < 0 || !strings.HasPrefix(p, `,"x0":`) {
+				return nil, false
+			}
+			if p = p[end+1:]; len(p) > 0 {
+				if p, ok = strings.CutPrefix(p, ","); !ok || len(p) == 0 {
+					return nil, false
+				}
+			}
+			continue
 		}
 		for _, f := range []struct {
 			key string

@@ -351,8 +351,9 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 	for i, f := range fused {
 		ids[i] = f.id
 	}
-	// One query for the page of hits (SQLite's default limit on bound variables is 32,766; K is at most a few hundred).
-	units, err := s.kb.UnitsByID(ctx, ids)
+	// One query for the page of hits (SQLite's default limit on bound variables is 32,766; K is at most a few
+	// hundred), decoding only the word boxes that can match a query word.
+	units, err := s.kb.UnitsByIDKeeping(ctx, ids, terms.mayMatch())
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

@@ -104,6 +104,21 @@ const maxBoxes = 256
 // as the word index does ("degrees" boxes "degree"), and the box names the query word; CJK text,
 // which has no spaces and may come as one box per character or per line, is matched as a substring over runs of
 // consecutive CJK words, and every word the match overlaps gets a box.
+// mayMatch returns a filter that keeps every page word matchBoxes could mark (nil, all words, for CJK queries,
+// which match across consecutive words).
+func (t terms) mayMatch() func(string) bool {
+	if len(t.cjk) > 0 {
+		return nil
+	}
+	var first [256]bool
+	for st := range t.stems {
+		if st != "" {
+			first[st[0]] = true
+		}
+	}
+	return func(w string) bool { return mayStartLike(w, &first) }
+}
+
 // mayStartLike reports whether a word can hold a token that starts with one of the bytes in first: false only for
 // an ASCII word none of whose tokens (runs of letters and digits, lower-cased) does. Most of a page's words are
 // ruled out here without tokenizing them.
