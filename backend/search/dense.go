@@ -162,6 +162,19 @@ func (s *Searcher) indexNow(ctx context.Context, k indexKey, force bool) (*index
 	if !force && ci.state != nil && time.Since(ci.checked) < s.opts.RecheckEvery {
 		return ci.state, nil
 	}
+	// Every write to vectors or passages bumps the generation, so an unchanged one means an unchanged index: one
+	// row read. The full fingerprint counts the embedder's vectors (a scan that grows with the library, and every
+	// search waited on it under ci.mu); it is needed only when something changed or a saved file is judged.
+	if !force && ci.state != nil {
+		gen, err := s.kb.VectorsGeneration(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		if gen == ci.state.fp.gen {
+			ci.checked = time.Now()
+			return ci.state, nil
+		}
+	}
 	fp, err := s.fingerprint(ctx, k)
 	if err != nil {
 		return nil, err
