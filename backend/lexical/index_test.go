@@ -337,3 +337,76 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	})
 }
+
+// TestConcurrentSearchesDuringRefresh searches from several goroutines while documents come and go and the index
+// refreshes (run with -race): every served ranking is sorted, and the index ends current and equal to FTS5.
+func TestConcurrentSearchesDuringRefresh(t *testing.T) {
+	c := newCorpus(t)
+	pages := pdfTexts(t, "pdf/real/hsaur3-Ch_analysis_of_variance.pdf")
+	c.add(t, "first", pages)
+	ctx := context.Background()
+	ix := New(c.k.DB())
+	defer ix.Close()
+	stem := stemFTS(t)
+	words := []string{"analysis", "variance", "weight"}
+	toks := tokensOf(t, stem, words)
+	stop := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			served := 0
+			for {
+				select {
+				case <-stop:
+					if served == 0 {
+						errs <- fmt.Errorf("no search was served from memory")
+					} else {
+						errs <- nil
+					}
+					return
+				default:
+				}
+				_, scores, ok, err := ix.Search(ctx, toks, 20, nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if ok {
+					served++
+					for i := 1; i < len(scores); i++ {
+						if scores[i] > scores[i-1] {
+							errs <- fmt.Errorf("ranking not sorted: %v", scores)
+							return
+						}
+					}
+				}
+			}
+		}()
+	}
+	for i := range 6 {
+		id := c.add(t, fmt.Sprintf("copy%d", i), pages)
+		if err := ix.WaitCurrent(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 1 {
+			if _, err := c.k.DB().Exec(`DELETE FROM documents WHERE id = ?`, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := ix.WaitCurrent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids, scores, ok, err := ix.Search(ctx, toks, 1000, nil)
+	if err != nil || !ok {
+		t.Fatalf("ok=%v err=%v", ok, err)
+	}
+	wantIDs, want := c.fts5(t, words, 1000)
+	sameRanking(t, "after the churn", ids, scores, wantIDs, want)
+}
