@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sort"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,8 @@ import (
 type Globals struct {
 	DataDir string // --data; empty means LOUPE_DATA or the OS user data dir
 	Verbose bool
+	// CPUProfile, when set, receives a pprof CPU profile of the command (--cpuprofile, hidden: for measuring).
+	CPUProfile string
 }
 
 // commandFactory builds one top-level subcommand. Files in this package register theirs in init, so each command
@@ -42,6 +45,18 @@ func NewRoot() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&g.DataDir, "data", "", "data directory (default: $LOUPE_DATA or the OS user data dir)")
 	root.PersistentFlags().BoolVarP(&g.Verbose, "verbose", "v", false, "log debug detail to stderr")
+	root.PersistentFlags().StringVar(&g.CPUProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
+	root.PersistentFlags().MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if g.CPUProfile == "" {
+			return nil
+		}
+		f, err := os.Create(g.CPUProfile)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		return pprof.StartCPUProfile(f)
+	}
 	names := make([]string, 0, len(factories))
 	for n := range factories {
 		names = append(names, n)
@@ -57,7 +72,9 @@ func NewRoot() *cobra.Command {
 func Execute(ctx context.Context, args []string) int {
 	root := NewRoot()
 	root.SetArgs(args)
-	if err := root.ExecuteContext(ctx); err != nil {
+	err := root.ExecuteContext(ctx)
+	pprof.StopCPUProfile() // a no-op unless --cpuprofile started one
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "loupe:", err)
 		return 1
 	}
