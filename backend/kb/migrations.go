@@ -364,4 +364,3 @@ CREATE TRIGGER unit_changes_ai AFTER INSERT ON units BEGIN INSERT INTO unit_chan
 CREATE TRIGGER unit_changes_ad AFTER DELETE ON units BEGIN INSERT INTO unit_changes(unit_id) VALUES (old.id); END;
 CREATE TRIGGER unit_changes_au AFTER UPDATE OF text ON units BEGIN INSERT INTO unit_changes(unit_id) VALUES (new.id); END;`,
 }
-
