@@ -31,7 +31,14 @@ type Index struct {
 	done     chan struct{} // closed when the running refresh ends
 	lastErr  error
 	lastWarn time.Time
+	// nextAuto is the earliest time a search may start another refresh: while documents stream in, each refresh
+	// would find the index stale again at once, so a search waits refreshIdle × the last refresh's duration after
+	// it (FTS5 serves meanwhile). Refresh and WaitCurrent do not wait.
+	nextAuto time.Time
 }
+
+// refreshIdle bounds the CPU that searches spend refreshing during a long ingest to about 1/(1+refreshIdle) of a core.
+const refreshIdle = 4
 
 // snapshot is one immutable state: a main segment built at change seq mainSeq plus a delta segment holding the
 // current text of every unit changed since (seq), whose main-segment versions are masked.
@@ -89,24 +96,28 @@ func (ix *Index) current(ctx context.Context) (*snapshot, error) {
 	if s := ix.snap.Load(); s != nil && s.seq == seq {
 		return s, nil
 	}
-	ix.startRefresh()
+	ix.startRefresh(false)
 	return nil, nil
 }
 
-// startRefresh begins bringing the index up to date unless a refresh is running.
-func (ix *Index) startRefresh() {
+// startRefresh begins bringing the index up to date unless a refresh is running (or, unless force, one ended too
+// recently: see nextAuto).
+func (ix *Index) startRefresh(force bool) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if ix.running || ix.ctx.Err() != nil {
+	if ix.running || ix.ctx.Err() != nil || (!force && time.Now().Before(ix.nextAuto)) {
 		return
 	}
 	ix.running = true
 	ix.done = make(chan struct{})
 	go func(done chan struct{}) {
 		defer close(done)
+		t0 := time.Now()
 		err := ix.refresh(ix.ctx)
+		took := time.Since(t0)
 		ix.mu.Lock()
 		ix.running = false
+		ix.nextAuto = time.Now().Add(refreshIdle * took)
 		ix.lastErr = err
 		warn := err != nil && ix.ctx.Err() == nil && time.Since(ix.lastWarn) > time.Minute
 		if warn {
@@ -120,7 +131,7 @@ func (ix *Index) startRefresh() {
 }
 
 // Refresh starts bringing the index up to date in the background (a no-op while a refresh runs).
-func (ix *Index) Refresh() { ix.startRefresh() }
+func (ix *Index) Refresh() { ix.startRefresh(true) }
 
 // WaitCurrent blocks until the index has applied every change logged when it is called (a benchmark's and a
 // test's way to measure the warm index), or ctx ends.
@@ -133,7 +144,7 @@ func (ix *Index) WaitCurrent(ctx context.Context) error {
 		if s := ix.snap.Load(); s != nil && s.seq >= seq {
 			return nil
 		}
-		ix.startRefresh()
+		ix.startRefresh(true)
 		ix.mu.Lock()
 		done, lastErr := ix.done, ix.lastErr
 		ix.mu.Unlock()

@@ -410,3 +410,36 @@ func TestConcurrentSearchesDuringRefresh(t *testing.T) {
 	wantIDs, want := c.fts5(t, words, 1000)
 	sameRanking(t, "after the churn", ids, scores, wantIDs, want)
 }
+
+// TestSearchesDoNotRefreshBackToBack: while changes stream in, a search starts a refresh only once the last one is
+// refreshIdle times its duration behind; an explicit wait still refreshes at once.
+func TestSearchesDoNotRefreshBackToBack(t *testing.T) {
+	c := newCorpus(t)
+	c.add(t, "a", []string{"alpha beta", "gamma"})
+	ctx := context.Background()
+	ix := New(c.k.DB())
+	defer ix.Close()
+	if err := ix.WaitCurrent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix.mu.Lock()
+	ix.nextAuto = time.Now().Add(time.Hour)
+	ix.mu.Unlock()
+	c.add(t, "b", []string{"alpha delta"})
+	if _, _, ok, err := ix.Search(ctx, []string{"alpha"}, 10, nil); ok || err != nil {
+		t.Fatalf("stale index served: ok=%v err=%v", ok, err)
+	}
+	ix.mu.Lock()
+	running := ix.running
+	ix.mu.Unlock()
+	if running {
+		t.Fatal("a search started a refresh right after the last one")
+	}
+	if err := ix.WaitCurrent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ids, _, ok, err := ix.Search(ctx, []string{"alpha"}, 10, nil)
+	if err != nil || !ok || len(ids) != 2 {
+		t.Fatalf("after WaitCurrent: %v ok=%v err=%v, want both pages with alpha", ids, ok, err)
+	}
+}
