@@ -47,6 +47,7 @@ Watched folders (loupe watch add) are kept in sync while it serves, unless --no-
 				if err != nil {
 					return err
 				}
+				given := token != "" // by flag, stdin or LOUPE_SERVER_TOKEN: not the stored one
 				lib, err := library.Open(ctx, g.DataDir)
 				if err != nil {
 					return err
@@ -77,8 +78,11 @@ Watched folders (loupe watch add) are kept in sync while it serves, unless --no-
 					hs.Shutdown(sctx)
 				}()
 				auth := "no token (loopback only)"
-				if token != "" {
-					auth = "bearer token " + server.Fingerprint(token) + "… (print it with `loupe serve token`)"
+				switch {
+				case given:
+					auth = "the bearer token you gave (fingerprint " + server.Fingerprint(token) + ")"
+				case token != "":
+					auth = "bearer token fingerprint " + server.Fingerprint(token) + " (print the token with `loupe serve token`)"
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "loupe: serving %s on http://%s, %s\n", lib.Config.DataDir, ln.Addr(), auth)
 				if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
