@@ -99,7 +99,8 @@ type Box struct {
 }
 
 // Scores holds the raw score of each signal that found the unit; nil when the signal did not return it.
-// bm25 is FTS5's bm25 negated (higher is better); text and visual are cosine similarities.
+// bm25 is FTS5's bm25 negated (higher is better), raised by up to ×2 for a unit whose best passage holds the
+// question's words (passage.go); text and visual are cosine similarities.
 type Scores struct {
 	BM25   *float64 `json:"bm25"`
 	Text   *float64 `json:"text"`
@@ -307,11 +308,18 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	qq := parseQuestion(q.Text)
 	terms := parseTerms(qq.text)
+	sw := DefaultStructure
+	if q.Structure != nil {
+		sw = *q.Structure
+	}
 
 	var sigs [3]signal // bm25, text, visual
 	if mode != Dense && w.BM25 != 0 {
 		sigs[0], err = s.bm25(ctx, terms, sc, q.Depth)
 		if err != nil {
+			return res, err
+		}
+		if sigs[0], err = s.passageRerank(ctx, sigs[0], qq.text, sw.Passage); err != nil {
 			return res, err
 		}
 	}
@@ -330,10 +338,6 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 	fused := fuse(sigs, [3]float64{w.BM25, w.Text, w.Visual}, q.RRFK)
-	sw := DefaultStructure
-	if q.Structure != nil {
-		sw = *q.Structure
-	}
 	if fused, err = s.restructure(ctx, fused, sigs[0], qq, sc, sw, q.RRFK); err != nil {
 		return res, err
 	}

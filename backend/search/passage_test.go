@@ -1,0 +1,93 @@
+package search
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"loupe/backend/glove"
+	"loupe/backend/kb"
+)
+
+func TestPassageShare(t *testing.T) {
+	tb, err := glove.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := func(word string) float64 { return wordWeight(tb, word) }
+	filler := strings.Repeat(" filler", passageWidth+5)
+	cases := map[string]struct {
+		question, text string
+		want           float64
+	}{
+		"together":        {"What color is the loss curve?", "The loss curve is drawn in blue color.", 1},
+		"apart":           {"What color is the loss curve?", "The loss" + filler + " curve has a color.", (w("curve") + w("color")) / (w("color") + w("loss") + w("curve"))},
+		"inflections":     {"Which degrees were awarded?", "He was awarding a degree.", 1},
+		"repeats-once":    {"What color is the loss curve?", "loss loss loss loss", w("loss") / (w("color") + w("loss") + w("curve"))},
+		"none":            {"What color is the loss curve?", "Nothing here matches.", 0},
+		"stop-words-only": {"What is it?", "What is it?", 0},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			q, err := newQueryWords(c.question)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := q.passageShare(c.text, map[string]int{}); math.Abs(got-c.want) > 1e-9 {
+				t.Errorf("passageShare(%q, %q) = %v, want %v", c.question, c.text, got, c.want)
+			}
+		})
+	}
+	t.Run("rare-words-weigh-more", func(t *testing.T) {
+		q, _ := newQueryWords("Which program did Lebour lead?")
+		rare, common := q.passageShare("Lebour", map[string]int{}), q.passageShare("program", map[string]int{})
+		if rare <= common {
+			t.Errorf("share of a name GloVe lacks %v, of a common word %v: want the name to weigh more", rare, common)
+		}
+	})
+}
+
+// TestPassageRerank checks that of two pages holding the question's words, the one that holds them together comes
+// first with the passage boost, although BM25 alone prefers the page that repeats one of them.
+func TestPassageRerank(t *testing.T) {
+	ctx := context.Background()
+	k := openKB(t)
+	c := collection(t, k, "p")
+	filler := strings.Repeat(" filler", 2*passageWidth)
+	pages := []string{
+		"The loss loss" + filler + " curve" + filler + " color.", // scattered, "loss" twice
+		"The loss curve color is blue." + filler + filler,        // together
+	}
+	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "p", Name: "p.pdf", Kind: "pdf",
+		Status: kb.StatusReady, Pages: len(pages)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range pages {
+		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
+			Text: text, TextSource: kb.TextLayer}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := New(k, Options{})
+	cases := map[string]struct {
+		passage float64
+		first   int
+	}{
+		"bm25-alone":    {0, 1},
+		"passage-boost": {1, 2},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res, err := s.Search(ctx, Query{Text: "What is the color of the loss curve?", K: 2, Mode: BM25,
+				Structure: &StructureWeights{Passage: tc.passage}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) != 2 || res.Hits[0].Page != tc.first {
+				t.Fatalf("hits %+v; want page %d first", res.Hits, tc.first)
+			}
+		})
+	}
+}
