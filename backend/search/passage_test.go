@@ -91,3 +91,59 @@ func TestPassageRerank(t *testing.T) {
 		})
 	}
 }
+
+func TestEachToken(t *testing.T) {
+	var first [256]bool
+	for _, c := range "lu3é" {
+		if c < 0x80 {
+			first[c] = true
+		}
+	}
+	cases := map[string]struct {
+		text string
+		want []string // "" where the token cannot match
+	}{
+		"ascii":       {"The Loss curve", []string{"", "loss", ""}},
+		"punctuation": {"USGCRP’s loss_cls (3.3)", []string{"usgcrp", "", "loss", "", "3", "3"}},
+		"non-ascii":   {"Über élan", []string{"über", "élan"}},
+		"empty":       {" ,.; ", nil},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			var got, all []string
+			eachToken(c.text, first, func(tok string) { got = append(got, tok) })
+			glove.Tokens(c.text, func(tok string) { all = append(all, tok) })
+			if len(got) != len(all) {
+				t.Fatalf("eachToken(%q) gave %d tokens %q, glove.Tokens %d %q", c.text, len(got), got, len(all), all)
+			}
+			for i := range got {
+				if got[i] != c.want[i] || got[i] != "" && got[i] != all[i] {
+					t.Errorf("token %d of %q = %q, want %q (glove.Tokens: %q)", i, c.text, got[i], c.want[i], all[i])
+				}
+			}
+		})
+	}
+}
+
+// TestMayMatch checks mayMatch's premise over the built-in vocabulary: a word's Porter stem keeps its first two
+// bytes, but for the four words its comment names.
+func TestMayMatch(t *testing.T) {
+	tb, err := glove.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{"eed": true, "eyed": true, "ied": true, "ieds": true}
+	for i := range tb.Len() {
+		w := tb.Word(i)
+		q := queryWords{pre2: []string{stem(w)[:min(2, len(stem(w)))]}}
+		if !q.mayMatch(w) && !known[w] {
+			t.Errorf("mayMatch(%q) false for its own stem %q", w, stem(w))
+		}
+	}
+	q, _ := newQueryWords("loss curve")
+	for tok, want := range map[string]bool{"losses": true, "curves": true, "lo": true, "color": false, "l": false} {
+		if got := q.mayMatch(tok); got != want {
+			t.Errorf("mayMatch(%q) = %v, want %v", tok, got, want)
+		}
+	}
+}
