@@ -41,6 +41,8 @@ var (
 	labelMore = regexp.MustCompile(`\d+(?:\.\d+)*`)
 	rangeSep  = regexp.MustCompile(`^\s*(-|–|to)\s*\d`)
 	pageNumRE = regexp.MustCompile(`(?i)\bpages?\s*(?:no\.?|number|#)?\s*\(?\s*(\d{1,5})\s*\)?`)
+	// "the first figure", "the second table": ordinals that name a label by its number.
+	ordinalRE = regexp.MustCompile(`(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(figure|table)s?\b`)
 	pageEndRE = regexp.MustCompile(`(?i)\b(first|last|final|cover|front|title|opening|closing)\s+page\b`)
 )
 
@@ -82,6 +84,9 @@ func parseQuestion(q string) question {
 			add(label{kind, n})
 		}
 	}
+	for _, m := range ordinalRE.FindAllStringSubmatch(out.text, -1) {
+		add(label{labelKind(m[2]), strconv.Itoa(ordinals[strings.ToLower(m[1])])})
+	}
 	for _, m := range pageNumRE.FindAllStringSubmatch(out.text, -1) {
 		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
 			out.pages = append(out.pages, pageRef{n: n})
@@ -97,6 +102,9 @@ func parseQuestion(q string) question {
 	}
 	return out
 }
+
+var ordinals = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+	"eighth": 8, "ninth": 9, "tenth": 10}
 
 func splitSentences(q string) []string {
 	var out []string

@@ -28,6 +28,11 @@ func TestParseQuestion(t *testing.T) {
 			labels: []label{{"figure", "1"}, {"figure", "2"}, {"figure", "3"}, {"figure", "4"}}},
 		"list": {q: "For the papers in Table 1 and Table 2, how many are from 2021?",
 			text: "For the papers in Table 1 and Table 2, how many are from 2021?", labels: []label{{"table", "1"}, {"table", "2"}}},
+		"ordinal-figure": {q: "What names are in the first figure in the paper?", text: "What names are in the first figure in the paper?",
+			labels: []label{{"figure", "1"}}},
+		"ordinal-table": {q: "Which dataset tops the Second Table?", text: "Which dataset tops the Second Table?",
+			labels: []label{{"table", "2"}}},
+		"first-not-a-label": {q: "Which figure is first?", text: "Which figure is first?"},
 		"cover-page": {q: "How many websites are on the cover page?", text: "How many websites are on the cover page?",
 			pages: []pageRef{{n: 1}}},
 	}
