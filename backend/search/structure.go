@@ -109,6 +109,17 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 		if err != nil {
 			return nil, err
 		}
+		printed, err := s.folioPages(ctx, fused, q.pages)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range printed {
+			if !slices.Contains(sig.ids, id) {
+				sig.ids = append(sig.ids, id)
+				sig.scores = append(sig.scores, 0)
+			}
+		}
+		sortByKeyThenBase(&sig, base, false)
 		extra, weights = append(extra, sig), append(weights, w.Page)
 	}
 	add := map[int64]float64{}
