@@ -46,8 +46,8 @@ type queryWords struct {
 
 // wordWeight is a rough inverse document frequency from GloVe's frequency order: by Zipf's law a word's corpus
 // frequency falls as 1/rank, so log(rank) grows as its IDF does; words GloVe lacks (names, codes) count as rarest.
-// The word index's own statistics are the BM25 engine's, and a single collection's are skewed by its longest
-// document.
+// (The word index's statistics stay inside the BM25 engine, and a small collection's are skewed by its longest
+// document.)
 func wordWeight(tb *glove.Table, w string) float64 {
 	r, ok := tb.Rank(w)
 	if !ok {
