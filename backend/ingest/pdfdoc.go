@@ -113,27 +113,30 @@ func (j *job) pdf(ctx context.Context) error {
 		return err
 	}
 
+	w := j.startUnitWriter(ctx, q)
 	var failed sync.Map
 	g, gctx := errgroup.WithContext(ctx)
-	// Twice the workers: while a page is being stored, another is being extracted on the freed worker.
+	// Twice the workers: while a page's text is being turned into a unit, another is being extracted on the freed
+	// worker.
 	g.SetLimit(2 * j.in.o.Workers)
 	for i := range pages {
 		if st.finished(StageExtract, i+1) {
 			continue
 		}
 		g.Go(func() error {
-			it, err := j.pdfPage(gctx, docs, i, q.images())
+			p, ok, err := j.pdfPage(gctx, docs, i, q.images())
 			if err != nil {
 				return err
 			}
-			if it.unitID == 0 {
+			if !ok {
 				failed.Store(i, true)
+				return nil
 			}
-			q.send(it)
+			w.send(p)
 			return nil
 		})
 	}
-	if err := q.finish(g.Wait()); err != nil {
+	if err := q.finish(w.finish(g.Wait())); err != nil {
 		return err
 	}
 	if info, rerr := d.Refresh(ctx); rerr == nil && info.Warnings > 0 {
@@ -148,14 +151,20 @@ func (j *job) pdf(ctx context.Context) error {
 }
 
 // pdfPage extracts one page: text layer with word boxes, size and thumbnail; a page without a usable text layer is
-// rendered and OCRed. The unit and its extract step are written before it returns. An unreadable page is stored
-// empty (so page numbers stay whole) with a warning; a returned error stops the document.
-func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) (embedItem, error) {
+// rendered and OCRed. The unit it returns is stored by the unitWriter. An unreadable page is stored empty here (so
+// page numbers stay whole) with a warning, and ok is false; a returned error stops the document.
+func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) (pu pendingUnit, ok bool, err error) {
+	stored, err := j.extractPage(ctx, docs, i, wantImage, &pu)
+	return pu, err == nil && stored, err
+}
+
+// extractPage is pdfPage's body: it fills pu and reports whether the page gave a unit to store.
+func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bool, pu *pendingUnit) (bool, error) {
 	ord := i + 1
-	it := embedItem{ordinal: ord, fresh: true}
+	pu.item = embedItem{ordinal: ord, fresh: true}
 	c, err := j.in.acquire(ctx)
 	if err != nil {
-		return it, err
+		return false, err
 	}
 	held := true
 	defer func() {
@@ -165,7 +174,7 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 	}()
 	d, err := docs.get(ctx, c)
 	if err != nil {
-		return it, err // the document opened once; failing now is a worker problem, not a page one
+		return false, err // the document opened once; failing now is a worker problem, not a page one
 	}
 	t0 := time.Now()
 	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize, Images: j.in.o.OCR != nil && j.in.o.ImageOCR})
@@ -173,13 +182,13 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 	j.in.clock.extractN.Add(1)
 	if err != nil {
 		if ctx.Err() != nil {
-			return it, ctx.Err()
+			return false, ctx.Err()
 		}
 		var we *pdf.WorkerError
 		if errors.As(err, &we) {
 			docs.drop(c)
 		}
-		return it, j.pageFailed(ctx, ord, err)
+		return false, j.pageFailed(ctx, ord, err)
 	}
 	if p.Error != "" {
 		j.warn("page %d: %s", ord, p.Error)
@@ -200,7 +209,7 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 		j.in.release(c)
 		held = false
 		if err := j.ocrImages(ctx, &u, clips); err != nil {
-			return it, err
+			return false, err
 		}
 	} else {
 		j.emit(Progress{Stage: StageRender, Ordinal: ord})
@@ -214,7 +223,7 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 		held = false
 		if err != nil {
 			if ctx.Err() != nil {
-				return it, ctx.Err()
+				return false, ctx.Err()
 			}
 			var we *pdf.WorkerError
 			if errors.As(err, &we) {
@@ -227,7 +236,7 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 			res, err := j.recognize(ctx, fmt.Sprintf("page %d of %s", ord, j.doc.Name), r.Data)
 			if err != nil {
 				if ctx.Err() != nil {
-					return it, ctx.Err()
+					return false, ctx.Err()
 				}
 				j.warn("page %d: %v", ord, err)
 				_ = j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepFailed, Error: err.Error()})
@@ -237,7 +246,7 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 					u.Text, u.Words, u.TextSource = txt, ocrWords(res, 72/r.DPI), kb.TextOCR
 				}
 				if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepDone}); err != nil {
-					return it, err
+					return false, err
 				}
 				j.mu.Lock()
 				j.meta.OCRUnits++
@@ -248,28 +257,12 @@ func (j *job) pdfPage(ctx context.Context, docs *docSet, i int, wantImage bool) 
 	if u.Text == "" {
 		u.TextSource, u.Words = kb.TextNone, nil
 	}
-	if len(p.Thumb) > 0 {
-		if u.ThumbBlob, err = j.in.kb.Blobs.Put(p.Thumb); err != nil {
-			return it, err
-		}
-	}
-	// The unit and its step in one commit: a resumed ingest never sees a stored page without its step.
-	err = j.in.kb.Batch(ctx, func(b *kb.Batch) error {
-		var err error
-		if it.unitID, err = b.PutUnit(ctx, u); err != nil {
-			return err
-		}
-		return b.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepDone})
-	})
-	if err != nil {
-		return it, err
-	}
-	it.text = u.Text
+	pu.u, pu.thumb = u, p.Thumb
 	if wantImage {
-		it.image = j.pageImage(docs, i)
+		pu.item.image = j.pageImage(docs, i)
 	}
-	j.emit(Progress{Stage: StageExtract, Ordinal: ord})
-	return it, nil
+	pu.item.text = u.Text
+	return true, nil
 }
 
 // pageFailed stores an empty unit for a page MuPDF could not read, so ordinals stay whole, and records why.

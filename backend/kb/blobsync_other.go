@@ -1,0 +1,5 @@
+//go:build !linux
+
+package kb
+
+func syncBlobs(_ string, paths []string) error { return syncEach(paths) }
