@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -69,7 +68,7 @@ func putUnit(ctx context.Context, db execer, u Unit) (int64, error) {
 	if u.TextSource == "" {
 		u.TextSource = TextNone
 	}
-	words, err := json.Marshal(u.Words)
+	words, err := encodeWords(u.Words)
 	if err != nil {
 		return 0, err
 	}
