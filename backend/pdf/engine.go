@@ -310,7 +310,7 @@ func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (image.
 	if err != nil {
 		return nil, 0, err
 	}
-	img := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	img := newRGBA(r.Dx(), r.Dy())
 	px := (*C.uchar)(unsafe.Pointer(&img.Pix[0]))
 	if C.lp_render(e.d, C.int(i), C.float(dpi/72), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y),
 		px) != C.LP_OK {
@@ -320,6 +320,39 @@ func (e *engineDoc) render(i int, dpi float64, clip *Box, maxPixels int) (image.
 		return &image.Gray{Pix: img.Pix[:r.Dx()*r.Dy()], Stride: r.Dx(), Rect: img.Rect}, dpi, nil
 	}
 	return img, dpi, nil
+}
+
+// pixPool recycles render buffers: a fresh thumbnail buffer per page was most of a worker's garbage, and the
+// collections it caused (with their preemptions) cost more than the allocation.
+var pixPool sync.Pool
+
+func getPix(n int) []byte {
+	if b, ok := pixPool.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]byte, n)
+}
+
+func putPix(b []byte) {
+	if cap(b) > 64<<20 {
+		return // a huge render: let it go rather than keep it
+	}
+	pixPool.Put(&b)
+}
+
+// newRGBA is image.NewRGBA over a recycled buffer; its contents are undefined (the renderer clears it).
+func newRGBA(w, h int) *image.RGBA {
+	return &image.RGBA{Pix: getPix(4 * w * h), Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+}
+
+// releaseImage recycles the buffer of an image that render returned, once it is no longer used.
+func releaseImage(img image.Image) {
+	switch m := img.(type) {
+	case *image.RGBA:
+		putPix(m.Pix[:cap(m.Pix)])
+	case *image.Gray:
+		putPix(m.Pix[:cap(m.Pix)])
+	}
 }
 
 // memPeak reports the largest amount of memory MuPDF held at once for this document.

@@ -49,6 +49,7 @@ func (e *engineDoc) extractPage(i int, o PageOptions) (*Page, error) {
 			q = 80
 		}
 		data, err := encodeImage(img, JPEG, q)
+		releaseImage(img)
 		if err != nil {
 			return nil, fmt.Errorf("pdf %s: page %d thumbnail: %w", e.path, i+1, err)
 		}
@@ -72,6 +73,7 @@ func (e *engineDoc) renderEncoded(r RenderRequest) (*Rendered, error) {
 		q = 85
 	}
 	data, err := encodeImage(img, f, q)
+	releaseImage(img)
 	if err != nil {
 		return nil, fmt.Errorf("pdf %s: page %d: %w", e.path, r.Page+1, err)
 	}
@@ -82,6 +84,7 @@ func encodeImage(img image.Image, f Format, quality int) ([]byte, error) {
 	var buf bytes.Buffer
 	switch f {
 	case JPEG:
+		buf.Grow(img.Bounds().Dx() * img.Bounds().Dy() / 8) // about the size of a JPEG at these qualities
 		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: quality}); err != nil {
 			return nil, fmt.Errorf("encode jpeg: %w", err)
 		}
