@@ -2,39 +2,23 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"loupe/backend/ingest"
-	"loupe/backend/pdf"
 )
 
 // benchIngestCmd is `loupe bench ingest PATH...`; the bench command attaches it.
 func benchIngestCmd() *cobra.Command {
 	var o ingest.BenchOptions
 	var asJSON bool
-	var cpuProfile string
 	c := &cobra.Command{
 		Use:   "ingest PDF...",
 		Short: "Ingest PDFs into a throw-away store, kind by kind (folder): CPU per page beside MuPDF's text and thumbnail raster and pdftoppm -r 200 on the same pages, peak RSS, render latency",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
-			if cpuProfile != "" {
-				// This process only; the MuPDF workers write theirs with LOUPE_PDF_WORKER_CPUPROFILE.
-				f, err := os.Create(cpuProfile)
-				if err != nil {
-					return fmt.Errorf("bench ingest: --cpuprofile: %w", err)
-				}
-				defer f.Close()
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return fmt.Errorf("bench ingest: --cpuprofile: %w", err)
-				}
-				defer pprof.StopCPUProfile()
-			}
 			rows, err := ingest.Bench(cmd.Context(), o)
 			out := cmd.OutOrStdout()
 			if asJSON {
@@ -60,6 +44,5 @@ func benchIngestCmd() *cobra.Command {
 	f.IntVar(&o.Rounds, "rounds", 3, "interleaved rounds of ingest and baselines (medians are reported)")
 	f.IntVar(&o.Renders, "renders", 200, "on-demand renders to time")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object per row")
-	f.StringVar(&cpuProfile, "cpuprofile", "", "write this process's CPU profile to `FILE` (workers: set "+pdf.ProfileEnv+")")
 	return c
 }
