@@ -159,10 +159,11 @@ func syncDir(dir string) {
 }
 
 // BlobBatch stores many small blobs (page thumbnails) whose durability is settled together: Put writes each one
-// atomically (temp file, rename) but without an fsync of its own, and Sync makes every blob the batch put durable at
-// once, before the caller commits the rows that reference them. A crash before Sync can leave only whole blobs
-// that no committed row references (Check and the orphan sweep remove them); after Sync, every referenced blob is on
-// disk. Two fsyncs per thumbnail were a sixth of ingest's CPU in the storing process.
+// atomically (temp file, rename) but without an fsync of its own, and Sync makes every blob the batch put durable
+// at once, before the caller commits the rows that reference them. After Sync every referenced blob is on disk. A
+// power loss before Sync can leave blobs no committed row references (CheckBlobs lists them, RemoveOrphans deletes
+// them), possibly cut short: Put rewrites a blob whose size is not its content's. Two fsyncs per thumbnail were a
+// sixth of ingest's CPU in the storing process.
 type BlobBatch struct {
 	s     *BlobStore
 	paths []string // blobs put (written or already present) since the last Sync
@@ -171,12 +172,12 @@ type BlobBatch struct {
 // Batch starts a BlobBatch. It is not safe for concurrent use.
 func (b *BlobStore) Batch() *BlobBatch { return &BlobBatch{s: b} }
 
-// Put stores data and returns its hash; it is durable only after Sync. A blob already present counts too: it may
-// have been written, not yet synced, by another batch.
+// Put stores data and returns its hash; it is durable only after Sync. A blob already present (whole) is not
+// written again but is synced too: another batch may have written it and not synced it yet.
 func (w *BlobBatch) Put(data []byte) (string, error) {
 	sum := sha256.Sum256(data)
 	h := hex.EncodeToString(sum[:])
-	if !w.s.Has(h) {
+	if fi, err := os.Stat(w.s.Path(h)); err != nil || fi.Size() != int64(len(data)) {
 		if err := w.s.write(h, func(f io.Writer) error { _, err := f.Write(data); return err }, false); err != nil {
 			return "", err
 		}
