@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"loupe/backend/glove"
 )
@@ -23,6 +24,93 @@ const (
 	// docNameDocs bounds the documents whose names one search reads: those of the best candidates.
 	docNameDocs = 20
 )
+
+// nameCache keeps the stems of documents' names, keyed by document and its last update (a re-ingested document
+// gets a new name text): reading and stemming first pages is most of the signal's cost.
+type nameCache struct {
+	mu sync.Mutex
+	m  map[int64]cachedName
+}
+
+type cachedName struct {
+	updated int64
+	stems   []string
+}
+
+// maxCachedNames bounds the cache; past it, it starts afresh.
+const maxCachedNames = 4096
+
+func (c *nameCache) get(doc, updated int64) ([]string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.m[doc]
+	return n.stems, ok && n.updated == updated
+}
+
+func (c *nameCache) put(doc, updated int64, stems []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedNames {
+		c.m = map[int64]cachedName{}
+	}
+	c.m[doc] = cachedName{updated, stems}
+}
+
+// nameStems returns the content stems of the given documents' names, from the cache where it is current.
+func (s *Searcher) nameStems(ctx context.Context, docs []int64) (map[int64][]string, error) {
+	args := make([]any, len(docs))
+	for i, d := range docs {
+		args[i] = d
+	}
+	rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, updated_at FROM documents WHERE id IN (`+placeholders(len(docs))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search: document names: %w", err)
+	}
+	out := make(map[int64][]string, len(docs))
+	updated := map[int64]int64{}
+	var miss []any
+	for rows.Next() {
+		var id, up int64
+		if err := rows.Scan(&id, &up); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("search: document names: %w", err)
+		}
+		updated[id] = up
+		if st, ok := s.names.get(id, up); ok {
+			out[id] = st
+		} else {
+			miss = append(miss, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search: document names: %w", err)
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	rows, err = s.kb.DB().QueryContext(ctx, `SELECT d.id, d.name, d.meta,
+		coalesce((SELECT u.text FROM units u WHERE u.document_id = d.id ORDER BY u.ordinal LIMIT 1), '')
+		FROM documents d WHERE d.id IN (`+placeholders(len(miss))+`)`, miss...)
+	if err != nil {
+		return nil, fmt.Errorf("search: document names: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var name, meta, first string
+		if err := rows.Scan(&id, &name, &meta, &first); err != nil {
+			return nil, fmt.Errorf("search: document names: %w", err)
+		}
+		st := contentStems(docName(name, meta, first))
+		s.names.put(id, updated[id], st)
+		out[id] = st
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search: document names: %w", err)
+	}
+	return out, nil
+}
 
 // docName is the text a document is named by.
 func docName(file, meta, firstPage string) string {
@@ -51,7 +139,7 @@ func contentStems(text string) []string {
 // nameShare is the rarity-weighted share (0 to 1) of the question's distinct words that stand in the name next to
 // another question word they stand next to in the question: a name is cited by a phrase of it ("Limes Residential
 // Home", "commodity distribution"), and lone words shared with a cover page are mostly chance.
-func (q *queryWords) nameShare(question []string, name string) float64 {
+func (q *queryWords) nameShare(question, ns []string) float64 {
 	if q.total == 0 {
 		return 0
 	}
@@ -61,7 +149,6 @@ func (q *queryWords) nameShare(question []string, name string) float64 {
 	}
 	seen := map[string]bool{}
 	var got float64
-	ns := contentStems(name)
 	for i := 1; i < len(ns); i++ {
 		if !pairs[[2]string{ns[i-1], ns[i]}] {
 			continue
@@ -94,31 +181,16 @@ func (s *Searcher) docNameSignal(ctx context.Context, fused []fusedUnit, info ma
 	if err != nil || q.total == 0 {
 		return signal{}, err
 	}
-	args := make([]any, len(docs))
-	for i, d := range docs {
-		args[i] = d
-	}
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT d.id, d.name, d.meta,
-		coalesce((SELECT u.text FROM units u WHERE u.document_id = d.id ORDER BY u.ordinal LIMIT 1), '')
-		FROM documents d WHERE d.id IN (`+placeholders(len(docs))+`)`, args...)
+	names, err := s.nameStems(ctx, docs)
 	if err != nil {
-		return signal{}, fmt.Errorf("search: document names: %w", err)
+		return signal{}, err
 	}
-	defer rows.Close()
-	share := map[int64]float64{}
 	qs := contentStems(text)
-	for rows.Next() {
-		var id int64
-		var name, meta, first string
-		if err := rows.Scan(&id, &name, &meta, &first); err != nil {
-			return signal{}, fmt.Errorf("search: document names: %w", err)
-		}
-		if sh := q.nameShare(qs, docName(name, meta, first)); sh > 0 {
+	share := map[int64]float64{}
+	for id, ns := range names {
+		if sh := q.nameShare(qs, ns); sh > 0 {
 			share[id] = sh
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return signal{}, fmt.Errorf("search: document names: %w", err)
 	}
 	var sig signal
 	for _, f := range fused {

@@ -36,7 +36,7 @@ func TestNameShare(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := q.nameShare(contentStems(c.question), c.name); math.Abs(got-c.want) > 1e-9 {
+			if got := q.nameShare(contentStems(c.question), contentStems(c.name)); math.Abs(got-c.want) > 1e-9 {
 				t.Errorf("nameShare(%q, %q) = %v, want %v", c.question, c.name, got, c.want)
 			}
 		})

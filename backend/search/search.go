@@ -177,6 +177,8 @@ type Searcher struct {
 	mu      sync.Mutex
 	indexes map[indexKey]*cachedIndex
 	embeds  map[string]model.Embedder
+
+	names nameCache // documents' name stems (docname.go)
 }
 
 // New returns a Searcher over k.
