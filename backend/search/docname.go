@@ -177,6 +177,10 @@ func (s *Searcher) docNameSignal(ctx context.Context, fused []fusedUnit, info ma
 	if len(docs) == 0 {
 		return signal{}, nil
 	}
+	qs := contentStems(text)
+	if len(qs) < 2 {
+		return signal{}, nil // no phrase to cite a name by
+	}
 	q, err := newQueryWords(text)
 	if err != nil || q.total == 0 {
 		return signal{}, err
@@ -185,7 +189,6 @@ func (s *Searcher) docNameSignal(ctx context.Context, fused []fusedUnit, info ma
 	if err != nil {
 		return signal{}, err
 	}
-	qs := contentStems(text)
 	share := map[int64]float64{}
 	for id, ns := range names {
 		if sh := q.nameShare(qs, ns); sh > 0 {
