@@ -228,12 +228,17 @@ func (s *Searcher) labelSignal(ctx context.Context, labels []label, sc *scope, b
 	seen := map[int64]bool{}
 	for _, l := range labels {
 		phrase := l.kind + " " + l.num
-		if l.kind == "section" {
-			phrase = l.num // headings are "3.3 Title", seldom "Section 3.3"
+		phrases := []string{phrase}
+		switch l.kind {
+		case "section":
+			phrase, phrases = l.num, []string{l.num} // headings are "3.3 Title", seldom "Section 3.3"
+		case "figure", "table":
+			// Captions are often abbreviated ("Fig. 2.", "Tab. 1"); the word index drops the dot.
+			phrases = append(phrases, l.kind[:3]+" "+l.num)
 		}
 		rows, err := s.kb.DB().QueryContext(ctx, `SELECT u.id, u.text FROM units_fts JOIN units u ON u.id = units_fts.rowid
 			JOIN documents d ON d.id = u.document_id WHERE units_fts MATCH ? AND `+where+` LIMIT ?`,
-			append(append([]any{ftsOr([]string{phrase})}, args...), maxLabelPages)...)
+			append(append([]any{ftsOr(phrases)}, args...), maxLabelPages)...)
 		if err != nil {
 			return signal{}, fmt.Errorf("search: label %s: %w", phrase, err)
 		}
@@ -268,9 +273,9 @@ func captionRE(l label) *regexp.Regexp {
 	var kind string
 	switch l.kind {
 	case "figure":
-		kind = `(?:figure|fig\.?)`
+		kind = `(?:figure|fig\s*\.?)` // OCR spaces the dot: "FIG . 2 ."
 	case "table":
-		kind = `(?:table|tab\.?)`
+		kind = `(?:table|tab\s*\.?)`
 	case "section":
 		return regexp.MustCompile(`(?im)^\s*(?:section\s+|§\s*)?` + num + `\.?\s+\p{Lu}`)
 	default:

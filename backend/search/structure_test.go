@@ -54,6 +54,8 @@ func TestCaptionRE(t *testing.T) {
 	}{
 		"figure-caption":  {label{"figure", "2"}, "some text\nFigure 2: Overview of our model", true},
 		"fig-abbrev":      {label{"figure", "2"}, "Fig. 2. A breccia gash", true},
+		"fig-ocr-spaced":  {label{"figure", "2"}, "FIG . 1 .\nFIG . 2 .\nDiagram", true},
+		"tab-abbrev":      {label{"table", "4"}, "Tab. 4: Results", true},
 		"figure-mention":  {label{"figure", "2"}, "as shown in Figure 2, the model", false},
 		"other-number":    {label{"figure", "2"}, "Figure 12: Something", false},
 		"table-caption":   {label{"table", "1"}, "Table 1. Results on HOVER", true},
@@ -127,6 +129,49 @@ func TestLabelSignalPrefersCaptions(t *testing.T) {
 			}
 			if len(res.Hits) == 0 || res.Hits[0].Doc != "paper.pdf" || res.Hits[0].Page != c.page {
 				t.Fatalf("with labels, first hit %+v; want paper.pdf page %d (the caption)", res.Hits, c.page)
+			}
+		})
+	}
+}
+
+// TestLabelSignalAbbreviated checks that a caption written "Fig. 3." is found for "Figure 3" although the page
+// never spells the word out.
+func TestLabelSignalAbbreviated(t *testing.T) {
+	ctx := context.Background()
+	k := openKB(t)
+	c := collection(t, k, "a")
+	pages := []string{
+		"The title of each figure stands below it; the title of the third figure names the gash.",
+		"Fig. 3. Diagram of a breccia gash.",
+	}
+	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "a", Name: "a.pdf", Kind: "pdf",
+		Status: kb.StatusReady, Pages: len(pages)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range pages {
+		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
+			Text: text, TextSource: kb.TextLayer}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := New(k, Options{})
+	cases := map[string]struct {
+		label float64
+		first int
+	}{
+		"bm25-alone": {0, 1},
+		"labels":     {1, 2},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res, err := s.Search(ctx, Query{Text: "What is the title of Figure 3?", K: 2, Mode: BM25,
+				Structure: &StructureWeights{Label: tc.label}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) == 0 || res.Hits[0].Page != tc.first {
+				t.Fatalf("hits %+v; want page %d first", res.Hits, tc.first)
 			}
 		})
 	}
