@@ -13,6 +13,7 @@ import (
 
 	"loupe/backend/kb"
 	"loupe/backend/model"
+	"loupe/backend/model/builtin"
 )
 
 // Neighbor is an indexed vector near a query, with its cosine similarity. UnitID is the id the vector was added
@@ -298,7 +299,7 @@ func normalize(v []float32) bool {
 // are grouped by the embedder they pin; each group's query vector is compared only with that embedder's vectors of
 // that group's units, so dimensions and embedding spaces never mix. Problems that only cost this signal (an
 // embedder that is not configured or fails, a query without known words) become notes, not errors.
-func (s *Searcher) dense(ctx context.Context, text, modality string, sc *scope, depth int, notes *[]string) (signal, error) {
+func (s *Searcher) dense(ctx context.Context, turn *turn, text, modality string, sc *scope, depth int, notes *[]string) (signal, error) {
 	groups := map[indexKey]map[int64]bool{}
 	var order []indexKey
 	for _, c := range sc.collections {
@@ -322,7 +323,17 @@ func (s *Searcher) dense(ctx context.Context, text, modality string, sc *scope, 
 			logNote(notes, "%s: embedder %s unavailable: %v", modality, k.embedder, err)
 			continue
 		}
-		vs, err := e.Embed(ctx, []model.EmbedInput{{Text: text}})
+		var vs [][]float32
+		if _, local := e.(*builtin.Embedder); local {
+			vs, err = e.Embed(ctx, []model.EmbedInput{{Text: text}})
+		} else {
+			// A model server answers in its own time: let another search run meanwhile.
+			turn.give()
+			vs, err = e.Embed(ctx, []model.EmbedInput{{Text: text}})
+			if terr := turn.take(ctx); terr != nil {
+				return signal{}, terr
+			}
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return signal{}, fmt.Errorf("search: embed query: %w", ctx.Err())
