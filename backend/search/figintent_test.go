@@ -3,8 +3,6 @@ package search
 import (
 	"context"
 	"testing"
-
-	"loupe/backend/kb"
 )
 
 func TestFigureIntentRE(t *testing.T) {
@@ -61,17 +59,7 @@ func TestFigureSignal(t *testing.T) {
 		"Correction strategies: training-time correction strategies and post-hoc correction strategies are surveyed here.",
 		"Figure 4: Three post-hoc correction strategies.",
 	}
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "f", Name: "f.pdf", Kind: "pdf",
-		Status: kb.StatusReady, Pages: len(pages)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, text := range pages {
-		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
-			Text: text, TextSource: kb.TextLayer}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addTextPages(t, k, c, "f", pages)
 	s := New(k, Options{})
 	cases := map[string]struct {
 		q      string

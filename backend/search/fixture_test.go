@@ -127,3 +127,22 @@ func collection(t testing.TB, k *kb.KB, name string) kb.Collection {
 	}
 	return c
 }
+
+// addTextPages stores a document NAME.pdf (content key NAME) of one text page per string, without word boxes: the
+// structure signals' tests need only page text.
+func addTextPages(t testing.TB, k *kb.KB, c kb.Collection, name string, pages []string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: name, Name: name + ".pdf", Kind: "pdf",
+		Status: kb.StatusReady, Pages: len(pages)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range pages {
+		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
+			Text: text, TextSource: kb.TextLayer}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d.ID
+}

@@ -3,8 +3,6 @@ package search
 import (
 	"context"
 	"testing"
-
-	"loupe/backend/kb"
 )
 
 func TestFolio(t *testing.T) {
@@ -44,17 +42,7 @@ func TestPrintedPageReference(t *testing.T) {
 		"1\nThe survey.",
 		"2\nThe survey results: 1 table of results, results by region, results by age.",
 	}
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "f", Name: "f.pdf", Kind: "pdf",
-		Status: kb.StatusReady, Pages: len(pages)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, text := range pages {
-		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
-			Text: text, TextSource: kb.TextLayer}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addTextPages(t, k, c, "f", pages)
 	s := New(k, Options{})
 	cases := map[string]struct {
 		w     StructureWeights

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"loupe/backend/glove"
-	"loupe/backend/kb"
 )
 
 func TestPassageShare(t *testing.T) {
@@ -59,17 +58,7 @@ func TestPassageRerank(t *testing.T) {
 		"The loss loss" + filler + " curve" + filler + " color.", // scattered, "loss" twice
 		"The loss curve color is blue." + filler + filler,        // together
 	}
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "p", Name: "p.pdf", Kind: "pdf",
-		Status: kb.StatusReady, Pages: len(pages)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, text := range pages {
-		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
-			Text: text, TextSource: kb.TextLayer}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addTextPages(t, k, c, "p", pages)
 	s := New(k, Options{})
 	cases := map[string]struct {
 		passage float64

@@ -3,12 +3,12 @@
 package search
 
 import (
-	"runtime"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"

@@ -144,17 +144,7 @@ func TestLabelSignalAbbreviated(t *testing.T) {
 		"The title of each figure stands below it; the title of the third figure names the gash.",
 		"Fig. 3. Diagram of a breccia gash.",
 	}
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "a", Name: "a.pdf", Kind: "pdf",
-		Status: kb.StatusReady, Pages: len(pages)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, text := range pages {
-		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
-			Text: text, TextSource: kb.TextLayer}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addTextPages(t, k, c, "a", pages)
 	s := New(k, Options{})
 	cases := map[string]struct {
 		label float64

@@ -53,7 +53,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 		_, err := s.Search(ctx, Query{Text: "blood loss", Collections: []string{"remote"}, Mode: Dense})
 		slow <- err
 	}()
-	<-emb.called // the remote search is waiting on its model server
+	<-emb.called                                              // the remote search is waiting on its model server
 	lctx, lcancel := context.WithTimeout(ctx, 10*time.Second) // a turn never given back would block it forever
 	defer lcancel()
 	res, err := s.Search(lctx, Query{Text: "blood loss", Collections: []string{"local"}})
