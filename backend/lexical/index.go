@@ -24,7 +24,7 @@ type Index struct {
 
 	snap atomic.Pointer[snapshot]
 
-	mu       sync.Mutex // guards refreshing and ctx
+	mu       sync.Mutex // guards the fields below
 	running  bool
 	ctx      context.Context
 	cancel   context.CancelFunc
