@@ -290,7 +290,7 @@ func (a *App) Settings() (config.Settings, error) {
 	if err := a.ready(); err != nil {
 		return config.Settings{}, err
 	}
-	return a.lib.Config.Settings, nil
+	return a.lib.Config.Current(), nil
 }
 
 // SaveSettings saves the values the window changed: environment overrides and API keys are kept out of the file,

@@ -83,7 +83,7 @@ func (s *EvalService) Start(r EvalRequest) error {
 	}
 	spec := evalrun.Spec{Dataset: r.Dataset, Collection: r.Collection, Provider: r.Provider, Model: r.Model,
 		JudgeProvider: r.JudgeProvider, JudgeModel: r.JudgeModel, Samples: max(r.Samples, 1), Limit: r.Limit,
-		Think: s.app.lib.Config.Settings.Agent.Think, Concurrency: 1}
+		Think: s.app.lib.Config.Current().Agent.Think, Concurrency: 1}
 	if r.Mode != "" {
 		spec.Modes = []string{r.Mode}
 	}

@@ -55,7 +55,7 @@ func (a *App) ProbeModel(p config.Provider, modelName, mode string) ([]probe.Res
 		return nil, errors.New("choose a chat model first")
 	}
 	if mode == "" && a.lib != nil {
-		mode = a.lib.Config.Settings.Agent.Mode
+		mode = a.lib.Config.Current().Agent.Mode
 	}
 	set, err := provider.New(p, provider.Options{Transport: provider.TestTransport()})
 	if err != nil {
@@ -66,7 +66,7 @@ func (a *App) ProbeModel(p config.Provider, modelName, mode string) ([]probe.Res
 	}
 	o := probe.Options{Mode: agent.Mode(mode), Kind: p.Kind, ContextLength: p.ContextLength}
 	if a.lib != nil {
-		s := a.lib.Config.Settings.Agent
+		s := a.lib.Config.Current().Agent
 		o.TopK = s.TopK
 		switch o.Mode {
 		case agent.ModeVimRAG:

@@ -260,31 +260,37 @@ func (c *Config) write(s Settings) error {
 	return WriteFileAtomic(c.SettingsPath(), append(b, '\n'), 0o600)
 }
 
+// Current returns a copy of the effective settings. Code that may run while the window saves new settings (a
+// server, a run, anything in the app) reads them through it; reading Settings directly is only safe where nothing
+// can Update concurrently (a one-shot command, a test).
+func (c *Config) Current() Settings {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return clone(c.Settings)
+}
+
 // Provider returns the profile with the given name; "" means the agent default.
 func (c *Config) Provider(name string) (Provider, error) {
+	s := c.Current()
 	if name == "" {
-		name = c.Settings.Agent.Provider
+		name = s.Agent.Provider
 	}
-	for _, p := range c.Settings.Providers {
+	for _, p := range s.Providers {
 		if p.Name == name {
 			return c.withKey(p), nil
 		}
 	}
 	// A kind name also selects the first profile of that kind ("--provider openai").
-	for _, p := range c.Settings.Providers {
+	for _, p := range s.Providers {
 		if p.Kind == name {
 			return c.withKey(p), nil
 		}
 	}
-	return Provider{}, fmt.Errorf("no provider profile named %q (have: %s)", name, strings.Join(c.providerNames(), ", "))
-}
-
-func (c *Config) providerNames() []string {
-	var n []string
-	for _, p := range c.Settings.Providers {
-		n = append(n, p.Name)
+	var names []string
+	for _, p := range s.Providers {
+		names = append(names, p.Name)
 	}
-	return n
+	return Provider{}, fmt.Errorf("no provider profile named %q (have: %s)", name, strings.Join(names, ", "))
 }
 
 // SetProvider adds or replaces a profile by name, in memory and in what Save writes. Its key, if any, is not kept:
@@ -313,7 +319,7 @@ func SecretKey(profile string) string { return "provider/" + profile + "/api_key
 
 // SetAPIKey stores a profile's key in the secret store ("" deletes it); Provider joins it in at use.
 func (c *Config) SetAPIKey(profile, key string) error {
-	if !slices.ContainsFunc(c.Settings.Providers, func(p Provider) bool { return p.Name == profile }) {
+	if !slices.ContainsFunc(c.Current().Providers, func(p Provider) bool { return p.Name == profile }) {
 		return fmt.Errorf("no provider profile named %q: save the settings first", profile)
 	}
 	if c.Secrets == nil {

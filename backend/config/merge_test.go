@@ -231,3 +231,40 @@ func TestUpdateKeepsFieldsTheWindowDoesNotSend(t *testing.T) {
 		t.Errorf("an edit in code: theme %q %v", c.Settings.Theme, err)
 	}
 }
+
+// TestSettingsReadWhileTheWindowSaves reads settings the way a server, a run or the app does while the window saves
+// new ones (run with -race: make test does).
+func TestSettingsReadWhileTheWindowSaves(t *testing.T) {
+	c, err := Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 50 {
+			in := c.Current()
+			in.Agent.TopK = 1 + i%5
+			if err := c.Update(in); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			if got := c.Current().Agent.TopK; got != 1+49%5 {
+				t.Errorf("after the saves, top_k %d, want %d", got, 1+49%5)
+			}
+			return
+		default:
+		}
+		if k := c.Current().Agent.TopK; k < 0 || k > 10 {
+			t.Fatalf("read top_k %d", k)
+		}
+		if _, err := c.Provider(""); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

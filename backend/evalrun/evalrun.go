@@ -62,7 +62,7 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 		log = slog.Default()
 	}
 	if len(spec.Modes) == 0 {
-		spec.Modes = []string{lib.Config.Settings.Agent.Mode}
+		spec.Modes = []string{lib.Config.Current().Agent.Mode}
 	}
 	for _, m := range spec.Modes {
 		if !slices.Contains(agent.Modes, agent.Mode(m)) {

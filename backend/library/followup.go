@@ -75,7 +75,7 @@ func (l *Library) FollowUp(ctx context.Context, conversationID int64) (*agent.Fo
 	if len(turns) == 0 {
 		return nil, nil, nil
 	}
-	fu := &agent.FollowUp{History: turns, Off: l.Config.Settings.Agent.FollowUps == "off"}
+	fu := &agent.FollowUp{History: turns, Off: l.Config.Current().Agent.FollowUps == "off"}
 	return fu, l.citedDocs(ctx, msgs, outcome), nil
 }
 

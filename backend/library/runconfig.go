@@ -39,7 +39,7 @@ func (l *Library) AgentConfigWith(chat model.Chat, o RunOptions) (agent.Config, 
 }
 
 func (l *Library) agentConfig(chat model.Chat, o RunOptions) (model.Chat, agent.Config, error) {
-	s := l.Config.Settings.Agent
+	s := l.Config.Current().Agent
 	mode := o.Mode
 	if mode == "" {
 		mode = s.Mode

@@ -301,7 +301,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	}
 	mode := agent.Mode(in.Mode)
 	if mode == "" {
-		mode = agent.Mode(s.lib.Config.Settings.Agent.Mode)
+		mode = agent.Mode(s.lib.Config.Current().Agent.Mode)
 	}
 	if mode != "" && !validMode(mode) {
 		return nil, out, fmt.Errorf("unknown mode %q (want vrag, vimrag, vanilla or react)", in.Mode)

@@ -354,7 +354,7 @@ func parseAsk(body io.Reader, defaultMode string) (askRequest, error) {
 // ask runs the agent and streams its events as server-sent events (event: <kind>, data: <Event JSON>). The run is
 // stored like any other; a client that disconnects cancels it.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
-	req, err := parseAsk(r.Body, s.lib.Config.Settings.Agent.Mode)
+	req, err := parseAsk(r.Body, s.lib.Config.Current().Agent.Mode)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return

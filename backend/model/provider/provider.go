@@ -236,7 +236,7 @@ func TestAll(ctx context.Context, cfg *config.Config, perEndpoint time.Duration)
 	if perEndpoint == 0 {
 		perEndpoint = 20 * time.Second
 	}
-	ps := cfg.Settings.Providers
+	ps := cfg.Current().Providers
 	out := make([]Result, len(ps))
 	var wg sync.WaitGroup
 	for i, p := range ps {
