@@ -54,28 +54,14 @@ func (a *App) ProbeModel(p config.Provider, modelName, mode string) ([]probe.Res
 	if modelName == "" {
 		return nil, errors.New("choose a chat model first")
 	}
-	if mode == "" && a.lib != nil {
-		mode = a.lib.Config.Current().Agent.Mode
-	}
-	set, err := provider.New(p, provider.Options{Transport: provider.TestTransport()})
-	if err != nil {
-		return nil, err
-	}
-	if set.Chat == nil {
-		return nil, fmt.Errorf("provider %s (%s) cannot chat", p.Name, p.Kind)
-	}
-	o := probe.Options{Mode: agent.Mode(mode), Kind: p.Kind, ContextLength: p.ContextLength}
+	var settings config.AgentDefaults
 	if a.lib != nil {
-		s := a.lib.Config.Current().Agent
-		o.TopK = s.TopK
-		switch o.Mode {
-		case agent.ModeVimRAG:
-			o.MaxSteps = s.VimRAGMaxSteps
-		case agent.ModeVRAG, agent.ModeReAct:
-			o.MaxSteps = s.VRAGMaxSteps
-		}
+		settings = a.lib.Config.Current().Agent
 	}
-	return probe.Run(a.ctx, set.Chat, modelName, o), nil
+	if mode == "" {
+		mode = settings.Mode
+	}
+	return probe.Profile(a.ctx, p, modelName, agent.Mode(mode), settings)
 }
 
 // PullModel has an Ollama profile's server download a model; progress arrives as models:pull events and the call

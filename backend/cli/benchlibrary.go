@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -17,18 +18,7 @@ func benchLibraryCmd() *cobra.Command {
 		Short: "Build a library-size collection from distinct copies of PDFs and measure ingest and search: rates per wall and CPU second, latency, peak RSS, concurrency",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			out := cmd.OutOrStdout()
-			if !asJSON {
-				fmt.Fprintf(out, libraryRowFormat, "what", "n", "wall s", "cpu s", "n/s", "n/cpu s", "p50 ms", "p99 ms", "RSS MB", "note")
-			}
-			return bench.Library(cmd.Context(), o, func(r bench.Row) {
-				if asJSON {
-					writeJSONLine(out, r)
-					return
-				}
-				fmt.Fprintf(out, libraryRowFormat, r.What, fmt.Sprint(r.N), f2(r.WallS), f2(r.CPUS), f1(r.PerS), f1(r.PerCPUS),
-					f1(r.P50MS), f1(r.P99MS), f1(r.RSSMB), r.Note)
-			})
+			return bench.Library(cmd.Context(), o, rowPrinter(cmd.OutOrStdout(), asJSON, true))
 		},
 	}
 	f := c.Flags()
@@ -55,18 +45,7 @@ func benchOCRCmd() *cobra.Command {
 		Short: "OCR pages per CPU second: Loupe's per-page language choice beside plain tesseract with all languages and with eng",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			out := cmd.OutOrStdout()
-			if !asJSON {
-				fmt.Fprintf(out, libraryRowFormat, "what", "n", "wall s", "cpu s", "n/s", "n/cpu s", "p50 ms", "p99 ms", "RSS MB", "note")
-			}
-			return bench.OCR(cmd.Context(), o, func(r bench.Row) {
-				if asJSON {
-					writeJSONLine(out, r)
-					return
-				}
-				fmt.Fprintf(out, libraryRowFormat, r.What, fmt.Sprint(r.N), f2(r.WallS), f2(r.CPUS), f1(r.PerS), f1(r.PerCPUS),
-					"-", "-", "-", r.Note)
-			})
+			return bench.OCR(cmd.Context(), o, rowPrinter(cmd.OutOrStdout(), asJSON, false))
 		},
 	}
 	f := c.Flags()
@@ -78,6 +57,26 @@ func benchOCRCmd() *cobra.Command {
 }
 
 const libraryRowFormat = "%-52s %6s %8s %8s %8s %8s %8s %8s %7s  %s\n"
+
+// rowPrinter prints the table's header now and returns the function that prints each figure's row (one JSON object
+// per figure with asJSON); without latency the latency and memory columns show "-".
+func rowPrinter(out io.Writer, asJSON, latency bool) func(bench.Row) {
+	if !asJSON {
+		fmt.Fprintf(out, libraryRowFormat, "what", "n", "wall s", "cpu s", "n/s", "n/cpu s", "p50 ms", "p99 ms", "RSS MB", "note")
+	}
+	return func(r bench.Row) {
+		if asJSON {
+			writeJSONLine(out, r)
+			return
+		}
+		p50, p99, rss := f1(r.P50MS), f1(r.P99MS), f1(r.RSSMB)
+		if !latency {
+			p50, p99, rss = "-", "-", "-"
+		}
+		fmt.Fprintf(out, libraryRowFormat, r.What, fmt.Sprint(r.N), f2(r.WallS), f2(r.CPUS), f1(r.PerS), f1(r.PerCPUS),
+			p50, p99, rss, r.Note)
+	}
+}
 
 func f1(v float64) string {
 	if v == 0 {

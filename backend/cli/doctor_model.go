@@ -9,7 +9,6 @@ import (
 	"loupe/backend/config"
 	"loupe/backend/doctor"
 	"loupe/backend/model/probe"
-	"loupe/backend/model/provider"
 )
 
 // modelChecks probes one chat model for what a mode needs (`loupe doctor --model M`).
@@ -30,23 +29,10 @@ func modelChecks(ctx context.Context, cfg *config.Config, profile, modelName, mo
 	if !slices.Contains(agent.Modes, agent.Mode(mode)) {
 		return nil, fmt.Errorf("unknown --mode %q (want vrag, vimrag, vanilla or react)", mode)
 	}
-	set, err := provider.New(p, provider.Options{Transport: provider.TestTransport()})
+	rs, err := probe.Profile(ctx, p, modelName, agent.Mode(mode), cfg.Settings.Agent)
 	if err != nil {
 		return nil, err
 	}
-	if set.Chat == nil {
-		return nil, fmt.Errorf("provider %s (%s) cannot chat", p.Name, p.Kind)
-	}
-	m := agent.Mode(mode)
-	steps := 0
-	switch m {
-	case agent.ModeVRAG, agent.ModeReAct:
-		steps = cfg.Settings.Agent.VRAGMaxSteps
-	case agent.ModeVimRAG:
-		steps = cfg.Settings.Agent.VimRAGMaxSteps
-	}
-	rs := probe.Run(ctx, set.Chat, modelName, probe.Options{Mode: m, Kind: p.Kind, ContextLength: p.ContextLength,
-		MaxSteps: steps, TopK: cfg.Settings.Agent.TopK})
 	out := make([]doctor.Check, 0, len(rs))
 	for _, r := range rs {
 		detail := r.Detail

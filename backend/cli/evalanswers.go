@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +18,7 @@ import (
 
 	"loupe/backend/eval"
 	"loupe/backend/evalrun"
+	"loupe/backend/kb"
 	"loupe/backend/library"
 )
 
@@ -136,6 +138,15 @@ func writeReportFile(path string, rep *eval.AnswersReport) error {
 	return nil
 }
 
+// reportByID loads the report of the answer evaluation a command-line argument names.
+func reportByID(ctx context.Context, k *kb.KB, arg string) (*eval.AnswersReport, error) {
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("evaluation id %q is not a number", arg)
+	}
+	return evalrun.Report(ctx, k, id)
+}
+
 func evalCompareCmd(g *Globals) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -151,11 +162,7 @@ func evalCompareCmd(g *Globals) *cobra.Command {
 			defer k.Close()
 			var reps [2]*eval.AnswersReport
 			for i, a := range args {
-				id, err := strconv.ParseInt(a, 10, 64)
-				if err != nil {
-					return fmt.Errorf("evaluation id %q is not a number", a)
-				}
-				if reps[i], err = evalrun.Report(ctx, k, id); err != nil {
+				if reps[i], err = reportByID(ctx, k, a); err != nil {
 					return err
 				}
 			}
@@ -184,11 +191,7 @@ func evalListCmd(g *Globals) *cobra.Command {
 			}
 			defer k.Close()
 			if len(args) == 1 {
-				id, err := strconv.ParseInt(args[0], 10, 64)
-				if err != nil {
-					return fmt.Errorf("evaluation id %q is not a number", args[0])
-				}
-				rep, err := evalrun.Report(ctx, k, id)
+				rep, err := reportByID(ctx, k, args[0])
 				if err != nil {
 					return err
 				}

@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -233,29 +234,17 @@ func (s *Searcher) passageRerank(ctx context.Context, sig signal, text string, l
 // unitTexts loads the text of the given units.
 func (s *Searcher) unitTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
 	out := make(map[int64]string, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(len(ids), start+500)]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
+	err := s.rowsByID(ctx, `SELECT id, text FROM units WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
+		var id int64
+		var t string
+		if err := rows.Scan(&id, &t); err != nil {
+			return err
 		}
-		rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, text FROM units WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("search: unit text: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			var t string
-			if err := rows.Scan(&id, &t); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("search: unit text: %w", err)
-			}
-			out[id] = t
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("search: unit text: %w", err)
-		}
+		out[id] = t
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search: unit text: %w", err)
 	}
 	return out, nil
 }

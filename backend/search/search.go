@@ -4,6 +4,7 @@ package search
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -443,31 +444,27 @@ type hitDoc struct {
 
 // hitDocuments loads the documents of the units in one query.
 func (s *Searcher) hitDocuments(ctx context.Context, units map[int64]kb.Unit) (map[int64]hitDoc, error) {
-	var args []any
+	var ids []int64
 	seen := map[int64]bool{}
 	for _, u := range units {
 		if !seen[u.DocumentID] {
 			seen[u.DocumentID] = true
-			args = append(args, u.DocumentID)
+			ids = append(ids, u.DocumentID)
 		}
 	}
-	out := make(map[int64]hitDoc, len(args))
-	if len(args) == 0 {
-		return out, nil
-	}
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, collection_id, name, kind FROM documents WHERE id IN (`+placeholders(len(args))+`)`, args...)
+	out := make(map[int64]hitDoc, len(ids))
+	err := s.rowsByID(ctx, `SELECT id, collection_id, name, kind FROM documents WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
+		var d hitDoc
+		if err := rows.Scan(&d.id, &d.collection, &d.name, &d.kind); err != nil {
+			return err
+		}
+		out[d.id] = d
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("search: documents of the hits: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var d hitDoc
-		if err := rows.Scan(&d.id, &d.collection, &d.name, &d.kind); err != nil {
-			return nil, fmt.Errorf("search: documents of the hits: %w", err)
-		}
-		out[d.id] = d
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // embedder returns the cached embedder for a model id.

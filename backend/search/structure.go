@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"regexp"
 	"slices"
@@ -201,31 +202,45 @@ func (s *Searcher) pageInfo(ctx context.Context, ids []int64) (map[int64]pageInf
 		}
 		ids = rest
 	}
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(len(ids), start+500)]
+	err := s.rowsByID(ctx, `SELECT id, document_id FROM units WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
+		var id int64
+		var p pageInfo
+		if err := rows.Scan(&id, &p.doc); err != nil {
+			return err
+		}
+		out[id] = p
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search: page info: %w", err)
+	}
+	return out, nil
+}
+
+// rowsByID runs query, whose "IN (%s)" takes the ids, in chunks well under SQLite's bound-variable limit, and
+// calls scan for every row.
+func (s *Searcher) rowsByID(ctx context.Context, query string, ids []int64, scan func(*sql.Rows) error) error {
+	for chunk := range slices.Chunk(ids, 500) {
 		args := make([]any, len(chunk))
 		for i, id := range chunk {
 			args[i] = id
 		}
-		rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, document_id FROM units WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
+		rows, err := s.kb.DB().QueryContext(ctx, fmt.Sprintf(query, placeholders(len(chunk))), args...)
 		if err != nil {
-			return nil, fmt.Errorf("search: page info: %w", err)
+			return err
 		}
 		for rows.Next() {
-			var id int64
-			var p pageInfo
-			if err := rows.Scan(&id, &p.doc); err != nil {
+			if err := scan(rows); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("search: page info: %w", err)
+				return err
 			}
-			out[id] = p
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("search: page info: %w", err)
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }

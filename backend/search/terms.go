@@ -100,23 +100,26 @@ func (t terms) cjkKeys() []string {
 
 const maxBoxes = 256
 
-// matchBoxes returns the boxes of the words that hold a query term. Latin words match token by token, by Porter stem
-// as the word index does ("degrees" boxes "degree"), and the box names the query word; CJK text,
-// which has no spaces and may come as one box per character or per line, is matched as a substring over runs of
-// consecutive CJK words, and every word the match overlaps gets a box.
 // mayMatch returns a filter that keeps every page word matchBoxes could mark (nil, all words, for CJK queries,
 // which match across consecutive words).
 func (t terms) mayMatch() func(string) bool {
 	if len(t.cjk) > 0 {
 		return nil
 	}
+	first := t.stemFirstBytes()
+	return func(w string) bool { return mayStartLike(w, &first) }
+}
+
+// stemFirstBytes marks the first byte of every query stem: Porter rewrites only a word's ending, so a page token
+// can share a query word's stem only if it starts with one of them.
+func (t terms) stemFirstBytes() [256]bool {
 	var first [256]bool
 	for st := range t.stems {
 		if st != "" {
 			first[st[0]] = true
 		}
 	}
-	return func(w string) bool { return mayStartLike(w, &first) }
+	return first
 }
 
 // mayStartLike reports whether a word can hold a token that starts with one of the bytes in first: false only for
@@ -143,18 +146,17 @@ func mayStartLike(w string, first *[256]bool) bool {
 	return false
 }
 
+// matchBoxes returns the boxes of the words that hold a query term. Latin words match token by token, by Porter stem
+// as the word index does ("degrees" boxes "degree"), and the box names the query word; CJK text,
+// which has no spaces and may come as one box per character or per line, is matched as a substring over runs of
+// consecutive CJK words, and every word the match overlaps gets a box.
 func matchBoxes(words []kb.Word, t terms) []Box {
 	var out []Box
 	hit := make([]string, len(words)) // matched term per word, "" = none
 	// A page repeats its words: stem each distinct token once (Porter is most of matchBoxes' time), and only tokens
-	// that start like a query stem (Porter rewrites suffixes only, so a stem keeps its word's first byte).
+	// that start like a query stem.
 	matched := map[string]string{}
-	var first [256]bool
-	for st := range t.stems {
-		if st != "" {
-			first[st[0]] = true
-		}
-	}
+	first := t.stemFirstBytes()
 	for i, w := range words {
 		if !mayStartLike(w.Text, &first) {
 			continue
