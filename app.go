@@ -195,6 +195,9 @@ type PageRef struct {
 
 // Pages lists a document's units for the page grid.
 func (a *App) Pages(documentID int64) ([]PageRef, error) {
+	if err := checkID("document", documentID); err != nil {
+		return nil, err
+	}
 	if err := a.ready(); err != nil {
 		return nil, err
 	}
@@ -204,15 +207,39 @@ func (a *App) Pages(documentID int64) ([]PageRef, error) {
 			slog.Warn("warm document", "document", documentID, "err", err)
 		}
 	}()
-	us, err := a.kb.Units(a.ctx, documentID)
+	us, err := a.kb.UnitRefs(a.ctx, documentID)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]PageRef, len(us))
 	for i, u := range us {
-		out[i] = PageRef{u.ID, u.DocumentID, u.Ordinal, u.Kind, u.Width, u.Height, u.TStartMS, u.TEndMS, u.TextSource, u.ThumbBlob}
+		out[i] = pageRef(u)
 	}
 	return out, nil
+}
+
+func pageRef(u kb.Unit) PageRef {
+	return PageRef{u.ID, u.DocumentID, u.Ordinal, u.Kind, u.Width, u.Height, u.TStartMS, u.TEndMS, u.TextSource, u.ThumbBlob}
+}
+
+// Cover returns a document's first page for its card in the library, or nil while it has none. Unlike Pages it
+// neither lists every page nor opens the document for rendering: a library shows a hundred covers at once.
+func (a *App) Cover(documentID int64) (*PageRef, error) {
+	if err := checkID("document", documentID); err != nil {
+		return nil, err
+	}
+	if err := a.ready(); err != nil {
+		return nil, err
+	}
+	u, err := a.kb.FirstUnitRef(a.ctx, documentID)
+	if errors.Is(err, kb.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := pageRef(u)
+	return &p, nil
 }
 
 // Blob returns a stored blob (thumbnail, crop, keyframe) as a data: URL.

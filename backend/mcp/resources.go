@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loupe/backend/kb"
 )
 
 // Documents are resources: loupe://documents/ID reads as Markdown (what the document is, then its pages' text), and
@@ -106,18 +108,24 @@ func (s *Server) readDocument(ctx context.Context, req *sdk.ReadResourceRequest)
 	if d.Error != "" {
 		fmt.Fprintf(&b, "Error: %s\n", d.Error)
 	}
-	us, err := s.lib.KB.Units(ctx, id)
+	// Text only: the word boxes are most of a unit row and a resource never shows them.
+	n, cut := 0, false
+	err = s.lib.KB.EachUnitText(ctx, id, func(u kb.Unit) bool {
+		section := fmt.Sprintf("\n## %s %d (unit %d)\n\n%s\n", u.Kind, u.Ordinal, u.ID, strings.TrimSpace(u.Text))
+		if b.Len()+len(section) > maxResourceText {
+			cut = true
+			return false
+		}
+		b.WriteString(section)
+		n++
+		return true
+	})
 	if err != nil {
 		return nil, err
 	}
-	for _, u := range us {
-		section := fmt.Sprintf("\n## %s %d (unit %d)\n\n%s\n", u.Kind, u.Ordinal, u.ID, strings.TrimSpace(u.Text))
-		if b.Len()+len(section) > maxResourceText {
-			fmt.Fprintf(&b, "\n(cut after %d of %d pages: the document is longer than %d KiB of text; read further pages with get_page)\n",
-				u.Ordinal-1, len(us), maxResourceText>>10)
-			break
-		}
-		b.WriteString(section)
+	if cut {
+		fmt.Fprintf(&b, "\n(cut after %d of %d pages: the document is longer than %d KiB of text; read further pages with get_page)\n",
+			n, d.Pages, maxResourceText>>10)
 	}
 	text := b.String()
 	if !utf8.ValidString(text) {

@@ -75,6 +75,8 @@ export const backend = {
   documents: (collectionId: number): Promise<Document[]> => App.Documents(collectionId),
   deleteDocument: (id: number): Promise<void> => App.DeleteDocument(id),
   pages: (documentId: number): Promise<PageRef[]> => App.Pages(documentId),
+  /** A document's first page (its card's cover), or null while it has none; cheap, unlike pages. */
+  cover: (documentId: number): Promise<PageRef | null> => App.Cover(documentId),
   blob: (hash: string): Promise<string> => App.Blob(hash),
   pageImage: (unitId: number, width: number): Promise<string> => App.PageImage(unitId, width),
   search: (q: string, collection: string, k: number): Promise<SearchResult> => App.Search(q, collection, k),

@@ -303,11 +303,11 @@ function DocCover({ doc }: { doc: Document }) {
     if (first?.thumb || doc.pages === 0 || doc.status === 'failed') return
     let live = true
     let timer = 0
-    backend.pages(doc.id).then(
+    backend.cover(doc.id).then(
       (u) => {
         if (!live) return
-        setFirst(u?.[0] ?? null)
-        if (!u?.length && doc.status !== 'ready') timer = window.setTimeout(() => live && setTries((n) => n + 1), 1500)
+        setFirst(u ?? null)
+        if (!u && doc.status !== 'ready') timer = window.setTimeout(() => live && setTries((n) => n + 1), 1500)
       },
       () => {},
     )

@@ -23,6 +23,8 @@ export function Collections():Promise<Array<kb.Collection>>;
 
 export function Conversations():Promise<Array<kb.Conversation>>;
 
+export function Cover(arg1:number):Promise<main.PageRef>;
+
 export function CreateCollection(arg1:string):Promise<kb.Collection>;
 
 export function DeleteConversation(arg1:number):Promise<void>;

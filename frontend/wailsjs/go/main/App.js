@@ -30,6 +30,10 @@ export function Conversations() {
   return window['go']['main']['App']['Conversations']();
 }
 
+export function Cover(arg1) {
+  return window['go']['main']['App']['Cover'](arg1);
+}
+
 export function CreateCollection(arg1) {
   return window['go']['main']['App']['CreateCollection'](arg1);
 }
