@@ -67,4 +67,12 @@ describe('eta', () => {
     expect(eta({ ...s, running: false }, 0, 20_000, 20)).toBe('')
     expect(eta(s, 0, 20_000, 30)).toBe('')
   })
+
+  it('says there are no evaluations yet instead of an empty table', async () => {
+    const f = fakeApi()
+    f.api.evaluations = () => Promise.resolve([])
+    render(<Evaluation collections={['dev']} api={f.api} />)
+    expect(await screen.findByText(/No evaluations yet/)).toBeTruthy()
+    expect(screen.queryByRole('table')).toBeNull()
+  })
 })

@@ -79,7 +79,7 @@ export function Evaluation({ collections, api = evalApi }: Props) {
           start()
         }}
       >
-        <label>
+        <label className="wide">
           Questions file
           <span className="row">
             <input value={dataset} onChange={(e) => setDataset(e.target.value)} placeholder="questions.jsonl" />
@@ -148,34 +148,37 @@ export function Evaluation({ collections, api = evalApi }: Props) {
         </p>
       )}
       {reportPath && <p className="muted">Report written to {reportPath}</p>}
-      <table className="eval-list">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>status</th>
-            <th>scored</th>
-            <th>collection</th>
-            <th>dataset</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <td>{r.id}</td>
-              <td>{r.status}</td>
-              <td>{r.items}</td>
-              <td>{r.collection}</td>
-              <td title={r.dataset}>{r.dataset.split('/').pop()}</td>
-              <td>
-                <button type="button" disabled={r.items === 0} onClick={() => open(r.id)}>
-                  Open report
-                </button>
-              </td>
+      {rows.length === 0 && <p className="muted">No evaluations yet: choose a questions file (JSON lines) and a collection.</p>}
+      {rows.length > 0 && (
+        <table className="eval-list">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>status</th>
+              <th>scored</th>
+              <th>collection</th>
+              <th>dataset</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td>{r.id}</td>
+                <td>{r.status}</td>
+                <td>{r.items}</td>
+                <td>{r.collection}</td>
+                <td title={r.dataset}>{r.dataset.split('/').pop()}</td>
+                <td>
+                  <button type="button" disabled={r.items === 0} onClick={() => open(r.id)}>
+                    Open report
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   )
 }
