@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// decodeWords reads a units.words column. Search loads the words of every hit it returns, and encoding/json spent
+// decodeWords reads a units.words column: the binary form (wordsbin.go), or JSON as earlier versions wrote it. Search loads the words of every hit it returns, and encoding/json spent
 // most of a warm search's CPU on them, so the exact shape json.Marshal writes ([{"t":…,"x0":…,"y0":…,"x1":…,
 // "y1":…},…]) is parsed directly; anything else (older or hand-edited rows) goes through encoding/json.
 func decodeWords(s string) ([]Word, error) { return decodeWordsKeeping(s, nil) }
@@ -14,6 +14,9 @@ func decodeWords(s string) ([]Word, error) { return decodeWordsKeeping(s, nil) }
 // decodeWordsKeeping decodes only the words keep accepts (all when nil); a rejected word's coordinates are skipped
 // unparsed.
 func decodeWordsKeeping(s string, keep func(string) bool) ([]Word, error) {
+	if len(s) > 0 && s[0] == wordsMagic {
+		return decodeWordsBinary(s, keep)
+	}
 	if ws, ok := fastWords(s, keep); ok {
 		return ws, nil
 	}
