@@ -102,7 +102,65 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 			orphans.Fix = "run `loupe doctor --fix` to remove them"
 		}
 	}
-	return append(out, missing, orphans, pageCache(ctx, cfg, k, fix))
+	return append(out, missing, orphans, pageCache(ctx, cfg, k, fix), wordBoxes(ctx, k, fix), freeSpace(ctx, k, fix))
+}
+
+// vacuumShare is the share of the database file that must be free pages before the check suggests giving them
+// back: below it, later ingests reuse them soon enough.
+const vacuumShare = 0.25
+
+// freeSpace finds a database file mostly made of free pages (left by deleted documents or compacted word boxes)
+// and, with fix, gives them back to the disk.
+func freeSpace(ctx context.Context, k *kb.KB, fix bool) Check {
+	c := Check{Name: "database size", Optional: true}
+	size, free, err := k.FreeSpace(ctx)
+	mb := func(b int64) float64 { return float64(b) / (1 << 20) }
+	switch {
+	case err != nil:
+		c.Detail = err.Error()
+	case size == 0 || float64(free) < vacuumShare*float64(size):
+		c.OK, c.Detail = true, fmt.Sprintf("%.1f MB, of which %.1f MB free pages", mb(size), mb(free))
+	case fix:
+		before, after, err := k.Vacuum(ctx)
+		c.OK = err == nil
+		c.Detail = fmt.Sprintf("rewritten without its free pages: %.1f MB → %.1f MB", mb(before), mb(after))
+		if err != nil {
+			c.Detail = err.Error()
+			c.Fix = "close Loupe's window, `loupe serve` and `loupe watch`, then run `loupe doctor --fix` again"
+		}
+	default:
+		c.Detail = fmt.Sprintf("%.1f MB, of which %.1f MB free pages (deleted documents, compacted word boxes)", mb(size), mb(free))
+		c.Fix = "run `loupe doctor --fix` to give the free pages back to the disk (needs about the file's size in temporary space)"
+	}
+	return c
+}
+
+// wordBoxes finds word boxes stored as JSON by versions before the compact form: they read as before, at about five
+// times the size, and --fix rewrites them.
+func wordBoxes(ctx context.Context, k *kb.KB, fix bool) Check {
+	c := Check{Name: "word boxes", Optional: true}
+	n, size, err := k.LegacyWordBoxes(ctx)
+	switch {
+	case err != nil:
+		c.Detail = err.Error()
+	case n == 0:
+		c.OK, c.Detail = true, "all stored in the compact form"
+	case fix:
+		done, dropped, before, after, err := k.CompactWordBoxes(ctx)
+		c.OK = err == nil
+		c.Detail = fmt.Sprintf("rewrote %d page(s) in the compact form: %.1f MB → %.1f MB (the database file keeps its size; "+
+			"later ingests reuse the space)", done, float64(before)/(1<<20), float64(after)/(1<<20))
+		if dropped > 0 {
+			c.Detail += fmt.Sprintf("; %d of them had unreadable boxes, now none (the page reads again; search finds it without boxes)", dropped)
+		}
+		if err != nil {
+			c.Detail += ": " + err.Error()
+		}
+	default:
+		c.Detail = fmt.Sprintf("%d page(s) keep their word boxes as JSON (%.1f MB), written by an earlier version", n, float64(size)/(1<<20))
+		c.Fix = "run `loupe doctor --fix` to rewrite them in the compact form (about a fifth of the size; faster search)"
+	}
+	return c
 }
 
 // pageCache finds page files (cache/pages) whose document is gone, or left in an older layout.

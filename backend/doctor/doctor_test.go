@@ -100,3 +100,119 @@ func TestToolsFindRealBinaries(t *testing.T) {
 		t.Errorf("languages: %+v", l)
 	}
 }
+
+// TestStoreCompactsJSONWordBoxes checks that pages whose word boxes an earlier version stored as JSON are reported,
+// rewritten by --fix to the compact form with the same boxes, and then reported as done.
+func TestStoreCompactsJSONWordBoxes(t *testing.T) {
+	ctx := context.Background()
+	cfg, err := config.Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := k.CreateCollection(ctx, kb.Collection{Name: "c"})
+	d, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "x", Name: "old.pdf", Kind: "pdf", Status: kb.StatusReady})
+	words := []kb.Word{{Text: "alpha", X0: 72, Y0: 700.5, X1: 101.25, Y1: 712}, {Text: "beta", X0: 104, Y0: 700.5, X1: 130, Y1: 712}}
+	const pages = 300 // more than one batch
+	for i := 1; i <= pages; i++ {
+		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i, Kind: kb.UnitPage, Text: "alpha beta", Words: words}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// As an earlier version stored them, and one page whose boxes no longer decode (reading it fails).
+	js := `[{"t":"alpha","x0":72,"y0":700.5,"x1":101.25,"y1":712},{"t":"beta","x0":104,"y0":700.5,"x1":130,"y1":712}]`
+	k.DB().ExecContext(ctx, `UPDATE units SET words = ?`, js)
+	k.DB().ExecContext(ctx, `UPDATE units SET words = '[{"t":' WHERE ordinal = 7`)
+	k.Close()
+
+	w := find(t, Store(ctx, cfg, false), "word boxes")
+	if w.OK || !w.Optional || !strings.Contains(w.Detail, "300 page(s)") || !strings.Contains(w.Fix, "--fix") {
+		t.Errorf("JSON word boxes not reported with a fix: %+v", w)
+	}
+	w = find(t, Store(ctx, cfg, true), "word boxes")
+	if !w.OK || !strings.Contains(w.Detail, "rewrote 300 page(s)") || !strings.Contains(w.Detail, "1 of them had unreadable boxes") {
+		t.Errorf("--fix: %+v", w)
+	}
+	if w = find(t, Store(ctx, cfg, false), "word boxes"); !w.OK {
+		t.Errorf("after --fix: %+v", w)
+	}
+	k, err = kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	us, err := k.UnitRefs(ctx, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range us {
+		full, err := k.Unit(ctx, u.ID)
+		if err != nil {
+			t.Fatalf("page %d after --fix: %v", u.Ordinal, err)
+		}
+		if u.Ordinal == 7 {
+			if len(full.Words) != 0 {
+				t.Errorf("page 7's unreadable boxes became %+v, want none", full.Words)
+			}
+			continue
+		}
+		if len(full.Words) != 2 || full.Words[0] != words[0] || full.Words[1] != words[1] {
+			t.Fatalf("page %d after --fix: %+v, want %+v", u.Ordinal, full.Words, words)
+		}
+	}
+}
+
+// TestStoreGivesFreePagesBack checks that a database file made mostly of free pages (a large document deleted) is
+// reported, and that --fix rewrites it smaller with its remaining pages intact.
+func TestStoreGivesFreePagesBack(t *testing.T) {
+	ctx := context.Background()
+	cfg, err := config.Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := k.CreateCollection(ctx, kb.Collection{Name: "c"})
+	keep, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "a", Name: "keep.pdf", Kind: "pdf", Status: kb.StatusReady})
+	big, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "b", Name: "big.pdf", Kind: "pdf", Status: kb.StatusReady})
+	k.PutUnit(ctx, kb.Unit{DocumentID: keep.ID, Ordinal: 1, Kind: kb.UnitPage, Text: "kept page"})
+	text := strings.Repeat("filler words for a long page ", 400)
+	for i := 1; i <= 300; i++ {
+		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: big.ID, Ordinal: i, Kind: kb.UnitPage, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := k.DeleteDocument(ctx, big.ID); err != nil {
+		t.Fatal(err)
+	}
+	k.Close()
+
+	s := find(t, Store(ctx, cfg, false), "database size")
+	if s.OK || !s.Optional || !strings.Contains(s.Fix, "--fix") {
+		t.Errorf("free pages not reported: %+v", s)
+	}
+	before, _ := os.Stat(cfg.DBPath())
+	if s = find(t, Store(ctx, cfg, true), "database size"); !s.OK || !strings.Contains(s.Detail, "rewritten") {
+		t.Errorf("--fix: %+v", s)
+	}
+	after, _ := os.Stat(cfg.DBPath())
+	if after.Size()*2 > before.Size() {
+		t.Errorf("database file %d bytes after --fix, %d before: want less than half", after.Size(), before.Size())
+	}
+	if s = find(t, Store(ctx, cfg, false), "database size"); !s.OK {
+		t.Errorf("after --fix: %+v", s)
+	}
+	k, err = kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if us, err := k.Units(ctx, keep.ID); err != nil || len(us) != 1 || us[0].Text != "kept page" {
+		t.Errorf("kept document after --fix: %+v, %v", us, err)
+	}
+}
