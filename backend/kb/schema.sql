@@ -31,6 +31,7 @@ CREATE TABLE documents (
 );
 CREATE INDEX documents_status ON documents(status);
 
+-- cjk: the text holds CJK characters; the writer sets it (kb.hasCJK), the trigram index's view and triggers read it.
 CREATE TABLE units (
   id          INTEGER PRIMARY KEY AUTOINCREMENT,
   document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -45,6 +46,7 @@ CREATE TABLE units (
   words       TEXT NOT NULL DEFAULT '[]',
   thumb_blob  TEXT NOT NULL DEFAULT '',
   image_blob  TEXT NOT NULL DEFAULT '',
+  cjk         INTEGER NOT NULL DEFAULT 0,
   UNIQUE (document_id, ordinal)
 );
 
@@ -60,22 +62,22 @@ CREATE TABLE frames (
 -- porter stems English words ("degrees" finds "degree"); unicode61 folds case and diacritics underneath it.
 CREATE VIRTUAL TABLE units_fts USING fts5(text, content='units', content_rowid='id',
   tokenize='porter unicode61 remove_diacritics 2');
--- CJK text only: the trigram index serves CJK queries, and English pages would cost it ~4x the word index.
-CREATE VIEW units_cjk(id, text) AS SELECT id, CASE WHEN units.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN units.text ELSE '' END FROM units;
+-- CJK text only (units.cjk): the trigram index serves CJK queries, and English pages would cost it ~4x the word index.
+CREATE VIEW units_cjk(id, text) AS SELECT id, CASE WHEN units.cjk THEN units.text ELSE '' END FROM units;
 CREATE VIRTUAL TABLE units_fts_cjk USING fts5(text, content='units_cjk', content_rowid='id', tokenize='trigram');
 CREATE TRIGGER units_ai AFTER INSERT ON units BEGIN
   INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
-  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN new.text ELSE '' END);
+  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.cjk THEN new.text ELSE '' END);
 END;
 CREATE TRIGGER units_ad AFTER DELETE ON units BEGIN
   INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, CASE WHEN old.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN old.text ELSE '' END);
+  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, CASE WHEN old.cjk THEN old.text ELSE '' END);
 END;
-CREATE TRIGGER units_au AFTER UPDATE OF text ON units BEGIN
+CREATE TRIGGER units_au AFTER UPDATE OF text, cjk ON units BEGIN
   INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, CASE WHEN old.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN old.text ELSE '' END);
+  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, CASE WHEN old.cjk THEN old.text ELSE '' END);
   INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
-  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.text GLOB '*[ᄀ-ᇿ⺀-⿟々〇〡-〩〸-〻぀-ヿㄱ-ㆎ㐀-䶿一-鿿가-힯豈-﫿𠀀-𯨟]*' THEN new.text ELSE '' END);
+  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.cjk THEN new.text ELSE '' END);
 END;
 
 CREATE TABLE vectors (

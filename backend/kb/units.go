@@ -78,13 +78,13 @@ func putUnit(ctx context.Context, db execer, u Unit) (int64, error) {
 	}
 	var id int64
 	err := db.QueryRowContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text,
-		text_source, words, thumb_blob, image_blob) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+		text_source, words, thumb_blob, image_blob, cjk) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(document_id, ordinal) DO UPDATE SET kind=excluded.kind, width=excluded.width, height=excluded.height,
 		t_start_ms=excluded.t_start_ms, t_end_ms=excluded.t_end_ms, text=excluded.text, text_source=excluded.text_source,
-		words=excluded.words, thumb_blob=excluded.thumb_blob, image_blob=excluded.image_blob
+		words=excluded.words, thumb_blob=excluded.thumb_blob, image_blob=excluded.image_blob, cjk=excluded.cjk
 		RETURNING id`,
 		u.DocumentID, u.Ordinal, u.Kind, u.Width, u.Height, u.TStartMS, u.TEndMS, u.Text, u.TextSource, words,
-		u.ThumbBlob, u.ImageBlob).Scan(&id)
+		u.ThumbBlob, u.ImageBlob, hasCJK(u.Text)).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store unit %d of document %d: %w", u.Ordinal, u.DocumentID, err)
 	}
