@@ -108,19 +108,22 @@ func (w *unitWriter) store(ctx context.Context, blobs *kb.BlobBatch, batch []pen
 		return err
 	}
 	wctx := context.WithoutCancel(ctx)
+	units := make([]kb.Unit, len(batch))
+	steps := make([]kb.Step, len(batch))
+	for i, p := range batch {
+		units[i] = p.u
+		steps[i] = kb.Step{Ordinal: p.u.Ordinal, Stage: StageExtract, Status: kb.StepDone}
+	}
+	// One statement for the units and one for the steps: FTS5 writes a segment per statement (see kb.PutUnits).
 	err := j.in.kb.Batch(wctx, func(b *kb.Batch) error {
-		for i := range batch {
-			p := &batch[i]
-			id, err := b.PutUnit(wctx, p.u)
-			if err != nil {
-				return err
-			}
-			p.item.unitID = id
-			if err := b.MarkStep(wctx, j.doc.ID, kb.Step{Ordinal: p.u.Ordinal, Stage: StageExtract, Status: kb.StepDone}); err != nil {
-				return err
-			}
+		ids, err := b.PutUnits(wctx, units)
+		if err != nil {
+			return err
 		}
-		return nil
+		for i, id := range ids {
+			batch[i].item.unitID = id
+		}
+		return b.MarkSteps(wctx, j.doc.ID, steps)
 	})
 	if err != nil {
 		return err

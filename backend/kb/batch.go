@@ -9,6 +9,7 @@ import (
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
 // Batch writes many rows in one transaction. Ingest stores pages and their embeddings through it: one commit
@@ -23,7 +24,16 @@ func (k *KB) Batch(ctx context.Context, fn func(b *Batch) error) error {
 }
 
 // PutUnit is KB.PutUnit inside the batch.
-func (b *Batch) PutUnit(ctx context.Context, u Unit) (int64, error) { return putUnit(ctx, b.tx, u) }
+func (b *Batch) PutUnit(ctx context.Context, u Unit) (int64, error) {
+	ids, err := putUnits(ctx, b.tx, []Unit{u})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// PutUnits is PutUnit for each unit, in order, in a few statements; it returns their ids in the same order.
+func (b *Batch) PutUnits(ctx context.Context, units []Unit) ([]int64, error) { return putUnits(ctx, b.tx, units) }
 
 // PutVector is KB.PutVector inside the batch.
 func (b *Batch) PutVector(ctx context.Context, unitID int64, embedder, modality string, v []float32) error {
@@ -37,5 +47,10 @@ func (b *Batch) PutPassages(ctx context.Context, unitID int64, embedder string, 
 
 // MarkStep is KB.MarkStep inside the batch.
 func (b *Batch) MarkStep(ctx context.Context, documentID int64, s Step) error {
-	return markStep(ctx, b.tx, documentID, s)
+	return markSteps(ctx, b.tx, documentID, []Step{s})
+}
+
+// MarkSteps is MarkStep for each step, in order, in a few statements.
+func (b *Batch) MarkSteps(ctx context.Context, documentID int64, steps []Step) error {
+	return markSteps(ctx, b.tx, documentID, steps)
 }

@@ -72,3 +72,14 @@ func (c cachedTx) QueryRowContext(ctx context.Context, query string, args ...any
 	}
 	return c.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
 }
+
+func (c cachedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	s, err := c.k.stmts.get(ctx, c.k.db, query)
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return c.tx.QueryContext(ctx, query, args...)
+	}
+	return c.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+}

@@ -59,36 +59,101 @@ type Frame struct {
 
 // PutUnit inserts or replaces the unit with the same (document, ordinal) and returns its id. Replacing keeps the id,
 // so vectors and steps that refer to it stay attached.
-func (k *KB) PutUnit(ctx context.Context, u Unit) (int64, error) { return putUnit(ctx, k.db, u) }
+func (k *KB) PutUnit(ctx context.Context, u Unit) (int64, error) {
+	ids, err := putUnits(ctx, k.db, []Unit{u})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
 
-func putUnit(ctx context.Context, db execer, u Unit) (int64, error) {
-	if u.Ordinal < 1 {
-		return 0, fmt.Errorf("unit of document %d: ordinal %d is not 1-based", u.DocumentID, u.Ordinal)
-	}
-	if u.TextSource == "" {
-		u.TextSource = TextNone
-	}
-	var words any = "[]"
-	if len(u.Words) > 0 {
-		b, err := encodeWordsBinary(u.Words)
+// unitsPerInsert bounds the rows of one INSERT (13 bound values each, far below SQLite's limit).
+const unitsPerInsert = 64
+
+// putUnits stores units as PutUnit does, in order, with one INSERT statement per unitsPerInsert units. In a
+// transaction each statement that fires the full-text triggers opens a savepoint, at which FTS5 writes what it has
+// gathered as a new segment: a statement per unit wrote a segment per page, and merging them was a fifth of the
+// storing process's database work.
+func putUnits(ctx context.Context, db execer, units []Unit) ([]int64, error) {
+	ids := make([]int64, 0, len(units))
+	for start := 0; start < len(units); start += unitsPerInsert {
+		part := units[start:min(start+unitsPerInsert, len(units))]
+		got, err := insertUnits(ctx, db, part)
 		if err != nil {
-			return 0, fmt.Errorf("store unit %d of document %d: %w", u.Ordinal, u.DocumentID, err)
+			return nil, err
 		}
-		words = b
+		ids = append(ids, got...)
 	}
-	var id int64
-	err := db.QueryRowContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text,
-		text_source, words, thumb_blob, image_blob, cjk) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+	return ids, nil
+}
+
+func insertUnits(ctx context.Context, db execer, units []Unit) ([]int64, error) {
+	const cols = 13
+	args := make([]any, 0, cols*len(units))
+	for _, u := range units {
+		if u.Ordinal < 1 {
+			return nil, fmt.Errorf("unit of document %d: ordinal %d is not 1-based", u.DocumentID, u.Ordinal)
+		}
+		if u.TextSource == "" {
+			u.TextSource = TextNone
+		}
+		var words any = "[]"
+		if len(u.Words) > 0 {
+			b, err := encodeWordsBinary(u.Words)
+			if err != nil {
+				return nil, fmt.Errorf("store unit %d of document %d: %w", u.Ordinal, u.DocumentID, err)
+			}
+			words = b
+		}
+		args = append(args, u.DocumentID, u.Ordinal, u.Kind, u.Width, u.Height, u.TStartMS, u.TEndMS, u.Text, u.TextSource,
+			words, u.ThumbBlob, u.ImageBlob, hasCJK(u.Text))
+	}
+	row := "(?" + strings.Repeat(",?", cols-1) + ")"
+	// RETURNING gives rows in no promised order: ids are matched to units by (document, ordinal). Ids are
+	// assigned in row order, as separate statements would assign them.
+	rows, err := db.QueryContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text,
+		text_source, words, thumb_blob, image_blob, cjk) VALUES `+row+strings.Repeat(","+row, len(units)-1)+`
 		ON CONFLICT(document_id, ordinal) DO UPDATE SET kind=excluded.kind, width=excluded.width, height=excluded.height,
 		t_start_ms=excluded.t_start_ms, t_end_ms=excluded.t_end_ms, text=excluded.text, text_source=excluded.text_source,
 		words=excluded.words, thumb_blob=excluded.thumb_blob, image_blob=excluded.image_blob, cjk=excluded.cjk
-		RETURNING id`,
-		u.DocumentID, u.Ordinal, u.Kind, u.Width, u.Height, u.TStartMS, u.TEndMS, u.Text, u.TextSource, words,
-		u.ThumbBlob, u.ImageBlob, hasCJK(u.Text)).Scan(&id)
+		RETURNING id, document_id, ordinal`, args...)
 	if err != nil {
-		return 0, fmt.Errorf("store unit %d of document %d: %w", u.Ordinal, u.DocumentID, err)
+		return nil, fmt.Errorf("store %s: %w", unitsName(units), err)
 	}
-	return id, nil
+	defer rows.Close()
+	type key struct {
+		doc int64
+		ord int
+	}
+	byKey := make(map[key]int64, len(units))
+	for rows.Next() {
+		var id int64
+		var k key
+		if err := rows.Scan(&id, &k.doc, &k.ord); err != nil {
+			return nil, fmt.Errorf("store %s: %w", unitsName(units), err)
+		}
+		byKey[k] = id
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store %s: %w", unitsName(units), err)
+	}
+	ids := make([]int64, len(units))
+	for i, u := range units {
+		id, ok := byKey[key{u.DocumentID, u.Ordinal}]
+		if !ok {
+			return nil, fmt.Errorf("store unit %d of document %d: no id returned", u.Ordinal, u.DocumentID)
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// unitsName names a run of units in errors.
+func unitsName(units []Unit) string {
+	if len(units) == 1 {
+		return fmt.Sprintf("unit %d of document %d", units[0].Ordinal, units[0].DocumentID)
+	}
+	return fmt.Sprintf("units %d-%d of document %d", units[0].Ordinal, units[len(units)-1].Ordinal, units[0].DocumentID)
 }
 
 const unitCols = `id, document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text, text_source, words, thumb_blob, image_blob`
@@ -259,15 +324,29 @@ type Step struct {
 
 // MarkStep records a stage outcome, so an interrupted ingest resumes where it stopped.
 func (k *KB) MarkStep(ctx context.Context, documentID int64, s Step) error {
-	return markStep(ctx, k.db, documentID, s)
+	return markSteps(ctx, k.db, documentID, []Step{s})
 }
 
-func markStep(ctx context.Context, db execer, documentID int64, s Step) error {
-	_, err := db.ExecContext(ctx, `INSERT INTO ingest_steps(document_id, ordinal, stage, status, error, updated_at)
-		VALUES (?,?,?,?,?,?) ON CONFLICT(document_id, ordinal, stage) DO UPDATE SET status=excluded.status,
-		error=excluded.error, updated_at=excluded.updated_at`, documentID, s.Ordinal, s.Stage, s.Status, s.Error, now())
-	if err != nil {
-		return fmt.Errorf("record step %s of document %d: %w", s.Stage, documentID, err)
+// stepsPerInsert bounds the rows of one INSERT into ingest_steps.
+const stepsPerInsert = 64
+
+func markSteps(ctx context.Context, db execer, documentID int64, steps []Step) error {
+	t := now()
+	for start := 0; start < len(steps); start += stepsPerInsert {
+		part := steps[start:min(start+stepsPerInsert, len(steps))]
+		args := make([]any, 0, 6*len(part))
+		for _, s := range part {
+			args = append(args, documentID, s.Ordinal, s.Stage, s.Status, s.Error, t)
+		}
+		_, err := db.ExecContext(ctx, `INSERT INTO ingest_steps(document_id, ordinal, stage, status, error, updated_at)
+		VALUES (?,?,?,?,?,?)`+strings.Repeat(",(?,?,?,?,?,?)", len(part)-1)+` ON CONFLICT(document_id, ordinal, stage) DO UPDATE SET
+		status=excluded.status, error=excluded.error, updated_at=excluded.updated_at`, args...)
+		if err != nil {
+			if len(part) == 1 {
+				return fmt.Errorf("record step %s of document %d: %w", part[0].Stage, documentID, err)
+			}
+			return fmt.Errorf("record %d steps of document %d: %w", len(part), documentID, err)
+		}
 	}
 	return nil
 }
