@@ -33,7 +33,9 @@ func (b *Batch) PutUnit(ctx context.Context, u Unit) (int64, error) {
 }
 
 // PutUnits is PutUnit for each unit, in order, in a few statements; it returns their ids in the same order.
-func (b *Batch) PutUnits(ctx context.Context, units []Unit) ([]int64, error) { return putUnits(ctx, b.tx, units) }
+func (b *Batch) PutUnits(ctx context.Context, units []Unit) ([]int64, error) {
+	return putUnits(ctx, b.tx, units)
+}
 
 // PutVector is KB.PutVector inside the batch.
 func (b *Batch) PutVector(ctx context.Context, unitID int64, embedder, modality string, v []float32) error {

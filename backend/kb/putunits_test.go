@@ -17,7 +17,7 @@ func TestPutUnitsIsPutUnitInOrder(t *testing.T) {
 	var units []Unit
 	for i := range 150 {
 		u := Unit{Ordinal: i%140 + 1, Kind: UnitPage, Width: 612, Height: 792, TextSource: TextLayer,
-			Text: fmt.Sprintf("page %d of the annual report, revenue grew %d percent", i, i%17),
+			Text:  fmt.Sprintf("page %d of the annual report, revenue grew %d percent", i, i%17),
 			Words: []Word{{Text: "page", X0: 72, Y0: 72.5, X1: 100.34600067138672, Y1: 84}, {Text: fmt.Sprint(i), X0: 0.1, Y0: 1, X1: 2, Y1: 3}}}
 		if i%9 == 0 {
 			u.Text, u.Words = fmt.Sprintf("第%d页 视觉文档问答", i), nil
