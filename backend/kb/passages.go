@@ -28,6 +28,11 @@ func (k *KB) PutPassages(ctx context.Context, unitID int64, embedder string, ps 
 // before the counter.
 const nextPassageID = `max((SELECT value FROM counters WHERE name = 'vectors'), (SELECT coalesce(max(id), 0) FROM passages)) + 1`
 
+// passagesPerInsert bounds the rows of one INSERT into passages (8 bound values each).
+const passagesPerInsert = 128
+
+// putPassages replaces a unit's passages, inserting them with a few statements: the ids are consecutive from
+// nextPassageID, exactly what a statement per passage computed (each insert raises the counter by one).
 func putPassages(ctx context.Context, db execer, unitID int64, embedder string, ps []Passage) error {
 	if _, err := db.ExecContext(ctx, `DELETE FROM passages WHERE unit_id = ? AND embedder = ?`, unitID, embedder); err != nil {
 		return fmt.Errorf("replace passages of unit %d: %w", unitID, err)
@@ -36,9 +41,20 @@ func putPassages(ctx context.Context, db execer, unitID int64, embedder string, 
 		if len(p.Vec) == 0 {
 			return fmt.Errorf("passage %d of unit %d from %s is empty", p.Ordinal, unitID, embedder)
 		}
+	}
+	for start := 0; start < len(ps); start += passagesPerInsert {
+		part := ps[start:min(start+passagesPerInsert, len(ps))]
+		var next int64
+		if err := db.QueryRowContext(ctx, `SELECT `+nextPassageID).Scan(&next); err != nil {
+			return fmt.Errorf("store passages of unit %d: %w", unitID, err)
+		}
+		args := make([]any, 0, 8*len(part))
+		for i, p := range part {
+			args = append(args, next+int64(i), unitID, embedder, p.Ordinal, p.Start, p.End, len(p.Vec), EncodeVector(p.Vec))
+		}
 		if _, err := db.ExecContext(ctx, `INSERT INTO passages(id, unit_id, embedder, ordinal, start, end, dim, vec)
-			VALUES (`+nextPassageID+`,?,?,?,?,?,?,?)`, unitID, embedder, p.Ordinal, p.Start, p.End, len(p.Vec), EncodeVector(p.Vec)); err != nil {
-			return fmt.Errorf("store passage %d of unit %d: %w", p.Ordinal, unitID, err)
+			VALUES (?,?,?,?,?,?,?,?)`+strings.Repeat(",(?,?,?,?,?,?,?,?)", len(part)-1), args...); err != nil {
+			return fmt.Errorf("store passages %d-%d of unit %d: %w", part[0].Ordinal, part[len(part)-1].Ordinal, unitID, err)
 		}
 	}
 	return nil
