@@ -153,7 +153,8 @@ func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 			return err
 		}
 	}
-	// The whole batch's vectors and steps in one commit.
+	// The whole batch's vectors and steps in one commit, the steps in one statement.
+	steps := make([]kb.Step, len(batch))
 	err := j.in.kb.Batch(ctx, func(b *kb.Batch) error {
 		for i, it := range batch {
 			status := kb.StepSkipped // no text, or no known word
@@ -176,11 +177,9 @@ func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 				}
 				status = kb.StepDone
 			}
-			if err := b.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: it.ordinal, Stage: StageEmbed, Status: status}); err != nil {
-				return err
-			}
+			steps[i] = kb.Step{Ordinal: it.ordinal, Stage: StageEmbed, Status: status}
 		}
-		return nil
+		return b.MarkSteps(ctx, j.doc.ID, steps)
 	})
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ type span struct{ start, end int }
 // one ending at the last word (so no window is short, except the only one of a short text). Text without words
 // gets none.
 func passageSpans(text string) []span {
-	var words []span
+	words := make([]span, 0, len(text)/6+1) // about a word per six bytes of English: no regrowing
 	start := -1
 	for i, r := range text {
 		if unicode.IsSpace(r) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
 
@@ -339,6 +340,15 @@ func preferOCR(layer, ocrText string) bool {
 
 func runeCounts(s string) (good, bad int) {
 	for _, r := range s {
+		if r < utf8.RuneSelf { // ASCII without the Unicode tables: the same classes
+			switch {
+			case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9':
+				good++
+			case r < 0x20 && r != '\t' && r != '\n' && r != '\v' && r != '\f' && r != '\r', r == 0x7f:
+				bad++
+			}
+			continue
+		}
 		switch {
 		case r == unicode.ReplacementChar, unicode.Is(unicode.Co, r), unicode.IsControl(r) && !unicode.IsSpace(r):
 			bad++
