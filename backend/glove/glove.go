@@ -27,8 +27,8 @@ var tableFile []byte
 // Table is a loaded word-vector table.
 type Table struct {
 	words  []string
-	index  map[string]int32
-	matrix []byte // float16 rows aliasing the embedded file
+	index  map[string]int32 // a word's row, or ^row for a stop word: Embed skips those with the same lookup
+	matrix []byte           // float16 rows aliasing the embedded file
 	dim    int
 	half   *[1 << 16]float32 // float16 → float32 for every bit pattern, so a row decodes with table lookups
 }
@@ -56,6 +56,9 @@ func Load(b []byte) (*Table, error) {
 	t := &Table{words: tf.Words, matrix: tf.Matrix, dim: tf.Dim, index: make(map[string]int32, len(tf.Words))}
 	for i, w := range tf.Words {
 		t.index[w] = int32(i)
+		if IsStopWord(w) {
+			t.index[w] = ^int32(i)
+		}
 	}
 	t.half = halfTable()
 	return t, nil
@@ -85,9 +88,18 @@ func (t *Table) Len() int { return len(t.words) }
 // Word returns the i-th word of the table; words are in descending corpus frequency.
 func (t *Table) Word(i int) string { return t.words[i] }
 
+// row is word's row in the table, stop word or not.
+func (t *Table) row(word string) (int32, bool) {
+	i, ok := t.index[word]
+	if i < 0 {
+		i = ^i
+	}
+	return i, ok
+}
+
 // Vector returns the raw GloVe vector of word (already lower-case) and whether the table holds it.
 func (t *Table) Vector(word string) ([]float32, bool) {
-	i, ok := t.index[word]
+	i, ok := t.row(word)
 	if !ok {
 		return nil, false
 	}
@@ -110,10 +122,7 @@ func (t *Table) Embed(text string) []float32 {
 	v := make([]float32, t.dim)
 	n := 0
 	Tokens(text, func(tok string) {
-		if IsStopWord(tok) {
-			return
-		}
-		if i, ok := t.index[tok]; ok {
+		if i, ok := t.index[tok]; ok && i >= 0 {
 			t.addRow(v, i)
 			n++
 		}
@@ -153,9 +162,36 @@ func Tokens(text string, fn func(tok string)) {
 		}
 		start, lower, buf = -1, true, buf[:0]
 	}
-	for i, r := range text {
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			// ASCII, most of any English text, without decoding or the Unicode tables: the same classes.
+			switch {
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+				if start < 0 {
+					start = i
+				}
+				if !lower {
+					buf = append(buf, c)
+				}
+			case 'A' <= c && c <= 'Z':
+				if start < 0 {
+					start = i
+				}
+				if lower {
+					lower = false
+					buf = append(buf[:0], text[start:i]...)
+				}
+				buf = append(buf, c+'a'-'A')
+			default:
+				flush(i)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
 		if !tablefmt.IsWordRune(r) {
 			flush(i)
+			i += size
 			continue
 		}
 		if start < 0 {
@@ -169,6 +205,7 @@ func Tokens(text string, fn func(tok string)) {
 		if !lower {
 			buf = utf8.AppendRune(buf, lr)
 		}
+		i += size
 	}
 	flush(len(text))
 }
