@@ -110,8 +110,10 @@ func (t *Table) Vector(word string) ([]float32, bool) {
 
 func (t *Table) addRow(dst []float32, i int32) {
 	row := t.matrix[int(i)*2*t.dim : (int(i)+1)*2*t.dim]
+	half := t.half
+	row = row[:2*len(dst)] // one bounds check for the loop
 	for j := range dst {
-		dst[j] += t.half[uint16(row[2*j])|uint16(row[2*j+1])<<8]
+		dst[j] += half[uint16(row[2*j])|uint16(row[2*j+1])<<8]
 	}
 }
 
