@@ -73,9 +73,9 @@ func (s *benchSeries) row(kind string) BenchRow {
 		r.Ratio = median(s.ratios)
 	}
 	if r.Note == "" {
-		r.Note = fmt.Sprintf("median of %d rounds; CPU ms/page %s", len(s.cpu), rounded(s.cpu))
+		r.Note = fmt.Sprintf("median of %d rounds; CPU ms/page %s", len(s.cpu), rounded(s.cpu, 1))
 		if len(s.ratios) > 0 {
-			r.Note += "; ratios " + rounded(s.ratios)
+			r.Note += "; ratios " + rounded(s.ratios, 1)
 		}
 	}
 	return r
@@ -131,7 +131,7 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 		pageCounts                  []int
 		ingest, stext, raster, both *benchSeries
 		ppm                         *benchSeries
-		parentCPU, workerCPU        time.Duration
+		parentCPU, workerCPU        []float64 // CPU ms per page in each round
 	}
 	var kinds []*kind
 	byName := map[string]*kind{}
@@ -188,8 +188,8 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 			pages += r.Document.Pages
 			k.pageCounts = append(k.pageCounts, r.Document.Pages)
 		}
-		k.parentCPU += self1 - self0
-		k.workerCPU += kids1 - kids0
+		k.parentCPU = append(k.parentCPU, ms(self1-self0)/float64(max(pages, 1)))
+		k.workerCPU = append(k.workerCPU, ms(kids1-kids0)/float64(max(pages, 1)))
 		k.ingest.pages = pages
 		k.ingest.secs = append(k.ingest.secs, el)
 		k.ingest.cpu = append(k.ingest.cpu, ms(self1-self0+kids1-kids0)/float64(max(pages, 1)))
@@ -253,10 +253,10 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 	for _, k := range kinds {
 		in := k.ingest.row(k.name)
 		in.Note = fmt.Sprintf("%d workers, %s", workers, in.Note)
-		if n := len(k.ingest.cpu) * k.ingest.pages; n > 0 {
+		if len(k.parentCPU) > 0 {
 			// Where the time goes: CPU per page in this process (storing, embedding) and in the MuPDF workers.
-			in.Note += fmt.Sprintf("; this process %.2f + workers %.2f ms/page (all rounds)",
-				ms(k.parentCPU)/float64(n), ms(k.workerCPU)/float64(n))
+			in.Note += fmt.Sprintf("; this process %.2f + workers %.2f ms/page (medians; this process %s)",
+				median(k.parentCPU), median(k.workerCPU), rounded(k.parentCPU, 2))
 		}
 		rows = append(rows, in, k.stext.row(k.name), k.raster.row(k.name), k.both.row(k.name), k.ppm.row(k.name))
 		pageCounts = append(pageCounts, k.pageCounts...)
@@ -348,10 +348,10 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func rounded(v []float64) string {
+func rounded(v []float64, digits int) string {
 	out := make([]string, len(v))
 	for i, x := range v {
-		out[i] = strconv.FormatFloat(x, 'f', 1, 64)
+		out[i] = strconv.FormatFloat(x, 'f', digits, 64)
 	}
 	return strings.Join(out, " ")
 }
