@@ -3,6 +3,8 @@ package kb
 import (
 	"context"
 	"database/sql"
+	"iter"
+	"math/bits"
 )
 
 // execer is what the write helpers need: the pool for one-off writes, or a transaction for a Batch.
@@ -55,4 +57,19 @@ func (b *Batch) MarkStep(ctx context.Context, documentID int64, s Step) error {
 // MarkSteps is MarkStep for each step, in order, in a few statements.
 func (b *Batch) MarkSteps(ctx context.Context, documentID int64, steps []Step) error {
 	return markSteps(ctx, b.tx, documentID, steps)
+}
+
+// rowChunks splits n rows into consecutive runs, each as long as possible but a power of two no longer than most:
+// a multi-row statement is prepared once per length and cached (stmtCache), so lengths come from a small set
+// whatever the batches' sizes. It yields each run's start and length.
+func rowChunks(n, most int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for start := 0; start < n; {
+			size := 1 << (bits.Len(uint(min(n-start, most))) - 1)
+			if !yield(start, size) {
+				return
+			}
+			start += size
+		}
+	}
 }

@@ -42,8 +42,8 @@ func putPassages(ctx context.Context, db execer, unitID int64, embedder string, 
 			return fmt.Errorf("passage %d of unit %d from %s is empty", p.Ordinal, unitID, embedder)
 		}
 	}
-	for start := 0; start < len(ps); start += passagesPerInsert {
-		part := ps[start:min(start+passagesPerInsert, len(ps))]
+	for start, size := range rowChunks(len(ps), passagesPerInsert) {
+		part := ps[start : start+size]
 		var next int64
 		if err := db.QueryRowContext(ctx, `SELECT `+nextPassageID).Scan(&next); err != nil {
 			return fmt.Errorf("store passages of unit %d: %w", unitID, err)

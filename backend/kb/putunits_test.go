@@ -115,3 +115,25 @@ func dumpRows(t *testing.T, db *sql.DB, q string) [][]any {
 	}
 	return out
 }
+
+// TestRowChunks checks that the runs cover every row once, in order, with lengths from the powers of two up to
+// the bound: a handful of statement shapes whatever the batch sizes.
+func TestRowChunks(t *testing.T) {
+	shapes := map[int]bool{}
+	for n := range 300 {
+		next := 0
+		for start, size := range rowChunks(n, 64) {
+			if start != next || size < 1 || size > 64 || size&(size-1) != 0 {
+				t.Fatalf("n=%d: run (%d, %d) after row %d", n, start, size, next)
+			}
+			shapes[size] = true
+			next = start + size
+		}
+		if next != n {
+			t.Fatalf("n=%d: runs cover %d rows", n, next)
+		}
+	}
+	if len(shapes) != 7 {
+		t.Errorf("%d statement lengths, want 7 (1 to 64)", len(shapes))
+	}
+}

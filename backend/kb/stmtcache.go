@@ -9,8 +9,9 @@ import (
 
 // stmtCache keeps the statements that batches run once per page prepared: parsing them anew for every page was
 // an eighth of ingest's CPU in this process.
-// maxCachedStmts bounds the cache; batches run a handful of fixed statements.
-const maxCachedStmts = 32
+// maxCachedStmts bounds the cache; batches run a handful of fixed statements and multi-row inserts of a few
+// lengths each (rowChunks).
+const maxCachedStmts = 64
 
 type stmtCache struct {
 	mu    sync.Mutex

@@ -67,17 +67,18 @@ func (k *KB) PutUnit(ctx context.Context, u Unit) (int64, error) {
 	return ids[0], nil
 }
 
-// unitsPerInsert bounds the rows of one INSERT (13 bound values each, far below SQLite's limit).
+// unitsPerInsert bounds the rows of one INSERT (13 bound values each, far below SQLite's limit); ingest's batches
+// of 32 pages take one statement.
 const unitsPerInsert = 64
 
-// putUnits stores units as PutUnit does, in order, with one INSERT statement per unitsPerInsert units. In a
+// putUnits stores units as PutUnit does, in order, with a few multi-row INSERT statements (rowChunks). In a
 // transaction each statement that fires the full-text triggers opens a savepoint, at which FTS5 writes what it has
 // gathered as a new segment: a statement per unit wrote a segment per page, and merging them was a fifth of the
 // storing process's database work.
 func putUnits(ctx context.Context, db execer, units []Unit) ([]int64, error) {
 	ids := make([]int64, 0, len(units))
-	for start := 0; start < len(units); start += unitsPerInsert {
-		part := units[start:min(start+unitsPerInsert, len(units))]
+	for start, size := range rowChunks(len(units), unitsPerInsert) {
+		part := units[start : start+size]
 		got, err := insertUnits(ctx, db, part)
 		if err != nil {
 			return nil, err
@@ -332,8 +333,8 @@ const stepsPerInsert = 64
 
 func markSteps(ctx context.Context, db execer, documentID int64, steps []Step) error {
 	t := now()
-	for start := 0; start < len(steps); start += stepsPerInsert {
-		part := steps[start:min(start+stepsPerInsert, len(steps))]
+	for start, size := range rowChunks(len(steps), stepsPerInsert) {
+		part := steps[start : start+size]
 		args := make([]any, 0, 6*len(part))
 		for _, s := range part {
 			args = append(args, documentID, s.Ordinal, s.Stage, s.Status, s.Error, t)
