@@ -84,6 +84,9 @@ func encodeImage(img image.Image, f Format, quality int) ([]byte, error) {
 	var buf bytes.Buffer
 	switch f {
 	case JPEG:
+		if data, ok, err := encodeJPEG(img, quality); ok {
+			return data, err
+		}
 		buf.Grow(img.Bounds().Dx() * img.Bounds().Dy() / 8) // about the size of a JPEG at these qualities
 		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: quality}); err != nil {
 			return nil, fmt.Errorf("encode jpeg: %w", err)

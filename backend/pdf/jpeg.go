@@ -1,0 +1,44 @@
+package pdf
+
+/*
+#include <stdlib.h>
+#include "jpeg.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"image"
+	"unsafe"
+)
+
+// encodeJPEG encodes a render (grey or RGBA, as render returns them) with the C encoder of jpeg.c; ok is false for
+// any other image type, which the caller encodes with image/jpeg.
+func encodeJPEG(img image.Image, quality int) (data []byte, ok bool, err error) {
+	var pix []byte
+	var stride, comps int
+	switch m := img.(type) {
+	case *image.Gray:
+		pix, stride, comps = m.Pix, m.Stride, 1
+	case *image.RGBA:
+		pix, stride, comps = m.Pix, m.Stride, 4
+	default:
+		return nil, false, nil
+	}
+	r := img.Bounds()
+	if r.Empty() {
+		return nil, true, fmt.Errorf("encode jpeg: empty image")
+	}
+	var out *C.uchar
+	var n C.size_t
+	switch C.lp_jpeg((*C.uchar)(unsafe.Pointer(&pix[0])), C.int(r.Dx()), C.int(r.Dy()), C.int(stride), C.int(comps),
+		C.int(quality), &out, &n) {
+	case C.LP_JPEG_OK:
+	case C.LP_JPEG_NOMEM:
+		return nil, true, fmt.Errorf("encode jpeg: out of memory for %dx%d", r.Dx(), r.Dy())
+	default:
+		return nil, true, fmt.Errorf("encode jpeg: cannot encode a %dx%d image", r.Dx(), r.Dy())
+	}
+	defer C.free(unsafe.Pointer(out))
+	return C.GoBytes(unsafe.Pointer(out), C.int(n)), true, nil
+}
