@@ -286,14 +286,16 @@ func (d *Doc) Page(ctx context.Context, i int, o PageOptions) (*Page, error) {
 	if resp.Page == nil {
 		return nil, fmt.Errorf("pdf %s: page %d: empty answer from worker", d.Path, i+1)
 	}
-	if resp.ThumbLen < 0 || resp.ThumbLen > len(payload) {
-		return nil, fmt.Errorf("pdf %s: page %d: thumbnail of %d bytes in a %d-byte answer", d.Path, i+1, resp.ThumbLen, len(payload))
+	nw, nt := resp.WordsLen, resp.TextLen
+	if nw < 0 || nt < 0 || nw > len(payload) || nt > len(payload)-nw {
+		return nil, fmt.Errorf("pdf %s: page %d: %d bytes of words and %d of text in a %d-byte answer", d.Path, i+1, nw, nt, len(payload))
 	}
-	if resp.ThumbLen > 0 {
-		resp.Page.Thumb = payload[:resp.ThumbLen:resp.ThumbLen]
-	}
-	if resp.Page.Words, err = readWords(payload[resp.ThumbLen:]); err != nil {
+	if resp.Page.Words, err = readWords(payload[:nw]); err != nil {
 		return nil, fmt.Errorf("pdf %s: page %d: %w", d.Path, i+1, err)
+	}
+	resp.Page.Text = string(payload[nw : nw+nt])
+	if len(payload) > nw+nt {
+		resp.Page.Thumb = payload[nw+nt:]
 	}
 	return resp.Page, nil
 }

@@ -198,25 +198,46 @@ func (e *engineDoc) pageSize(i int) (w, h float64, err error) {
 func (e *engineDoc) text(i int) (string, []Word, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	var words []Word
+	text, err := e.walk(i, nil, func(w []byte, b Box, line int) {
+		words = append(words, Word{Text: string(w), Box: b, Line: line})
+	})
+	return string(text), words, err
+}
+
+// textWire is text for the worker's answer: the text is appended to text, the words to wire as appendWords
+// writes them.
+func (e *engineDoc) textWire(i int, text, wire []byte) ([]byte, []byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	text, err := e.walk(i, text, func(w []byte, b Box, line int) { wire = appendWord(wire, w, b, line) })
+	return text, wire, err
+}
+
+// walk extracts page i's text, appending it to text and handing each word to emit (walkText); the caller holds
+// e.mu.
+func (e *engineDoc) walk(i int, text []byte, emit func([]byte, Box, int)) ([]byte, error) {
 	b, err := e.bound(i)
 	if err != nil {
-		return "", nil, err
+		return text, err
 	}
 	var out *C.lp_char
 	var n C.size_t
 	if C.lp_text_chars(e.d, C.int(i), &out, &n) != C.LP_OK {
-		return "", nil, fmt.Errorf("pdf %s: page %d text: %s", e.path, i+1, e.lastErr())
+		return text, fmt.Errorf("pdf %s: page %d text: %s", e.path, i+1, e.lastErr())
 	}
-	if out == nil {
-		return "", nil, nil
+	if n == 0 {
+		return text, nil
 	}
-	defer C.free(unsafe.Pointer(out))
+	// The records belong to the document and stay valid until its next text call.
 	recs := unsafe.Slice(out, int(n))
-	text, words := buildText(len(recs), func(k int) stextRec {
+	if text == nil {
+		text = make([]byte, 0, len(recs))
+	}
+	return walkText(len(recs), func(k int) stextRec {
 		r := &recs[k]
 		return stextRec{kind: int(r.kind), c: rune(r.c), box: Box{float64(r.x0), float64(r.y0), float64(r.x1), float64(r.y1)}}
-	}, b.X0, b.Y0)
-	return text, words, nil
+	}, b.X0, b.Y0, text, emit), nil
 }
 
 // imageBoxes lists the boxes of the page's raster images in points relative to its top-left corner.

@@ -12,9 +12,9 @@ import (
 	"unsafe"
 )
 
-// encodeJPEG encodes a render (grey or RGBA, as render returns them) with the C encoder of jpeg.c; ok is false for
-// any other image type, which the caller encodes with image/jpeg.
-func encodeJPEG(img image.Image, quality int) (data []byte, ok bool, err error) {
+// appendJPEG appends a render (grey or RGBA, as render returns them) encoded by jpeg.c to dst; ok is false for any
+// other image type, which the caller encodes with image/jpeg.
+func appendJPEG(dst []byte, img image.Image, quality int) (data []byte, ok bool, err error) {
 	var pix []byte
 	var stride, comps int
 	switch m := img.(type) {
@@ -40,5 +40,5 @@ func encodeJPEG(img image.Image, quality int) (data []byte, ok bool, err error) 
 		return nil, true, fmt.Errorf("encode jpeg: cannot encode a %dx%d image", r.Dx(), r.Dy())
 	}
 	defer C.free(unsafe.Pointer(out))
-	return C.GoBytes(unsafe.Pointer(out), C.int(n)), true, nil
+	return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(out)), int(n))...), true, nil
 }

@@ -100,7 +100,7 @@ func TestJPEGEncoderMatchesImageJPEG(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			ours, ok, err := encodeJPEG(c.img, c.quality)
+			ours, ok, err := appendJPEG(nil, c.img, c.quality)
 			if !ok || err != nil {
 				t.Fatalf("encodeJPEG: ok %v, %v", ok, err)
 			}
@@ -133,7 +133,7 @@ func TestJPEGFlatBlocks(t *testing.T) {
 		for i := range img.Pix {
 			img.Pix[i] = level
 		}
-		data, _, err := encodeJPEG(img, 80)
+		data, _, err := appendJPEG(nil, img, 80)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -264,7 +264,9 @@ int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n) {
 	fz_stext_page *volatile text = NULL;
 	fz_device *volatile dev = NULL;
 	volatile int code = LP_OK;
-	charbuf b = {0};
+	// The records go into the document's buffer, kept from page to page: a fresh one per page was grown by
+	// doubling and, past malloc's mmap threshold, faulted in anew every time.
+	charbuf b = {d->recs, 0, d->recs_cap, 0};
 	fz_matrix id = {1, 0, 0, 1, 0, 0};
 	LP_TRY(ctx) {
 		fz_rect r = fz_bound_page(ctx, d->page);
@@ -284,14 +286,13 @@ int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n) {
 		set_err(d, fz_caught_message(ctx));
 		code = LP_ERR;
 	}
+	d->recs = b.v;
+	d->recs_cap = b.cap;
 	if (code == LP_OK && b.oom) {
 		set_err(d, "out of memory collecting text");
 		code = LP_ERR;
 	}
-	if (code != LP_OK) {
-		free(b.v);
-		return code;
-	}
+	if (code != LP_OK) return code;
 	*out = b.v;
 	*n = b.n;
 	return LP_OK;
@@ -388,6 +389,7 @@ int lp_to_gray(unsigned char *s, size_t pixels) {
 void lp_free_doc(lp_doc *d) {
 	if (!d) return;
 	if (d->list) fz_drop_display_list(d->ctx, d->list);
+	free(d->recs);
 	if (d->page) fz_drop_page(d->ctx, d->page);
 	if (d->doc) fz_drop_document(d->ctx, d->doc);
 	fz_drop_context(d->ctx);

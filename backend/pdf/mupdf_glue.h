@@ -14,6 +14,9 @@ typedef struct lp_doc {
 	// list is the loaded page's content recorded once, so extraction's text pass and thumbnail render do not each
 	// interpret the content stream; NULL until text is extracted.
 	struct fz_display_list *list;
+	// recs is lp_text_chars' output, reused from page to page (freed with the document).
+	struct lp_char *recs;
+	size_t recs_cap;
 	size_t mem_cap, mem_used, mem_peak;
 	struct {
 		void *user;
@@ -42,6 +45,7 @@ typedef struct lp_char {
 } lp_char;
 enum { LP_BLOCK = 1, LP_LINE = 2, LP_CHAR = 3, LP_IMAGE = 4 };
 
+// lp_text_chars lists page index's structured text; *out belongs to d and is valid until the next call.
 int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);

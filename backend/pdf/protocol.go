@@ -44,8 +44,10 @@ type response struct {
 	Doc  int        `json:"doc,omitempty"`
 	Info *Info      `json:"info,omitempty"`
 	Page *Page      `json:"page,omitempty"`
-	// ThumbLen is how many payload bytes of a page answer are the thumbnail; its words (appendWords) follow.
-	ThumbLen int       `json:"thumb_len,omitempty"`
+	// A page answer's payload is its words (appendWords: WordsLen bytes), its text (TextLen bytes of UTF-8) and
+	// its thumbnail (the rest).
+	WordsLen int       `json:"words_len,omitempty"`
+	TextLen  int       `json:"text_len,omitempty"`
 	Rendered *Rendered `json:"rendered,omitempty"`
 }
 
@@ -143,40 +145,51 @@ func readChunk(r io.Reader) ([]byte, error) {
 // appendWords appends words to b as, for each, uvarint text length | text | 4 float64 box | uvarint line.
 func appendWords(b []byte, words []Word) []byte {
 	for _, w := range words {
-		b = binary.AppendUvarint(b, uint64(len(w.Text)))
-		b = append(b, w.Text...)
-		for _, f := range [4]float64{w.Box.X0, w.Box.Y0, w.Box.X1, w.Box.Y1} {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
-		}
-		b = binary.AppendUvarint(b, uint64(w.Line))
+		b = appendWord(b, w.Text, w.Box, w.Line)
 	}
 	return b
 }
 
+// appendWord appends one word as appendWords does.
+func appendWord[T string | []byte](b []byte, text T, box Box, line int) []byte {
+	b = binary.AppendUvarint(b, uint64(len(text)))
+	b = append(b, text...)
+	for _, f := range [4]float64{box.X0, box.Y0, box.X1, box.Y1} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
+	}
+	return binary.AppendUvarint(b, uint64(line))
+}
+
 var errWords = errors.New("malformed word list from worker")
 
-// readWords decodes what appendWords wrote.
+// readWords decodes what appendWords wrote. The words' texts are substrings of one string made of all of b: one
+// allocation per page instead of one per word.
 func readWords(b []byte) ([]Word, error) {
-	var out []Word
-	for len(b) > 0 {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || uint64(len(b)-k) < n+32 {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	all := string(b)
+	// A word takes at least 34 bytes (empty text, one-byte line): a capacity that rarely needs to grow.
+	out := make([]Word, 0, len(b)/40+1)
+	for off := 0; off < len(all); {
+		n, k := binary.Uvarint(b[off:])
+		if k <= 0 || uint64(len(b)-off-k) < n+32 {
 			return nil, errWords
 		}
-		b = b[k:]
-		w := Word{Text: string(b[:n])}
-		b = b[n:]
+		off += k
+		w := Word{Text: all[off : off+int(n)]}
+		off += int(n)
 		var f [4]float64
 		for i := range f {
-			f[i] = math.Float64frombits(binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			f[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[off:]))
+			off += 8
 		}
 		w.Box = Box{f[0], f[1], f[2], f[3]}
-		line, k := binary.Uvarint(b)
+		line, k := binary.Uvarint(b[off:])
 		if k <= 0 {
 			return nil, errWords
 		}
-		b = b[k:]
+		off += k
 		w.Line = int(line)
 		out = append(out, w)
 	}

@@ -227,6 +227,9 @@ func parseNum(s []byte) (float64, bool) {
 }
 
 func isCJK(r rune) bool {
+	if r < 0x1100 { // below Hangul Jamo, the first of these scripts: most characters of most pages
+		return false
+	}
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
@@ -248,9 +251,18 @@ type stextRec struct {
 // blocks separated by a blank line) and words with boxes shifted by (-ox, -oy), by the same rules as
 // parseStextXML.
 func buildText(n int, rec func(int) stextRec, ox, oy float64) (string, []Word) {
+	var words []Word
+	text := walkText(n, rec, ox, oy, make([]byte, 0, n), func(w []byte, b Box, line int) {
+		words = append(words, Word{Text: string(w), Box: b, Line: line})
+	})
+	return string(text), words
+}
+
+// walkText is buildText with the text appended to text and each word handed to emit (its text is only valid
+// during the call) instead of collected, so the worker can write both to the wire without making a string of the
+// text, a Word and a string of each word.
+func walkText(n int, rec func(int) stextRec, ox, oy float64, text []byte, emit func(text []byte, b Box, line int)) []byte {
 	var (
-		text       strings.Builder
-		words      []Word
 		cur        []byte
 		box        Box
 		inWord     bool
@@ -260,7 +272,7 @@ func buildText(n int, rec func(int) stextRec, ox, oy float64) (string, []Word) {
 	)
 	flush := func() {
 		if inWord && len(cur) > 0 {
-			words = append(words, Word{Text: string(cur), Box: box, Line: line})
+			emit(cur, box, line)
 		}
 		cur = cur[:0]
 		inWord = false
@@ -271,7 +283,7 @@ func buildText(n int, rec func(int) stextRec, ox, oy float64) (string, []Word) {
 		case recBlock:
 			flush()
 			if !firstBlock {
-				text.WriteString("\n\n")
+				text = append(text, "\n\n"...)
 			}
 			firstBlock = false
 			firstLine = true
@@ -279,7 +291,7 @@ func buildText(n int, rec func(int) stextRec, ox, oy float64) (string, []Word) {
 			flush()
 			line++
 			if !firstLine {
-				text.WriteString("\n")
+				text = append(text, '\n')
 			}
 			firstLine = false
 		case recChar:
@@ -290,9 +302,9 @@ func buildText(n int, rec func(int) stextRec, ox, oy float64) (string, []Word) {
 			}
 			if ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' {
 				// As MuPDF's XML output did: U+FFFD in the text for control characters, the raw ones in words.
-				text.WriteRune(unicode.ReplacementChar)
+				text = utf8.AppendRune(text, unicode.ReplacementChar)
 			} else {
-				text.WriteRune(ch)
+				text = utf8.AppendRune(text, ch)
 			}
 			if unicode.IsSpace(ch) {
 				flush()
@@ -301,7 +313,9 @@ func buildText(n int, rec func(int) stextRec, ox, oy float64) (string, []Word) {
 			cb := Box{r.box.X0 - ox, r.box.Y0 - oy, r.box.X1 - ox, r.box.Y1 - oy}
 			if isCJK(ch) {
 				flush()
-				words = append(words, Word{Text: string(ch), Box: cb, Line: line})
+				cur = utf8.AppendRune(cur, ch)
+				emit(cur, cb, line)
+				cur = cur[:0]
 				continue
 			}
 			if !inWord {
@@ -314,5 +328,5 @@ func buildText(n int, rec func(int) stextRec, ox, oy float64) (string, []Word) {
 		}
 	}
 	flush()
-	return text.String(), words
+	return text
 }

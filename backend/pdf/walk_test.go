@@ -187,3 +187,46 @@ func TestRendererWarm(t *testing.T) {
 		t.Errorf("Warm of a missing file: %v", err)
 	}
 }
+
+// TestWorkerPageMatchesEngine checks that pages extracted through the worker (words and text written straight to
+// the wire, the answer buffer reused from page to page) equal the in-process extraction, text, words and
+// thumbnail, on the real, CJK and scanned test PDFs.
+func TestWorkerPageMatchesEngine(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"real", "cjk", "scanned"} {
+		m, _ := filepath.Glob(testdata(t, "pdf", dir, "*.pdf"))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skip("no test PDFs")
+	}
+	c := testClient(t, Options{})
+	opts := PageOptions{ThumbSize: 256}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			e, err := openEngine(f, "", Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.close()
+			d, err := c.Open(context.Background(), f, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			for i := 0; i < min(e.pages, 40); i++ {
+				want, err := e.extractPage(i, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := d.Page(context.Background(), i, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("page %d through the worker (-in process +worker):\n%s", i+1, diff)
+				}
+			}
+		})
+	}
+}

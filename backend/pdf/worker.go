@@ -30,6 +30,7 @@ func ServeWorker(r io.Reader, w io.Writer) error {
 		}
 	}()
 	next := 1
+	var wire pageWire // reused: a page answer's words, text and thumbnail
 	hooks := os.Getenv(testHooksEnv) == "1"
 	// The worker's Go heap is small (MuPDF allocates in C), so the default target collected every few pages;
 	// a larger one costs a few megabytes and saves the collections' CPU.
@@ -73,16 +74,15 @@ func ServeWorker(r io.Reader, w io.Writer) error {
 			if req.PageOpts != nil {
 				opts = *req.PageOpts
 			}
-			p, err := d.extractPage(req.Page, opts)
+			p, err := d.extract(req.Page, opts, &wire)
 			if err != nil {
 				resp.Err = toWire(err)
 				break
 			}
-			// The words travel in the payload after the thumbnail, in binary: as JSON they were the largest part of
-			// both processes' decoding and encoding time.
-			resp.ThumbLen = len(p.Thumb)
-			payload = appendWords(p.Thumb, p.Words)
-			p.Thumb, p.Words = nil, nil
+			// The words, text and thumbnail travel in the payload, in binary: as JSON the words and text were the
+			// largest part of both processes' decoding and encoding time.
+			resp.WordsLen, resp.TextLen = wire.wordsLen, wire.textLen
+			payload = wire.buf
 			resp.Page = p
 		case "render":
 			d, err := lookup(docs, req.Doc)
