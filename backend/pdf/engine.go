@@ -376,6 +376,10 @@ func releaseImage(img image.Image) {
 	}
 }
 
+// tuneWorkerMalloc keeps malloc from returning, and faulting in again, the memory every page reuses; for the worker
+// process only.
+func tuneWorkerMalloc() { C.lp_worker_malloc() }
+
 // memPeak reports the largest amount of memory MuPDF held at once for this document.
 func (e *engineDoc) memPeak() int64 { return int64(e.d.mem_peak) }
 

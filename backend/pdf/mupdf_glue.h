@@ -51,5 +51,7 @@ int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);
 int lp_to_gray(unsigned char *samples, size_t pixels);
 void lp_free_doc(lp_doc *d);
+// lp_worker_malloc tunes malloc for a worker process, which allocates and frees the same large blocks every page.
+void lp_worker_malloc(void);
 
 #endif
