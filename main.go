@@ -16,6 +16,7 @@ import (
 
 	"loupe/backend/buildinfo"
 	"loupe/backend/cli"
+	"loupe/backend/pdf"
 )
 
 //go:embed all:frontend/dist
@@ -27,6 +28,7 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	pdf.ServeWorkerIfAsked() // a MuPDF worker needs neither the window nor the CLI's command tree (built twice here)
 	buildinfo.Desktop = true
 	args := os.Args[1:]
 	if cli.IsCommand(args) {

@@ -8,9 +8,11 @@ import (
 	"syscall"
 
 	"loupe/backend/cli"
+	"loupe/backend/pdf"
 )
 
 func main() {
+	pdf.ServeWorkerIfAsked() // a MuPDF worker (started once per ingest) needs no command tree
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Execute(ctx, os.Args[1:])
 	stop()
