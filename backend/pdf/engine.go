@@ -20,12 +20,13 @@ import (
 	_ "github.com/gen2brain/go-fitz"
 )
 
-// Limits bounds what one document may cost inside the engine.
+// Limits bounds what documents may cost inside the engine.
 type Limits struct {
-	// MemoryBytes caps MuPDF's allocations for one document; a page that needs more fails with an error instead of
-	// exhausting the machine. 0 means DefaultMemoryBytes.
+	// MemoryBytes caps MuPDF's allocations in the process (a worker: every document it has open); a page that needs
+	// more fails with an error instead of exhausting the machine. 0 means DefaultMemoryBytes.
 	MemoryBytes int64
-	// StoreBytes is MuPDF's resource cache (fonts, decoded images) per document. 0 means DefaultStoreBytes.
+	// StoreBytes is MuPDF's resource cache (fonts, decoded images, colour transforms), shared by the documents of a
+	// process; the first document opened sets it. 0 means DefaultStoreBytes.
 	StoreBytes int64
 	// MaxPixels caps the pixel count of any one render; larger requests are rendered at a lower DPI.
 	// 0 means DefaultMaxPixels.
@@ -52,8 +53,9 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// engineDoc is one document opened in this process. MuPDF contexts are not shared: each engineDoc has its own, and
-// a mutex serialises calls on it.
+// engineDoc is one document opened in this process. Each engineDoc has its own MuPDF context, a clone of the
+// process's base context (whose resource store, glyph cache and colour transforms they share), and a mutex
+// serialises calls on it.
 type engineDoc struct {
 	mu     sync.Mutex
 	d      *C.lp_doc
@@ -376,11 +378,11 @@ func releaseImage(img image.Image) {
 	}
 }
 
-// tuneWorkerMalloc keeps malloc from returning, and faulting in again, the memory every page reuses; for the worker
-// process only.
-func tuneWorkerMalloc() { C.lp_worker_malloc() }
+// initWorker prepares this process to be a worker, whose calls into MuPDF all come from one goroutine (ServeWorker's,
+// one request at a time): MuPDF's locks are skipped, and malloc keeps the memory every page reuses.
+func initWorker() { C.lp_worker_init() }
 
-// memPeak reports the largest amount of memory MuPDF held at once for this document.
-func (e *engineDoc) memPeak() int64 { return int64(e.d.mem_peak) }
+// memPeak reports the largest amount of memory MuPDF held at once in this process.
+func memPeak() int64 { return int64(C.lp_mem_peak()) }
 
 var errClosed = errors.New("pdf: document closed")

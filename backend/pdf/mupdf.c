@@ -4,46 +4,70 @@
 #include <string.h>
 #include <stdio.h>
 #include <malloc.h>
+#include <pthread.h>
 #include "mupdf.h"
 #include "mupdf_glue.h"
 
-// A header in front of each block records its size so the allocator can enforce a per-document memory cap: MuPDF
-// then fails the one allocation with an exception instead of the process being killed by the OOM killer.
+// The base context of this process. Documents get clones of it, which share its resource store, glyph cache,
+// colour management (the ICC links lcms builds on first use: ~25 ms for a CMYK document), fonts and document
+// handlers: with a context of their own, every document paid for all of that again. Clones need real locks.
+#define LP_LOCKS 8 // more than MuPDF's FZ_LOCK_MAX
+static struct {
+	pthread_mutex_t init;
+	fz_context *ctx;
+	pthread_mutex_t locks[LP_LOCKS];
+	fz_locks_context lk;
+	fz_alloc_context alloc;
+	// Allocation accounting, under MuPDF's allocation lock.
+	size_t mem_cap, mem_used, mem_peak;
+	// single: only one thread ever calls MuPDF (a worker process), so the locks are not taken; MuPDF takes its
+	// allocation lock for every allocation and every reference count change.
+	int single;
+} base = {.init = PTHREAD_MUTEX_INITIALIZER};
+
+static void lp_lock(void *user, int i) {
+	if (!base.single) pthread_mutex_lock(&base.locks[i]);
+}
+static void lp_unlock(void *user, int i) {
+	if (!base.single) pthread_mutex_unlock(&base.locks[i]);
+}
+
+// A header in front of each block records its size so the allocator can enforce the memory cap: MuPDF then fails
+// the one allocation with an exception instead of the process being killed by the OOM killer.
 #define LP_HDR 16
 
 static void *lp_malloc(void *user, size_t n) {
-	lp_doc *d = user;
-	if (d->mem_cap && d->mem_used + n > d->mem_cap) return NULL;
+	if (base.mem_cap && base.mem_used + n > base.mem_cap) return NULL;
 	unsigned char *p = malloc(n + LP_HDR);
 	if (!p) return NULL;
 	*(size_t *)p = n;
-	d->mem_used += n;
-	if (d->mem_used > d->mem_peak) d->mem_peak = d->mem_used;
+	base.mem_used += n;
+	if (base.mem_used > base.mem_peak) base.mem_peak = base.mem_used;
 	return p + LP_HDR;
 }
 
 static void lp_free(void *user, void *ptr) {
-	lp_doc *d = user;
 	if (!ptr) return;
 	unsigned char *p = (unsigned char *)ptr - LP_HDR;
-	d->mem_used -= *(size_t *)p;
+	base.mem_used -= *(size_t *)p;
 	free(p);
 }
 
 static void *lp_realloc(void *user, void *ptr, size_t n) {
-	lp_doc *d = user;
 	if (!ptr) return lp_malloc(user, n);
 	if (n == 0) { lp_free(user, ptr); return NULL; }
 	unsigned char *p = (unsigned char *)ptr - LP_HDR;
 	size_t old = *(size_t *)p;
-	if (n > old && d->mem_cap && d->mem_used + (n - old) > d->mem_cap) return NULL;
+	if (n > old && base.mem_cap && base.mem_used + (n - old) > base.mem_cap) return NULL;
 	unsigned char *q = realloc(p, n + LP_HDR);
 	if (!q) return NULL;
 	*(size_t *)q = n;
-	d->mem_used = d->mem_used - old + n;
-	if (d->mem_used > d->mem_peak) d->mem_peak = d->mem_used;
+	base.mem_used = base.mem_used - old + n;
+	if (base.mem_used > base.mem_peak) base.mem_peak = base.mem_used;
 	return q + LP_HDR;
 }
+
+size_t lp_mem_peak(void) { return base.mem_peak; }
 
 static void lp_warn(void *user, const char *msg) {
 	lp_doc *d = user;
@@ -61,28 +85,47 @@ static void set_err(lp_doc *d, const char *msg) {
 	snprintf(d->err, sizeof d->err, "%s", msg ? msg : "unknown MuPDF error");
 }
 
+// base_ctx returns the base context, made on first use; NULL when it cannot be made.
+static fz_context *base_ctx(size_t mem_cap, size_t store) {
+	pthread_mutex_lock(&base.init);
+	if (!base.ctx) {
+		for (int i = 0; i < LP_LOCKS; i++) pthread_mutex_init(&base.locks[i], NULL);
+		base.lk.lock = lp_lock;
+		base.lk.unlock = lp_unlock;
+		base.alloc.malloc = lp_malloc;
+		base.alloc.realloc = lp_realloc;
+		base.alloc.free = lp_free;
+		base.mem_cap = mem_cap;
+		fz_context *ctx = fz_new_context_imp(&base.alloc, &base.lk, store, "1.28.0");
+		if (ctx) {
+			volatile int ok = 1;
+			LP_TRY(ctx) { fz_register_document_handlers(ctx); }
+			LP_CATCH(ctx) { ok = 0; }
+			if (ok) base.ctx = ctx;
+			else fz_drop_context(ctx);
+		}
+	}
+	fz_context *ctx = base.ctx;
+	pthread_mutex_unlock(&base.init);
+	return ctx;
+}
+
 lp_doc *lp_new(size_t mem_cap, size_t store) {
+	fz_context *b = base_ctx(mem_cap, store);
+	if (!b) return NULL;
 	lp_doc *d = calloc(1, sizeof *d);
 	if (!d) return NULL;
-	d->mem_cap = mem_cap;
-	d->alloc.user = d;
-	d->alloc.malloc = lp_malloc;
-	d->alloc.realloc = lp_realloc;
-	d->alloc.free = lp_free;
 	d->page_index = -1;
-	d->ctx = fz_new_context_imp((fz_alloc_context *)&d->alloc, NULL, store, "1.28.0");
+	lp_lock(NULL, 0); // the counters' lock (FZ_LOCK_ALLOC)
+	base.mem_cap = mem_cap;
+	lp_unlock(NULL, 0);
+	d->ctx = fz_clone_context(b);
 	if (!d->ctx) {
 		free(d);
 		return NULL;
 	}
 	fz_set_warning_callback(d->ctx, lp_warn, d);
 	fz_set_error_callback(d->ctx, lp_error_msg, d);
-	LP_TRY(d->ctx) { fz_register_document_handlers(d->ctx); }
-	LP_CATCH(d->ctx) {
-		fz_drop_context(d->ctx);
-		free(d);
-		return NULL;
-	}
 	return d;
 }
 
@@ -387,7 +430,11 @@ int lp_to_gray(unsigned char *s, size_t pixels) {
 	return 1;
 }
 
-void lp_worker_malloc(void) {
+void lp_worker_init(void) {
+	pthread_mutex_lock(&base.init);
+	if (!base.ctx) base.single = 1; // before any context exists, so no lock is ever held when it changes
+	pthread_mutex_unlock(&base.init);
+
 	// glibc's defaults give blocks over 128 KB (display lists, renders, text records) their own mapping and trim
 	// the heap's free top past 128 KB, so each page faulted the same memory in again: a third of a worker's page
 	// faults on text pages. Only blocks of 32 MB and more (huge renders, decoded scans) are mapped now, and up to

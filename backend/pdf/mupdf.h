@@ -19,7 +19,6 @@ typedef struct fz_pixmap fz_pixmap;
 typedef struct fz_colorspace fz_colorspace;
 typedef struct fz_separations fz_separations;
 typedef struct fz_cookie fz_cookie;
-typedef struct fz_locks_context fz_locks_context;
 typedef struct fz_font fz_font;
 typedef struct fz_image fz_image;
 typedef struct fz_pool fz_pool;
@@ -35,6 +34,11 @@ typedef struct {
 	void *(*realloc)(void *, void *, size_t);
 	void (*free)(void *, void *);
 } fz_alloc_context;
+typedef struct {
+	void *user;
+	void (*lock)(void *user, int lock);
+	void (*unlock)(void *user, int lock);
+} fz_locks_context;
 
 // MuPDF uses sigsetjmp/siglongjmp on Unix for its exception frames.
 typedef sigjmp_buf fz_jmp_buf;
@@ -51,6 +55,7 @@ int fz_caught(fz_context *ctx);
 typedef void(fz_msg_cb)(void *user, const char *message);
 fz_context *fz_new_context_imp(const fz_alloc_context *alloc, const fz_locks_context *locks, size_t max_store, const char *version);
 void fz_drop_context(fz_context *ctx);
+fz_context *fz_clone_context(fz_context *ctx);
 void fz_set_warning_callback(fz_context *ctx, fz_msg_cb *cb, void *user);
 void fz_set_error_callback(fz_context *ctx, fz_msg_cb *cb, void *user);
 void fz_register_document_handlers(fz_context *ctx);

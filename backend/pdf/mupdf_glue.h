@@ -17,19 +17,15 @@ typedef struct lp_doc {
 	// recs is lp_text_chars' output, reused from page to page (freed with the document).
 	struct lp_char *recs;
 	size_t recs_cap;
-	size_t mem_cap, mem_used, mem_peak;
-	struct {
-		void *user;
-		void *(*malloc)(void *, size_t);
-		void *(*realloc)(void *, void *, size_t);
-		void (*free)(void *, void *);
-	} alloc;
 	int warnings;
 	char last_warning[256];
 	char last_error[256];
 	char err[512];
 } lp_doc;
 
+// lp_new makes a document's context: a clone of the process's base context, made by the first call with mem_cap
+// (MuPDF's allocations in this process, every open document together; each call sets it) and store (the shared
+// resource cache's size).
 lp_doc *lp_new(size_t mem_cap, size_t store);
 int lp_open(lp_doc *d, const char *path);
 int lp_authenticate(lp_doc *d, const char *password);
@@ -51,7 +47,10 @@ int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);
 int lp_to_gray(unsigned char *samples, size_t pixels);
 void lp_free_doc(lp_doc *d);
-// lp_worker_malloc tunes malloc for a worker process, which allocates and frees the same large blocks every page.
-void lp_worker_malloc(void);
+// lp_mem_peak is the most memory MuPDF held at once in this process.
+size_t lp_mem_peak(void);
+// lp_worker_init prepares a worker process, whose one thread makes every MuPDF call: no locks, and malloc tuned for
+// allocating and freeing the same large blocks every page.
+void lp_worker_init(void);
 
 #endif

@@ -230,3 +230,65 @@ func TestWorkerPageMatchesEngine(t *testing.T) {
 		})
 	}
 }
+
+// TestDocumentsShareTheBaseContext opens the real, CJK and scanned test PDFs in this process, each in its own
+// clone of the process's MuPDF context, and extracts them from parallel goroutines, twice: the clones share the
+// store, glyph cache and colour transforms under real locks, so the results must equal a sequential extraction.
+func TestDocumentsShareTheBaseContext(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"real", "cjk", "scanned"} {
+		m, _ := filepath.Glob(testdata(t, "pdf", dir, "*.pdf"))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skip("no test PDFs")
+	}
+	opts := PageOptions{ThumbSize: 128}
+	extract := func(f string) ([]*Page, error) {
+		e, err := openEngine(f, "", Limits{})
+		if err != nil {
+			return nil, err
+		}
+		defer e.close()
+		var pages []*Page
+		for i := 0; i < min(e.pages, 8); i++ {
+			p, err := e.extractPage(i, opts)
+			if err != nil {
+				return nil, err
+			}
+			pages = append(pages, p)
+		}
+		return pages, nil
+	}
+	want := map[string][]*Page{}
+	for _, f := range files {
+		p, err := extract(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[f] = p
+	}
+	type result struct {
+		f     string
+		pages []*Page
+		err   error
+	}
+	out := make(chan result)
+	for range 2 {
+		for _, f := range files {
+			go func() {
+				p, err := extract(f)
+				out <- result{f, p, err}
+			}()
+		}
+	}
+	for range 2 * len(files) {
+		r := <-out
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if diff := cmp.Diff(want[r.f], r.pages); diff != "" {
+			t.Errorf("%s extracted in parallel (-sequential +parallel):\n%s", filepath.Base(r.f), diff)
+		}
+	}
+}

@@ -35,7 +35,7 @@ func ServeWorker(r io.Reader, w io.Writer) error {
 	// The worker's Go heap is small (MuPDF allocates in C), so the default target collected every few pages;
 	// a larger one costs a few megabytes and saves the collections' CPU.
 	debug.SetGCPercent(400)
-	tuneWorkerMalloc()
+	initWorker()
 	if stop := profile(); stop != nil {
 		defer stop()
 	}
