@@ -382,7 +382,4 @@ func releaseImage(img image.Image) {
 // one request at a time): MuPDF's locks are skipped, and malloc keeps the memory every page reuses.
 func initWorker() { C.lp_worker_init() }
 
-// memPeak reports the largest amount of memory MuPDF held at once in this process.
-func memPeak() int64 { return int64(C.lp_mem_peak()) }
-
 var errClosed = errors.New("pdf: document closed")

@@ -19,7 +19,7 @@ static struct {
 	fz_locks_context lk;
 	fz_alloc_context alloc;
 	// Allocation accounting, under MuPDF's allocation lock.
-	size_t mem_cap, mem_used, mem_peak;
+	size_t mem_cap, mem_used;
 	// single: only one thread ever calls MuPDF (a worker process), so the locks are not taken; MuPDF takes its
 	// allocation lock for every allocation and every reference count change.
 	int single;
@@ -42,7 +42,6 @@ static void *lp_malloc(void *user, size_t n) {
 	if (!p) return NULL;
 	*(size_t *)p = n;
 	base.mem_used += n;
-	if (base.mem_used > base.mem_peak) base.mem_peak = base.mem_used;
 	return p + LP_HDR;
 }
 
@@ -63,11 +62,8 @@ static void *lp_realloc(void *user, void *ptr, size_t n) {
 	if (!q) return NULL;
 	*(size_t *)q = n;
 	base.mem_used = base.mem_used - old + n;
-	if (base.mem_used > base.mem_peak) base.mem_peak = base.mem_used;
 	return q + LP_HDR;
 }
-
-size_t lp_mem_peak(void) { return base.mem_peak; }
 
 static void lp_warn(void *user, const char *msg) {
 	lp_doc *d = user;

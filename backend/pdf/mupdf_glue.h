@@ -47,8 +47,6 @@ int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);
 int lp_to_gray(unsigned char *samples, size_t pixels);
 void lp_free_doc(lp_doc *d);
-// lp_mem_peak is the most memory MuPDF held at once in this process.
-size_t lp_mem_peak(void);
 // lp_worker_init prepares a worker process, whose one thread makes every MuPDF call: no locks, and malloc tuned for
 // allocating and freeing the same large blocks every page.
 void lp_worker_init(void);
