@@ -135,34 +135,33 @@ static void flushbits(wbuf *b) {
 
 static inline int nbits(unsigned v) { return v ? 32 - __builtin_clz(v) : 0; }
 
-// code_block writes one block's quantised coefficients (natural order): the DC difference, then runs of zeros and
-// AC values in zig-zag order (F.1.2.1, F.1.2.2).
-static void code_block(wbuf *b, const int *q, int *pred, const huff *dc, const huff *ac) {
-	int diff = q[0] - *pred;
-	*pred = q[0];
+// code_block writes one block's quantised coefficients, given in zig-zag order with nz flagging the non-zero AC
+// ones (bit k for coefficient k): the DC difference, then runs of zeros and AC values (F.1.2.1, F.1.2.2).
+static void code_block(wbuf *b, const int *zz, uint64_t nz, int *pred, const huff *dc, const huff *ac) {
+	int diff = zz[0] - *pred;
+	*pred = zz[0];
 	unsigned mag = diff < 0 ? (unsigned)-diff : (unsigned)diff;
 	int s = nbits(mag);
 	putbits(b, dc->code[s], dc->len[s]);
 	if (s) putbits(b, diff < 0 ? (unsigned)(diff - 1) : (unsigned)diff, s);
-	int run = 0;
-	for (int k = 1; k < 64; k++) {
-		int v = q[zigzag[k]];
-		if (!v) {
-			run++;
-			continue;
-		}
+	int last = 0; // the previous coded position
+	while (nz) {
+		int k = __builtin_ctzll(nz);
+		nz &= nz - 1;
+		int run = k - last - 1;
+		last = k;
 		while (run > 15) {
 			putbits(b, ac->code[0xf0], ac->len[0xf0]);
 			run -= 16;
 		}
+		int v = zz[k];
 		mag = v < 0 ? (unsigned)-v : (unsigned)v;
 		s = nbits(mag);
 		int sym = (run << 4) | s;
 		putbits(b, ac->code[sym], ac->len[sym]);
 		putbits(b, v < 0 ? (unsigned)(v - 1) : (unsigned)v, s);
-		run = 0;
 	}
-	if (run) putbits(b, ac->code[0], ac->len[0]);
+	if (last < 63) putbits(b, ac->code[0], ac->len[0]);
 }
 
 #define C1 0.98078528040323044913f // cos(k*pi/16)
@@ -221,28 +220,34 @@ static int load_block(const plane *pl, int x, int y, float *blk) {
 	return diff == 0;
 }
 
-// encode_block transforms, quantises (recip holds 1/4 of each step's inverse: the DCT's two factors of 1/2) and
-// codes the block at (x, y) of pl.
+// round_clamp rounds to the nearest integer (ties to even: adding and removing 1.5 * 2^23 leaves no fraction bits)
+// and keeps the result within baseline's 11-bit coefficients, branch-free so the quantiser loop vectorises.
+static inline int round_clamp(float v) {
+	v = (v + 12582912.0f) - 12582912.0f;
+	v = v > 1023.0f ? 1023.0f : v;
+	v = v < -1023.0f ? -1023.0f : v;
+	return (int)v;
+}
+
+// encode_block transforms, quantises (recip holds 1/4 of each step's inverse: the DCT's two factors of 1/2, in
+// zig-zag order) and codes the block at (x, y) of pl.
 static void encode_block(wbuf *b, const plane *pl, int x, int y, const float *recip, int *pred, const huff *dc,
 	const huff *ac) {
 	float blk[64];
-	int q[64];
+	int zz[64];
+	uint64_t nz = 0;
 	if (load_block(pl, x, y, blk)) {
 		// A flat block's only coefficient is its DC, 8 times the level-shifted sample.
-		memset(q, 0, sizeof q);
-		float v = 32.0f * blk[0] * recip[0];
-		q[0] = (int)(v < 0 ? v - 0.5f : v + 0.5f);
+		zz[0] = round_clamp(32.0f * blk[0] * recip[0]);
 	} else {
 		for (int r = 0; r < 8; r++) dct8(blk + 8 * r, 1);
 		for (int c = 0; c < 8; c++) dct8(blk + c, 8);
-		for (int i = 0; i < 64; i++) {
-			float v = blk[i] * recip[i];
-			int k = (int)(v < 0 ? v - 0.5f : v + 0.5f);
-			// Baseline codes AC magnitudes of at most 10 bits; only rounding at quality 100 could reach past them.
-			q[i] = k > 1023 ? 1023 : k < -1023 ? -1023 : k;
-		}
+		float v[64];
+		for (int k = 0; k < 64; k++) v[k] = blk[zigzag[k]];
+		for (int k = 0; k < 64; k++) zz[k] = round_clamp(v[k] * recip[k]);
+		for (int k = 1; k < 64; k++) nz |= (uint64_t)(zz[k] != 0) << k;
 	}
-	code_block(b, q, pred, dc, ac);
+	code_block(b, zz, nz, pred, dc, ac);
 }
 
 static void put_dqt(wbuf *b, int id, const uint8_t *qt) {
@@ -281,8 +286,8 @@ int lp_jpeg(const unsigned char *pix, int w, int h, int stride, int comps, int q
 			int v = (base_quant[t][i] * scale + 50) / 100;
 			v = v < 1 ? 1 : v > 255 ? 255 : v;
 			qt[t][i] = (uint8_t)v;
-			recip[t][i] = 0.25f / (float)v;
 		}
+		for (int k = 0; k < 64; k++) recip[t][k] = 0.25f / (float)qt[t][zigzag[k]];
 	}
 	int ncomp = comps == 1 ? 1 : 3;
 	wbuf b = {0};
