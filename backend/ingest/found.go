@@ -22,9 +22,10 @@ func (in *Ingester) AddFound(ctx context.Context, r Request, progress func(Progr
 	results := make([]Result, len(r.Paths))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(in.o.Workers)
+	ts := turns(len(r.Paths))
 	for i, p := range r.Paths {
 		g.Go(func() error {
-			results[i] = in.addFile(gctx, coll, file{path: p, fromFolder: true}, r.Password, progress)
+			results[i] = in.addFile(gctx, coll, file{path: p, fromFolder: true}, r.Password, progress, ts[i])
 			return nil
 		})
 	}

@@ -241,9 +241,12 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 	// Twice the workers in documents: a scanned document spends most of its time in tesseract, and text documents
 	// beside it keep the MuPDF workers busy instead of queueing behind it (the pools still bound the CPU).
 	g.SetLimit(2 * in.o.Workers)
+	// Files are read and stored side by side, but become documents in the order they were given, so a batch gets
+	// its ids (and its place in the library) in that order. Each waits for the one before it only to register.
+	ts := turns(len(files))
 	for i, f := range files {
 		g.Go(func() error {
-			results[i] = in.addFile(gctx, coll, f, r.Password, progress)
+			results[i] = in.addFile(gctx, coll, f, r.Password, progress, ts[i])
 			return nil
 		})
 	}
@@ -321,8 +324,46 @@ func (in *Ingester) Delete(ctx context.Context, id int64) error {
 	return nil
 }
 
-// addFile stores one file and ingests it, or reports it as already there.
-func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, password string, progress func(Progress)) Result {
+// turn orders the registration of a batch's documents: wait until the file before has registered (or given up), and
+// mark this one done so the next may.
+type turn struct {
+	prev <-chan struct{}
+	next chan struct{}
+}
+
+// turns orders the registration of n files' documents, first to last.
+func turns(n int) []turn {
+	ch := make([]chan struct{}, n+1)
+	for i := range ch {
+		ch[i] = make(chan struct{})
+	}
+	close(ch[0])
+	out := make([]turn, n)
+	for i := range out {
+		out[i] = turn{ch[i], ch[i+1]}
+	}
+	return out
+}
+
+func (t turn) wait(ctx context.Context) error {
+	select {
+	case <-t.prev:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// addFile stores one file and ingests it, or reports it as already there. Its document is registered in its turn.
+func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, password string, progress func(Progress), t turn) Result {
+	passed := false
+	pass := func() {
+		if !passed {
+			passed = true
+			close(t.next)
+		}
+	}
+	defer pass() // a file that never registers still lets the next one go
 	res := Result{Path: f.path}
 	name := filepath.Base(f.path)
 	kind, err := imagefile.SniffFile(f.path)
@@ -357,8 +398,13 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	if rejectErr != nil {
 		blob = ""
 	}
+	if err := t.wait(ctx); err != nil {
+		res.Error = fmt.Sprintf("%s: %v", f.path, err)
+		return res
+	}
 	d, existed, err := in.kb.AddDocument(ctx, kb.Document{CollectionID: coll.ID, SHA256: sha, Name: name, SourcePath: f.path,
 		Kind: docKind, MIME: mimeOf(kind), SizeBytes: size, Blob: blob})
+	pass()
 	if err != nil {
 		res.Error = err.Error()
 		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})

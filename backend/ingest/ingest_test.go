@@ -349,3 +349,54 @@ func TestSameContentTwiceInOneBatch(t *testing.T) {
 		t.Fatalf("status %s", d.Status)
 	}
 }
+
+// TestBatchRegistersDocumentsInOrder checks that the files of one Add (and of one AddFound, a watched folder's)
+// become documents in the order given, whatever order their reading and storing finish in (large photos first,
+// small charts after), and that a file that fails before registering does not hold up the ones after it.
+func TestBatchRegistersDocumentsInOrder(t *testing.T) {
+	ctx := context.Background()
+	files := []string{
+		testdata(t, "images", "large", "large-6000x4500-27MP.jpg"),
+		testdata(t, "images", "photos", "IMG_20200124_231153.jpg"),
+		testdata(t, "images", "charts", "bkf_plot.png"),
+		testdata(t, "images", "charts", "cff_plot.png"),
+		testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf"),
+		testdata(t, "images", "charts", "fairs_data.png"),
+	}
+	inOrder := func(t *testing.T, res []Result, paths []string, missing int) {
+		t.Helper()
+		var last int64
+		for i, r := range res {
+			if i == missing {
+				if r.Error == "" || r.Document.ID != 0 {
+					t.Errorf("missing file: %+v, want an error and no document", r)
+				}
+				continue
+			}
+			if r.Error != "" || r.Document.ID == 0 {
+				t.Fatalf("%s: %+v", paths[i], r)
+			}
+			if r.Document.ID <= last {
+				t.Errorf("%s is document %d, after document %d: ids out of the given order", filepath.Base(paths[i]), r.Document.ID, last)
+			}
+			last = r.Document.ID
+		}
+	}
+	t.Run("add", func(t *testing.T) {
+		in, _ := newIngester(t, Options{NoOCR: true})
+		res, err := in.Add(ctx, "order", files, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inOrder(t, res, files, -1)
+	})
+	t.Run("found", func(t *testing.T) {
+		in, _ := newIngester(t, Options{NoOCR: true})
+		paths := append(append(append([]string{}, files[:2]...), filepath.Join(t.TempDir(), "gone.png")), files[2:]...)
+		res, err := in.AddFound(ctx, Request{Collection: "order", Paths: paths}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inOrder(t, res, paths, 2)
+	})
+}
