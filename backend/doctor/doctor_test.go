@@ -23,17 +23,27 @@ func find(t *testing.T, checks []Check, name string) Check {
 	return Check{}
 }
 
-func TestStoreFindsAndFixesBlobProblems(t *testing.T) {
-	ctx := context.Background()
+// openStore makes a configuration in a temporary folder and opens its knowledge base with one collection.
+func openStore(t *testing.T, collection string) (*config.Config, *kb.KB, kb.Collection) {
+	t.Helper()
 	cfg, err := config.Load(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
+	k, err := kb.Open(context.Background(), cfg.DBPath(), cfg.BlobDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := k.CreateCollection(ctx, kb.Collection{Name: "c"})
+	c, err := k.CreateCollection(context.Background(), kb.Collection{Name: collection})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, k, c
+}
+
+func TestStoreFindsAndFixesBlobProblems(t *testing.T) {
+	ctx := context.Background()
+	cfg, k, c := openStore(t, "c")
 	orphan, _ := k.Blobs.Put([]byte("nobody uses me"))
 	old := time.Now().Add(-2 * time.Hour)
 	os.Chtimes(k.Blobs.Path(orphan), old, old)
@@ -105,15 +115,7 @@ func TestToolsFindRealBinaries(t *testing.T) {
 // rewritten by --fix to the compact form with the same boxes, and then reported as done.
 func TestStoreCompactsJSONWordBoxes(t *testing.T) {
 	ctx := context.Background()
-	cfg, err := config.Load(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := k.CreateCollection(ctx, kb.Collection{Name: "c"})
+	cfg, k, c := openStore(t, "c")
 	d, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "x", Name: "old.pdf", Kind: "pdf", Status: kb.StatusReady})
 	words := []kb.Word{{Text: "alpha", X0: 72, Y0: 700.5, X1: 101.25, Y1: 712}, {Text: "beta", X0: 104, Y0: 700.5, X1: 130, Y1: 712}}
 	const pages = 300 // more than one batch
@@ -139,7 +141,7 @@ func TestStoreCompactsJSONWordBoxes(t *testing.T) {
 	if w = find(t, Store(ctx, cfg, false), "word boxes"); !w.OK {
 		t.Errorf("after --fix: %+v", w)
 	}
-	k, err = kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
+	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,15 +171,7 @@ func TestStoreCompactsJSONWordBoxes(t *testing.T) {
 // reported, and that --fix rewrites it smaller with its remaining pages intact.
 func TestStoreGivesFreePagesBack(t *testing.T) {
 	ctx := context.Background()
-	cfg, err := config.Load(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := k.CreateCollection(ctx, kb.Collection{Name: "c"})
+	cfg, k, c := openStore(t, "c")
 	keep, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "a", Name: "keep.pdf", Kind: "pdf", Status: kb.StatusReady})
 	big, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "b", Name: "big.pdf", Kind: "pdf", Status: kb.StatusReady})
 	k.PutUnit(ctx, kb.Unit{DocumentID: keep.ID, Ordinal: 1, Kind: kb.UnitPage, Text: "kept page"})
@@ -207,7 +201,7 @@ func TestStoreGivesFreePagesBack(t *testing.T) {
 	if s = find(t, Store(ctx, cfg, false), "database size"); !s.OK {
 		t.Errorf("after --fix: %+v", s)
 	}
-	k, err = kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
+	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,22 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/config"
 	"loupe/backend/kb"
 	"loupe/backend/pagecache"
 )
 
 func TestPageCacheFindsAndFixesStaleFiles(t *testing.T) {
 	ctx := context.Background()
-	cfg, err := config.Load(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := k.CreateCollection(ctx, kb.Collection{Name: "docs"})
+	cfg, k, c := openStore(t, "docs")
 	liveSHA, goneSHA := strings.Repeat("a", 64), strings.Repeat("b", 64)
 	k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: liveSHA, Name: "kept.pdf", Kind: "pdf"})
 	k.Close()

@@ -129,6 +129,11 @@ func (t *Table) Embed(text string) []float32 {
 			n++
 		}
 	})
+	return meanUnit(v, n)
+}
+
+// meanUnit turns a sum of n word vectors into their mean scaled to unit length, in place (all zeros stay zeros).
+func meanUnit(v []float32, n int) []float32 {
 	if n == 0 {
 		return v
 	}

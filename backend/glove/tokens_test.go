@@ -44,22 +44,7 @@ func referenceEmbed(t *Table, text string) []float32 {
 			n++
 		}
 	})
-	if n == 0 {
-		return v
-	}
-	var ss float64
-	for j := range v {
-		v[j] /= float32(n)
-		ss += float64(v[j]) * float64(v[j])
-	}
-	if ss == 0 {
-		return v
-	}
-	inv := float32(1 / math.Sqrt(ss))
-	for j := range v {
-		v[j] *= inv
-	}
-	return v
+	return meanUnit(v, n) // the arithmetic is shared; what is checked is which rows are summed
 }
 
 func randomText(rng *rand.Rand) string {

@@ -13,18 +13,8 @@ import (
 func TestUnitRefsLeaveWordsUnread(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	col, err := k.EnsureCollection(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := k.AddDocument(ctx, Document{CollectionID: col.ID, SHA256: "ab", Name: "d.pdf", Kind: "pdf", Status: StatusReady})
-	if err != nil {
-		t.Fatal(err)
-	}
-	empty, _, err := k.AddDocument(ctx, Document{CollectionID: col.ID, SHA256: "cd", Name: "e.pdf", Kind: "pdf", Status: StatusIngesting})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := addTestDocument(t, k, "ab", "d.pdf")
+	empty := addTestDocument(t, k, "cd", "e.pdf") // no units yet
 	for _, i := range []int{3, 1, 2} { // stored out of order
 		_, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i, Kind: UnitPage, Width: 612, Height: 792 + float64(i),
 			Text: "page text " + string(rune('a'+i)), TextSource: "layer", ThumbBlob: "thumb" + string(rune('a'+i)),

@@ -8,14 +8,7 @@ import (
 func TestUnitsByID(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	col, err := k.EnsureCollection(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := k.AddDocument(ctx, Document{CollectionID: col.ID, SHA256: "ab", Name: "d.pdf", Kind: "pdf", Status: StatusReady})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := addTestDocument(t, k, "ab", "d.pdf")
 	var ids []int64
 	for i := 1; i <= 1203; i++ { // more than one chunk of 500
 		id, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i, Kind: UnitPage, Text: "page"})
@@ -39,4 +32,19 @@ func TestUnitsByID(t *testing.T) {
 	if none, err := k.UnitsByID(ctx, nil); err != nil || len(none) != 0 {
 		t.Errorf("no ids: %v %v", none, err)
 	}
+}
+
+// addTestDocument adds a ready PDF document to collection "c" (created when missing).
+func addTestDocument(t *testing.T, k *KB, sha, name string) Document {
+	t.Helper()
+	ctx := context.Background()
+	col, err := k.EnsureCollection(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := k.AddDocument(ctx, Document{CollectionID: col.ID, SHA256: sha, Name: name, Kind: "pdf", Status: StatusReady})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

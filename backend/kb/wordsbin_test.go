@@ -87,14 +87,7 @@ func TestWordsBinaryRoundTrip(t *testing.T) {
 func TestUnitsKeepReadingJSONWords(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	col, err := k.EnsureCollection(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := k.AddDocument(ctx, Document{CollectionID: col.ID, SHA256: "ab", Name: "d.pdf", Kind: "pdf", Status: StatusReady})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := addTestDocument(t, k, "ab", "d.pdf")
 	ws := []Word{{Text: "alpha", X0: 1.5, Y0: 2, X1: 30.25, Y1: 12}, {Text: "β", X0: 31, Y0: 2, X1: 40, Y1: 12}}
 	var ids []int64
 	for i := 1; i <= 3; i++ {
