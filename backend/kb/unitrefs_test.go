@@ -15,7 +15,8 @@ func TestUnitRefsLeaveWordsUnread(t *testing.T) {
 	k := openTest(t)
 	d := addTestDocument(t, k, "ab", "d.pdf")
 	empty := addTestDocument(t, k, "cd", "e.pdf") // no units yet
-	for _, i := range []int{3, 1, 2} {            // stored out of order
+	// Stored out of order.
+	for _, i := range []int{3, 1, 2} {
 		_, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i, Kind: UnitPage, Width: 612, Height: 792 + float64(i),
 			Text: "page text " + string(rune('a'+i)), TextSource: "layer", ThumbBlob: "thumb" + string(rune('a'+i)),
 			Words: []Word{{Text: "page", X0: 1, Y0: 2, X1: 3, Y1: 4}}})

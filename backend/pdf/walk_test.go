@@ -17,14 +17,7 @@ import (
 // as printing it as XML and parsing that (the earlier, slower path), on every page of the real, CJK and scanned
 // test PDFs (the first 150 pages of the long manual).
 func TestTextWalkMatchesXML(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"real", "cjk", "scanned"} {
-		m, _ := filepath.Glob(testdata(t, "pdf", dir, "*.pdf"))
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Skip("no test PDFs")
-	}
+	files := realCJKScanned(t)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			e, err := openEngine(f, "", Limits{})
@@ -192,14 +185,7 @@ func TestRendererWarm(t *testing.T) {
 // the wire, the answer buffer reused from page to page) equal the in-process extraction, text, words and
 // thumbnail, on the real, CJK and scanned test PDFs.
 func TestWorkerPageMatchesEngine(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"real", "cjk", "scanned"} {
-		m, _ := filepath.Glob(testdata(t, "pdf", dir, "*.pdf"))
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Skip("no test PDFs")
-	}
+	files := realCJKScanned(t)
 	c := testClient(t, Options{})
 	opts := PageOptions{ThumbSize: 256}
 	for _, f := range files {
@@ -235,14 +221,7 @@ func TestWorkerPageMatchesEngine(t *testing.T) {
 // clone of the process's MuPDF context, and extracts them from parallel goroutines, twice: the clones share the
 // store, glyph cache and colour transforms under real locks, so the results must equal a sequential extraction.
 func TestDocumentsShareTheBaseContext(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"real", "cjk", "scanned"} {
-		m, _ := filepath.Glob(testdata(t, "pdf", dir, "*.pdf"))
-		files = append(files, m...)
-	}
-	if len(files) == 0 {
-		t.Skip("no test PDFs")
-	}
+	files := realCJKScanned(t)
 	opts := PageOptions{ThumbSize: 128}
 	extract := func(f string) ([]*Page, error) {
 		e, err := openEngine(f, "", Limits{})
@@ -291,4 +270,18 @@ func TestDocumentsShareTheBaseContext(t *testing.T) {
 			t.Errorf("%s extracted in parallel (-sequential +parallel):\n%s", filepath.Base(r.f), diff)
 		}
 	}
+}
+
+// realCJKScanned lists the real, CJK and scanned test PDFs, skipping the test when there are none.
+func realCJKScanned(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, dir := range []string{"real", "cjk", "scanned"} {
+		m, _ := filepath.Glob(testdata(t, "pdf", dir, "*.pdf"))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skip("no test PDFs")
+	}
+	return files
 }
