@@ -16,7 +16,7 @@ DEB_VERSION := $(shell bash scripts/version.sh --deb 2>/dev/null || echo 0.0.0~d
 endif
 LDFLAGS := -X loupe/backend/buildinfo.Version=$(VERSION)
 
-.PHONY: run test setup build bindings frontend dev cli e2e vet clean glove-table package deb icons version
+.PHONY: run test setup build bindings frontend dev cli worker e2e vet clean glove-table package deb icons version
 
 run: build
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -42,6 +42,12 @@ frontend: bindings
 build: setup frontend
 	cp build/icons/loupe-512.png build/appicon.png
 	wails build -tags webkit2_41 -m -nosyncgomod -s -skipbindings -ldflags "$(LDFLAGS)" -o loupe
+	$(MAKE) worker VERSION="$(VERSION)"
+
+# The MuPDF worker on its own (build/bin/loupe-pdf-worker): the binaries beside it start it instead of re-executing
+# themselves (the desktop binary loads GTK and WebKit first), when it reports the same version.
+worker:
+	go build -ldflags "-s $(LDFLAGS)" -o build/bin/loupe-pdf-worker ./cmd/loupe-pdf-worker
 
 # The Debian package build/dist/loupe_<version>_<arch>.deb from the release binary (scripts/package.sh); `make deb`
 # packages the binary already built.
@@ -60,11 +66,11 @@ icons:
 		rsvg-convert -w $$s -h $$s build/icons/loupe.svg -o build/icons/loupe-$$s.png || exit 1; done
 
 # The dev-tagged desktop binary the end-to-end tests drive through Chromium.
-dev: frontend
+dev: frontend worker
 	go build -tags dev,webkit2_41 -ldflags "$(LDFLAGS)" -o build/bin/loupe-dev .
 
 # The headless CLI (no Wails, no GTK), build/bin/loupe-cli.
-cli:
+cli: worker
 	go build -ldflags "$(LDFLAGS)" -o build/bin/loupe-cli ./cmd/loupe
 
 e2e: build dev

@@ -73,7 +73,7 @@ grep -q "Version $want\." <<<"$info" || fail "description does not name version 
 contents="$(dpkg-deb --contents "$deb" | awk '{print $6}')"
 need=(./usr/bin/loupe "./usr/share/applications/$id.desktop" "./usr/share/metainfo/$id.metainfo.xml"
   "./usr/share/icons/hicolor/scalable/apps/$id.svg" ./usr/share/doc/loupe/copyright
-  ./usr/share/doc/loupe/THIRD-PARTY-NOTICES.gz)
+  ./usr/share/doc/loupe/THIRD-PARTY-NOTICES.gz ./usr/lib/loupe/loupe-pdf-worker)
 for s in 16 24 32 48 64 128 256 512; do need+=("./usr/share/icons/hicolor/${s}x$s/apps/$id.png"); done
 for p in "${need[@]}"; do grep -qxF "$p" <<<"$contents" || fail "$p not in the package"; done
 if grep -v '^\./usr/' <<<"$contents" | grep -vqx '\./'; then fail "files outside /usr: $(grep -v '^\./usr/' <<<"$contents")"; fi
@@ -123,10 +123,14 @@ $SUDO dpkg --verify loupe || fail "dpkg --verify: installed files differ from th
 got="$(/usr/bin/loupe version)"
 grep -q "^loupe $want (desktop," <<<"$got" || fail "/usr/bin/loupe version: $got, want loupe $want (desktop, …)"
 [ "$(/usr/bin/loupe version --json | jq -r .version)" = "$want" ] || fail "loupe version --json"
+# The MuPDF workers: the installed companion of the same build, not the desktop binary re-executed.
+case "$(/usr/lib/loupe/loupe-pdf-worker --version)" in "$want protocol "*) ;; *) fail "loupe-pdf-worker --version: $(/usr/lib/loupe/loupe-pdf-worker --version)" ;; esac
+worker="$( (/usr/bin/loupe --data "$work/doctor" doctor --offline --json || true) | jq -r 'select(.name == "pdf worker") | .detail')"
+case "$worker" in /usr/lib/loupe/loupe-pdf-worker*) ;; *) fail "loupe doctor: pdf worker is $worker, want /usr/lib/loupe/loupe-pdf-worker" ;; esac
 if [ -f /usr/share/applications/mimeinfo.cache ]; then # desktop-file-utils' trigger registers "Open with Loupe"
   grep -q "^application/pdf=.*$id.desktop" /usr/share/applications/mimeinfo.cache || fail "PDFs are not offered to Loupe in mimeinfo.cache"
 fi
-ok "apt install ./$(basename "$deb"); dpkg --verify; /usr/bin/loupe version: $got"
+ok "apt install ./$(basename "$deb"); dpkg --verify; /usr/bin/loupe version: $got; MuPDF workers: $worker"
 
 # The window: the first launch opens a chart image given on its command line; a second launch from another folder,
 # with a relative path, hands a PDF to it and exits; the first window ingests both into its current collection.

@@ -23,6 +23,8 @@ mkdir -p "$root/DEBIAN" build/dist
 
 # Files.
 install -D -m 0755 "$bin" "$root/usr/bin/loupe"
+# The MuPDF worker on its own (make worker): /usr/bin/loupe starts it instead of re-executing itself.
+install -D -m 0755 "$(dirname "$bin")/loupe-pdf-worker" "$root/usr/lib/loupe/loupe-pdf-worker"
 install -D -m 0644 "build/linux/$id.desktop" "$root/usr/share/applications/$id.desktop"
 install -d "$root/usr/share/metainfo"
 sed -e "s/@VERSION@/$debv/" -e "s/@DATE@/$(git log -1 --format=%cs 2>/dev/null || date -u +%F)/" \

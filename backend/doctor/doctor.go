@@ -12,9 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"loupe/backend/buildinfo"
 	"loupe/backend/config"
 	"loupe/backend/kb"
 	"loupe/backend/pagecache"
+	"loupe/backend/pdf"
 )
 
 // Check is one finding.
@@ -43,6 +45,7 @@ func Run(ctx context.Context, cfg *config.Config, opt Options) []Check {
 	var out []Check
 	out = append(out, Store(ctx, cfg, opt.Fix)...)
 	out = append(out, Tools(ctx, cfg.Settings.Ingest.OCRLanguages)...)
+	out = append(out, pdfWorker())
 	if opt.Endpoints != nil {
 		out = append(out, opt.Endpoints(ctx, cfg)...)
 	}
@@ -288,4 +291,20 @@ func Healthy(checks []Check) bool {
 		}
 	}
 	return true
+}
+
+// pdfWorker says which executable serves as the MuPDF worker: the companion of this build, or this binary itself,
+// which for the desktop binary means loading GTK and WebKit at every worker start.
+func pdfWorker() Check {
+	c := Check{Name: "pdf worker", Optional: true}
+	switch p := pdf.Companion(); {
+	case p != "":
+		c.OK, c.Detail = true, fmt.Sprintf("%s (%s)", p, pdf.CompanionVersion())
+	case buildinfo.Get().Desktop:
+		c.Detail = "this binary, re-executed: each worker start loads GTK and WebKit first (≈ 0.2 s of CPU)"
+		c.Fix = "install " + pdf.CompanionName + " of the same build beside it (`make worker`) or in ../lib/loupe"
+	default:
+		c.OK, c.Detail = true, "this binary, re-executed (it starts quickly: no window libraries)"
+	}
+	return c
 }

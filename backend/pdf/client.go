@@ -15,8 +15,9 @@ import (
 
 // Options configures a Client.
 type Options struct {
-	// Command is the worker executable; empty means this process's own executable (os.Executable), which must
-	// dispatch Args to ServeWorker (Loupe's CLI does, through the hidden "pdf-worker" command).
+	// Command is the worker executable; empty means the companion worker of this build when one is installed
+	// (Companion), else this process's own executable (os.Executable), which must dispatch Args to ServeWorker
+	// (Loupe's CLI does, through the hidden "pdf-worker" command).
 	Command string
 	// Args are the worker's arguments; nil means []string{WorkerCommand}.
 	Args []string
@@ -92,6 +93,9 @@ type worker struct {
 
 func (c *Client) start() (*worker, error) {
 	exe := c.opts.Command
+	if exe == "" {
+		exe = Companion()
+	}
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
