@@ -12,10 +12,11 @@ import (
 
 const unitRefCols = `id, document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text_source, thumb_blob, image_blob`
 
-func scanUnitRef(row interface{ Scan(...any) error }) (Unit, error) {
+// scanUnitRef reads unitRefCols, then any further columns selected after them into more.
+func scanUnitRef(row interface{ Scan(...any) error }, more ...any) (Unit, error) {
 	var u Unit
-	err := row.Scan(&u.ID, &u.DocumentID, &u.Ordinal, &u.Kind, &u.Width, &u.Height, &u.TStartMS, &u.TEndMS,
-		&u.TextSource, &u.ThumbBlob, &u.ImageBlob)
+	err := row.Scan(append([]any{&u.ID, &u.DocumentID, &u.Ordinal, &u.Kind, &u.Width, &u.Height, &u.TStartMS, &u.TEndMS,
+		&u.TextSource, &u.ThumbBlob, &u.ImageBlob}, more...)...)
 	return u, err
 }
 
@@ -64,11 +65,12 @@ func (k *KB) EachUnitText(ctx context.Context, documentID int64, fn func(Unit) b
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var u Unit
-		if err := rows.Scan(&u.ID, &u.DocumentID, &u.Ordinal, &u.Kind, &u.Width, &u.Height, &u.TStartMS, &u.TEndMS,
-			&u.TextSource, &u.ThumbBlob, &u.ImageBlob, &u.Text); err != nil {
+		var text string
+		u, err := scanUnitRef(rows, &text)
+		if err != nil {
 			return fmt.Errorf("read units of document %d: %w", documentID, err)
 		}
+		u.Text = text
 		if !fn(u) {
 			return nil
 		}

@@ -229,11 +229,7 @@ func TestTokenRefusesWhatFTS5TokenizesDifferently(t *testing.T) {
 func TestIndexFollowsChanges(t *testing.T) {
 	c := realCorpus(t)
 	ctx := context.Background()
-	ix := New(c.k.DB())
-	defer ix.Close()
-	if err := ix.WaitCurrent(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ix := currentIndex(t, c)
 	stem := stemFTS(t)
 	queries := queryWords(t, c, 40)
 	check := func(what string) {
@@ -282,11 +278,7 @@ func TestIndexFollowsChanges(t *testing.T) {
 func TestSearchKeepsToAllowedDocuments(t *testing.T) {
 	c := realCorpus(t)
 	ctx := context.Background()
-	ix := New(c.k.DB())
-	defer ix.Close()
-	if err := ix.WaitCurrent(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ix := currentIndex(t, c)
 	keep := c.docs["pdf/real/reportlab-userguide.pdf"]
 	ids, _, ok, err := ix.Search(ctx, []string{"tabl", "data", "varianc"}, 50, func(d int64) bool { return d == keep })
 	if err != nil || !ok || len(ids) == 0 {
@@ -417,11 +409,7 @@ func TestSearchesDoNotRefreshBackToBack(t *testing.T) {
 	c := newCorpus(t)
 	c.add(t, "a", []string{"alpha beta", "gamma"})
 	ctx := context.Background()
-	ix := New(c.k.DB())
-	defer ix.Close()
-	if err := ix.WaitCurrent(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ix := currentIndex(t, c)
 	ix.mu.Lock()
 	ix.nextAuto = time.Now().Add(time.Hour)
 	ix.mu.Unlock()
@@ -442,4 +430,15 @@ func TestSearchesDoNotRefreshBackToBack(t *testing.T) {
 	if err != nil || !ok || len(ids) != 2 {
 		t.Fatalf("after WaitCurrent: %v ok=%v err=%v, want both pages with alpha", ids, ok, err)
 	}
+}
+
+// currentIndex builds the word index of c's knowledge base and waits until it serves; it is closed with the test.
+func currentIndex(t *testing.T, c *corpus) *Index {
+	t.Helper()
+	ix := New(c.k.DB())
+	t.Cleanup(ix.Close)
+	if err := ix.WaitCurrent(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return ix
 }
