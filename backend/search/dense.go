@@ -67,6 +67,15 @@ type indexState struct {
 	// pending counts, per collection, the units whose embedding is not recorded yet (an ingest or a re-embed after
 	// the collection changed embedders is running): dense search cannot find them until it finishes.
 	pending map[int64]int
+	// saved is the base on disk this state descends from (nil: none known); a save writes only the changes since.
+	// Set under the cached index's lock.
+	saved *savedBase
+}
+
+// savedBase is the metadata and generation of an index file as saved.
+type savedBase struct {
+	meta *metaTable
+	gen  uint64
 }
 
 type cachedIndex struct {
@@ -192,13 +201,15 @@ func (s *Searcher) indexNow(ctx context.Context, k indexKey, force bool) (*index
 	var st *indexState
 	prev, fromFile := ci.state, false
 	if prev == nil && s.opts.IndexDir != "" {
-		vi, t, gen, err := s.openSaved(k)
+		vi, t, gen, base, err := s.openSaved(k)
 		switch {
 		case err == nil && gen == fp.generation():
 			st = newState(vi, t, fp, pending)
+			st.saved = base
 			slog.Debug("search: dense index opened", "embedder", k.embedder, "modality", k.modality, "took", time.Since(start))
 		case err == nil:
 			prev, fromFile = newState(vi, t, fingerprint{}, nil), true
+			prev.saved = base
 		case !isMissing(err):
 			slog.Info("search: saved dense index unusable, rebuilding", "embedder", k.embedder, "modality", k.modality, "reason", err)
 		}
@@ -211,6 +222,7 @@ func (s *Searcher) indexNow(ctx context.Context, k indexKey, force bool) (*index
 			}
 			if ok {
 				st = newState(vi, t, fp, pending)
+				st.saved = prev.saved
 				if force || fromFile {
 					s.saveState(k, st)
 				}

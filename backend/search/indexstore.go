@@ -56,6 +56,27 @@ func (t *metaTable) add(id int64, m unitMeta) {
 	t.kinds = append(t.kinds, kindCode(m.kind))
 }
 
+// without returns a copy of t less the ids in gone, with room for more entries.
+func (t *metaTable) without(gone map[int64]bool, more int) *metaTable {
+	n := t.len() - len(gone) + more
+	out := &metaTable{ids: make([]int64, 0, n), units: make([]int64, 0, n), colls: make([]int64, 0, n),
+		docs: make([]int64, 0, n), kinds: make([]byte, 0, n)}
+	if len(gone) == 0 {
+		out.ids = append(out.ids, t.ids...)
+		out.units = append(out.units, t.units...)
+		out.colls = append(out.colls, t.colls...)
+		out.docs = append(out.docs, t.docs...)
+		out.kinds = append(out.kinds, t.kinds...)
+		return out
+	}
+	for i := range t.ids {
+		if id, m := t.at(i); !gone[id] {
+			out.add(id, m)
+		}
+	}
+	return out
+}
+
 // sorted returns t ordered by id (t itself when it already is).
 func (t *metaTable) sorted() *metaTable {
 	if slices.IsSorted(t.ids) {
@@ -210,24 +231,10 @@ type delta struct {
 
 // diffIDs compares the sorted ids of a saved index with SQLite's current ones.
 func (s *Searcher) diffIDs(ctx context.Context, k indexKey, have *metaTable) (delta, error) {
-	q, args := indexedIDsSQL(k)
-	rows, err := s.kb.DB().QueryContext(ctx, q, args...)
+	cur, _, err := s.currentIDs(ctx, k, have)
 	if err != nil {
 		return delta{}, fmt.Errorf("search: list vectors of %s: %w", k.embedder, err)
 	}
-	defer rows.Close()
-	cur := make([]int64, 0, have.len())
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return delta{}, fmt.Errorf("search: list vectors of %s: %w", k.embedder, err)
-		}
-		cur = append(cur, id)
-	}
-	if err := rows.Err(); err != nil {
-		return delta{}, fmt.Errorf("search: list vectors of %s: %w", k.embedder, err)
-	}
-	slices.Sort(cur)
 	var d delta
 	i, j := 0, 0
 	for i < len(have.ids) || j < len(cur) {
@@ -244,6 +251,70 @@ func (s *Searcher) diffIDs(ctx context.Context, k indexKey, have *metaTable) (de
 		}
 	}
 	return d, nil
+}
+
+// The three parts of a text index's current ids when the saved passages are all still there.
+const (
+	passagesUpToSQL  = `SELECT count(*) FROM passages WHERE embedder = ? AND dim = ? AND id <= ?`
+	passagesAfterSQL = `SELECT id FROM passages WHERE embedder = ? AND dim = ? AND id > ? ORDER BY id`
+	wholeTextIDsSQL  = `SELECT -x.unit_id FROM vectors x WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND NOT EXISTS
+		(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND +p.embedder = x.embedder AND +p.dim = x.dim)`
+)
+
+// currentIDs returns the sorted ids SQLite would index now for k. A passage id is never handed out twice and each
+// is larger than every id before it (kb.nextPassageID), so the passages with ids up to the saved index's largest
+// are a subset of the saved ones: when SQLite counts as many as the index holds, they are the same, and only the
+// larger ids need listing. At library size that is a count over an index range instead of 173k rows read into Go.
+// fast reports whether that shortcut was taken.
+func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) (ids []int64, fast bool, err error) {
+	var cur []int64
+	scan := func(q string, args ...any) error {
+		rows, err := s.kb.DB().QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			cur = append(cur, id)
+		}
+		return rows.Err()
+	}
+	// The saved passage ids: the positive ones, at the end of the sorted list.
+	first, _ := slices.BinarySearch(have.ids, 1)
+	saved := have.ids[first:]
+	if k.modality == kb.ModalityText && len(saved) > 0 {
+		top := saved[len(saved)-1]
+		var n int
+		err := s.kb.DB().QueryRowContext(ctx, passagesUpToSQL, k.embedder, k.dim, top).Scan(&n)
+		if err != nil {
+			return nil, false, err
+		}
+		if n == len(saved) {
+			// Units indexed by their whole text (no passages), then the passages, then the passages added since.
+			if err := scan(wholeTextIDsSQL, k.embedder, k.dim); err != nil {
+				return nil, false, err
+			}
+			slices.Sort(cur)
+			cur = append(cur, saved...)
+			n := len(cur)
+			if err := scan(passagesAfterSQL, k.embedder, k.dim, top); err != nil {
+				return nil, false, err
+			}
+			slices.Sort(cur[n:])
+			return cur, true, nil
+		}
+	}
+	q, args := indexedIDsSQL(k)
+	cur = make([]int64, 0, have.len())
+	if err := scan(q, args...); err != nil {
+		return nil, false, err
+	}
+	slices.Sort(cur)
+	return cur, false, nil
 }
 
 // fetchItems loads the vectors and filter fields of ids, in batches that keep each statement's variables few.
@@ -290,27 +361,57 @@ func (s *Searcher) fetchItems(ctx context.Context, k indexKey, ids []int64, fn f
 	return nil
 }
 
-// openSaved maps the saved index of k and reads its metadata, whatever their generation (returned): the caller
-// uses them as they are when the generation is current, or brings them up to date.
-func (s *Searcher) openSaved(k indexKey) (vectorIndex, *metaTable, uint64, error) {
+// openSaved maps the saved index of k, reads its metadata and applies the changes saved since, whatever their
+// generation (returned): the caller uses them as they are when the generation is current, or brings them up to
+// date. It also returns the base as saved, which later saves write their changes against.
+func (s *Searcher) openSaved(k indexKey) (vectorIndex, *metaTable, uint64, *savedBase, error) {
 	path := indexPath(s.opts.IndexDir, k)
 	t, mgen, err := loadMetaTable(metaPath(path))
 	if err != nil {
-		return vectorIndex{}, nil, 0, err
+		return vectorIndex{}, nil, 0, nil, err
 	}
 	cfg := indexConfig(k.dim)
 	a, gen, err := vector.OpenMappedAny(path, cfg)
 	if err != nil {
-		return vectorIndex{}, nil, 0, err
+		return vectorIndex{}, nil, 0, nil, err
 	}
 	if a.Kind() == "hnsw" && a.Len() < cfg.Crossover {
 		// Saved before exact scan covered this size: rebuilt once, as an exact index.
-		return vectorIndex{}, nil, 0, fmt.Errorf("search: %s: a graph of %d vectors, below the exact-scan size %d", path, a.Len(), cfg.Crossover)
+		return vectorIndex{}, nil, 0, nil, fmt.Errorf("search: %s: a graph of %d vectors, below the exact-scan size %d", path, a.Len(), cfg.Crossover)
 	}
 	if gen != mgen {
-		return vectorIndex{}, nil, 0, fmt.Errorf("search: %s: metadata of generation %d for an index of %d", path, mgen, gen)
+		return vectorIndex{}, nil, 0, nil, fmt.Errorf("search: %s: metadata of generation %d for an index of %d", path, mgen, gen)
 	}
-	return vectorIndex{a}, t, gen, nil
+	base := &savedBase{meta: t, gen: gen}
+	c, err := loadChanges(changesPath(path), k.dim)
+	switch {
+	case isMissing(err):
+		return vectorIndex{a}, t, gen, base, nil
+	case err != nil:
+		// The base alone is still sound: the caller catches up from SQLite.
+		slog.Warn("search: saved index changes unusable", "file", changesPath(path), "err", err)
+		return vectorIndex{a}, t, gen, base, nil
+	case c.baseGen != gen:
+		return vectorIndex{a}, t, gen, base, nil // written over an older base, since replaced
+	}
+	gone := make(map[int64]bool, len(c.removed))
+	for _, id := range c.removed {
+		a.Delete(id)
+		gone[id] = true
+	}
+	next := t.without(gone, len(c.added))
+	var ids []int64
+	var vecs [][]float32
+	for _, x := range c.added {
+		next.add(x.id, x.m)
+		if x.vec != nil {
+			ids, vecs = append(ids, x.id), append(vecs, x.vec)
+		}
+	}
+	if err := a.AddBatch(ids, vecs); err != nil {
+		return vectorIndex{}, nil, 0, nil, fmt.Errorf("search: %s: %w", changesPath(path), err)
+	}
+	return vectorIndex{a}, next.sorted(), c.gen, base, nil
 }
 
 // applyDelta brings an index and its metadata up to date with SQLite in place (the index is safe for concurrent
@@ -332,12 +433,7 @@ func (s *Searcher) applyDelta(ctx context.Context, k indexKey, vi vectorIndex, h
 		vi.ix.Delete(id)
 		gone[id] = true
 	}
-	next := &metaTable{}
-	for i := range have.ids {
-		if id, m := have.at(i); !gone[id] {
-			next.add(id, m)
-		}
-	}
+	next := have.without(gone, len(d.added))
 	var ids []int64
 	var vecs [][]float32
 	err = s.fetchItems(ctx, k, d.added, func(id int64, m unitMeta, v []float32) {
@@ -360,7 +456,9 @@ func (s *Searcher) applyDelta(ctx context.Context, k indexKey, vi vectorIndex, h
 	return next.sorted(), true, nil
 }
 
-// saveState writes an index and its metadata under fp's generation; failure only costs the next process a delta.
+// saveState saves an index under fp's generation: only its changes since the saved base while they are few (and
+// the index is an exact one, whose vectors can be read back), else the whole index and its metadata as the new
+// base. Failure only costs the next process a delta. The caller holds the cached index's lock.
 func (s *Searcher) saveState(k indexKey, st *indexState) {
 	vi, ok := st.idx.(vectorIndex)
 	if !ok || s.opts.IndexDir == "" {
@@ -373,6 +471,21 @@ func (s *Searcher) saveState(k indexKey, st *indexState) {
 	start := time.Now()
 	gen := st.fp.generation()
 	path := indexPath(s.opts.IndexDir, k)
+	if b := st.saved; b != nil {
+		if a, ok := vi.ix.(*vector.Auto); ok && a.Kind() == "exact" {
+			c := changesSince(b.meta, st.meta, a.Vector)
+			if len(c.removed)+len(c.added) <= b.meta.len()/changesShare {
+				c.baseGen, c.gen = b.gen, gen
+				if err := c.save(changesPath(path), k.dim); err != nil {
+					slog.Warn("search: cannot save index changes", "err", err)
+					return
+				}
+				slog.Debug("search: index changes saved", "file", changesPath(path), "added", len(c.added),
+					"removed", len(c.removed), "took", time.Since(start))
+				return
+			}
+		}
+	}
 	// Metadata first: an index file is only trusted with metadata of its own generation.
 	if err := st.meta.save(metaPath(path), gen); err != nil {
 		slog.Warn("search: cannot save index metadata", "err", err)
@@ -383,8 +496,16 @@ func (s *Searcher) saveState(k indexKey, st *indexState) {
 		slog.Warn("search: cannot save index", "file", path, "err", err)
 		return
 	}
+	if err := os.Remove(changesPath(path)); err != nil && !isMissing(err) {
+		slog.Warn("search: cannot remove old index changes", "err", err)
+	}
+	st.saved = &savedBase{meta: st.meta, gen: gen}
 	slog.Debug("search: index saved", "file", path, "took", time.Since(start))
 }
+
+// changesShare: the changes since the base are saved apart while they are at most 1/changesShare of its entries;
+// past that the whole index is saved again, so opening never replays more than that.
+const changesShare = 8
 
 // Refresh brings the dense index of every collection's embedders up to date with SQLite and saves it, so that no
 // search has to build one: ingestion and re-embedding call it as they go and when they finish. Only what changed

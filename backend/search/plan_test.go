@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"loupe/backend/kb"
@@ -60,6 +61,9 @@ func TestHotQueriesHaveNoQuadraticPlan(t *testing.T) {
 
 		"delta ids":       mk(indexedIDsSQL(text)),
 		"image delta ids": mk(indexedIDsSQL(image)),
+		"saved passages":  {passagesUpToSQL, []any{"e", 2, int64(100)}},
+		"new passages":    {passagesAfterSQL, []any{"e", 2, int64(100)}},
+		"whole-text ids":  {wholeTextIDsSQL, []any{"e", 2}},
 	}
 	for _, stats := range []bool{false, true} {
 		k := openKB(t)
@@ -97,5 +101,66 @@ func TestPlanCheckCatchesTheOldProbe(t *testing.T) {
 	scan := `SELECT u.id FROM units u WHERE u.id IN (SELECT p.unit_id FROM passages p WHERE p.unit_id = u.id AND p.start + 0 = u.ordinal) OR EXISTS (SELECT 1 FROM units v WHERE v.text = u.text)`
 	if err := k.CheckPlan(ctx, scan); err == nil {
 		t.Error("a correlated full scan of units passed the plan check")
+	}
+}
+
+// The ids a saved text index is compared with are SQLite's full list, whether the shortcut (count the saved
+// passages, list only the newer ones) is taken — after additions — or not — after a deletion.
+func TestCurrentIDsMatchesFullList(t *testing.T) {
+	ctx := context.Background()
+	k := openKB(t)
+	fillForPlans(t, k)
+	s := New(k, Options{})
+	key := indexKey{embedder: "e", modality: kb.ModalityText, dim: 2}
+	full := func() []int64 {
+		t.Helper()
+		q, args := indexedIDsSQL(key)
+		rows, err := k.DB().QueryContext(ctx, q, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	saved := &metaTable{ids: full()}
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := k.DB().ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	vec := kb.EncodeVector([]float32{0, 1})
+	for i, step := range []struct {
+		name   string
+		change func()
+		fast   bool
+	}{
+		{"unchanged", func() {}, true},
+		{"a page with passages and one indexed by its whole text added", func() {
+			exec(`INSERT INTO units(id, document_id, ordinal, kind, text) VALUES (901, 1, 41, 'page', 'new words')`)
+			exec(`INSERT INTO units(id, document_id, ordinal, kind, text) VALUES (902, 1, 42, 'page', 'more words')`)
+			exec(`INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (901, 'e', 'text', 2, ?), (902, 'e', 'text', 2, ?)`, vec, vec)
+			exec(`INSERT INTO passages(id, unit_id, embedder, ordinal, start, end, dim, vec) VALUES (5000, 901, 'e', 0, 0, 1, 2, ?), (5001, 901, 'e', 1, 0, 1, 2, ?)`, vec, vec)
+		}, true},
+		{"a page with passages deleted", func() { exec(`DELETE FROM units WHERE id = 104`) }, false},
+	} {
+		step.change()
+		got, fast, err := s.currentIDs(ctx, key, saved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := full(); !slices.Equal(got, want) {
+			t.Errorf("%d %s: ids %v…, want %v…", i, step.name, got[:min(8, len(got))], want[:min(8, len(want))])
+		}
+		if fast != step.fast {
+			t.Errorf("%d %s: shortcut taken %v, want %v", i, step.name, fast, step.fast)
+		}
 	}
 }

@@ -72,6 +72,17 @@ func (a *Auto) Search(q []float32, k int, f *Filter) ([]Result, error) {
 	return a.cur.Search(q, k, f)
 }
 
+// Vector returns a copy of the stored vector of id (as stored: normalised under cosine, dequantised), while the
+// index is an exact one; a graph does not answer (false).
+func (a *Auto) Vector(id int64) ([]float32, bool) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if e, ok := a.cur.(*Exact); ok {
+		return e.Vector(id)
+	}
+	return nil, false
+}
+
 func (a *Auto) Add(id int64, vec []float32) error {
 	a.mu.RLock()
 	err := a.cur.Add(id, vec)
