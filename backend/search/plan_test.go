@@ -64,6 +64,7 @@ func TestHotQueriesHaveNoQuadraticPlan(t *testing.T) {
 		"saved passages":  {passagesUpToSQL, []any{"e", 2, int64(100)}},
 		"new passages":    {passagesAfterSQL, []any{"e", 2, int64(100)}},
 		"whole-text ids":  {wholeTextIDsSQL, []any{"e", 2}},
+		"new whole-text":  {newWholeTextIDsSQL, []any{int64(100), "e", 2}},
 	}
 	for _, stats := range []bool{false, true} {
 		k := openKB(t)
@@ -129,7 +130,26 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 		slices.Sort(ids)
 		return ids
 	}
-	saved := &metaTable{ids: full()}
+	savedMeta := func() *metaTable {
+		t.Helper()
+		q, args := itemsSQL(key, false)
+		rows, err := k.DB().QueryContext(ctx, q, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		m := &metaTable{}
+		for rows.Next() {
+			var id int64
+			var u unitMeta
+			if err := rows.Scan(&id, &u.unit, &u.collection, &u.document, &u.kind); err != nil {
+				t.Fatal(err)
+			}
+			m.add(id, u)
+		}
+		return m.sorted()
+	}
+	saved := savedMeta()
 	exec := func(q string, args ...any) {
 		t.Helper()
 		if _, err := k.DB().ExecContext(ctx, q, args...); err != nil {
@@ -150,6 +170,16 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 			exec(`INSERT INTO passages(id, unit_id, embedder, ordinal, start, end, dim, vec) VALUES (5000, 901, 'e', 0, 0, 1, 2, ?), (5001, 901, 'e', 1, 0, 1, 2, ?)`, vec, vec)
 		}, true},
 		{"a page with passages deleted", func() { exec(`DELETE FROM units WHERE id = 104`) }, false},
+		// A knowledge base whose every text vector has passages, saved; then a unit indexed by its whole text
+		// arrives: only units added since are checked for that, and it is found.
+		{"saved without whole-text units", func() {
+			exec(`DELETE FROM vectors WHERE unit_id NOT IN (SELECT unit_id FROM passages)`)
+			saved = savedMeta()
+		}, true},
+		{"a unit indexed by its whole text added", func() {
+			exec(`INSERT INTO units(id, document_id, ordinal, kind, text) VALUES (903, 2, 41, 'page', 'text')`)
+			exec(`INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (903, 'e', 'text', 2, ?)`, vec)
+		}, true},
 	} {
 		step.change()
 		got, fast, err := s.currentIDs(ctx, key, saved)
