@@ -121,7 +121,102 @@ func Library(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 	if err := newProcessSearches(ctx, o, emit); err != nil {
 		return err
 	}
+	if err := addAndDelete(ctx, o, emit); err != nil {
+		return err
+	}
 	return warmSearches(ctx, o, cfg, emit)
+}
+
+// addAndDelete adds one more document to the full library and deletes it again, each as a new `loupe` process (as
+// a user at a terminal would), with a search after each: what one change costs once the library is large — the
+// dense index brought up to date and saved, not rebuilt or rewritten.
+func addAndDelete(ctx context.Context, o LibraryOptions, emit func(Row)) error {
+	files, err := sourceFiles(o.Sources)
+	if err != nil {
+		return err
+	}
+	// The smallest source of at least 5 pages: a short report, as users add them one at a time.
+	c := pdf.NewClient(o.PDF)
+	defer c.Close()
+	var small string
+	var size int64
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil || (small != "" && st.Size() >= size) {
+			continue
+		}
+		if d, err := c.Open(ctx, f, ""); err == nil {
+			if d.Pages() >= 5 {
+				small, size = f, st.Size()
+			}
+			d.Close()
+		}
+	}
+	if small == "" {
+		return nil
+	}
+	data, err := os.ReadFile(small)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "loupe-bench-add-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	copyPath := filepath.Join(dir, "added-"+filepath.Base(small))
+	data = append(data, []byte(fmt.Sprintf("\n%% loupe bench added %d\n", time.Now().UnixNano()))...)
+	if err := os.WriteFile(copyPath, data, 0o644); err != nil {
+		return err
+	}
+	run := func(what string, args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, o.Exe, append([]string{"--data", o.Dir}, args...)...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("bench: %s: %w: %s", strings.Join(cmd.Args, " "), err, stderr.String())
+		}
+		r := Row{What: what, N: 1, WallS: time.Since(start).Seconds()}
+		r.P50MS = r.WallS * 1000
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			// The process's own CPU and that of the MuPDF workers it waited for.
+			r.CPUS, r.RSSMB = tv(ru.Utime)+tv(ru.Stime), float64(ru.Maxrss)/1024
+		}
+		emit(r)
+		return stdout.Bytes(), nil
+	}
+	args := []string{"add", "--json", "--collection", collection, copyPath}
+	if !o.OCR {
+		args = append(args, "--no-ocr")
+	}
+	out, err := run("add a document, new process ("+filepath.Base(small)+")", args...)
+	if err != nil {
+		return err
+	}
+	var id int64
+	for line := range bytes.Lines(out) {
+		var ev struct {
+			Document struct {
+				ID int64 `json:"id"`
+			} `json:"document"`
+		}
+		if json.Unmarshal(line, &ev) == nil && ev.Document.ID > 0 {
+			id = ev.Document.ID
+		}
+	}
+	if id == 0 {
+		return fmt.Errorf("bench: no document id in the output of loupe add: %s", out)
+	}
+	q := o.Queries[0]
+	if _, err := run("search after the add, new process (hybrid)", "search", "--json", "--k", "10", q); err != nil {
+		return err
+	}
+	if _, err := run("delete that document, new process", "documents", "delete", fmt.Sprint(id)); err != nil {
+		return err
+	}
+	_, err = run("search after the delete, new process (hybrid)", "search", "--json", "--k", "10", q)
+	return err
 }
 
 // sourceFiles lists the PDFs under the sources, in a stable order.
