@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"loupe/backend/fixture"
+	"loupe/backend/kb"
+	"loupe/backend/pdf"
+)
+
+// asLoupeEnv makes the test binary be the loupe CLI for its arguments, so `loupe bench library` can start its new
+// `loupe search`, `add` and `documents delete` processes from a test.
+const asLoupeEnv = "LOUPE_TEST_AS_LOUPE"
+
+func init() {
+	if os.Getenv(asLoupeEnv) != "1" || (len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand) {
+		return
+	}
+	os.Exit(Execute(context.Background(), os.Args[1:]))
+}
+
+// A small library benchmark runs end to end: the collection is built, searched in new processes, in process and
+// through the server, and one more document is added and deleted again by new processes, leaving the collection as
+// it was.
+func TestBenchLibrarySmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a collection and runs new processes")
+	}
+	from := t.TempDir()
+	for _, p := range []string{"pdf/real/hsaur3-Ch_analysis_of_variance.pdf", "pdf/real/hsaur3-Ch_multiple_linear_regression.pdf"} {
+		b, err := os.ReadFile(fixture.Path(t, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(from, filepath.Base(p)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(asLoupeEnv, "1")
+	dir := filepath.Join(t.TempDir(), "lib")
+	out, err := run(t, t.TempDir(), "bench", "library", "--from", from, "--docs", "3", "--pages", "30", "--dir", dir,
+		"--searches", "1", "--clients", "2", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	rows := map[string]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("not a JSON row: %q", line)
+		}
+		rows[r["what"].(string)] = r
+	}
+	for _, what := range []string{"add a document, new process (hsaur3-Ch_analysis_of_variance.pdf)",
+		"search after the add, new process (hybrid)", "delete that document, new process",
+		"search after the delete, new process (hybrid)"} {
+		r, ok := rows[what]
+		if !ok {
+			t.Errorf("no row %q in:\n%s", what, out)
+			continue
+		}
+		if cpu, _ := r["cpu_s"].(float64); cpu <= 0 {
+			t.Errorf("%q: no CPU time measured: %v", what, r)
+		}
+	}
+	k, err := kb.Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	docs, err := k.Documents(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 3 {
+		t.Errorf("%d documents after the add and delete, want the 3 built", len(docs))
+	}
+}
