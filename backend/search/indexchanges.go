@@ -84,16 +84,7 @@ func (c *indexChanges) save(path string, dims int) error {
 			off += 4
 		}
 	}
-	le.PutUint32(buf[12:], crc32.Checksum(buf[16:], crcTable))
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf, 0o600); err != nil {
-		return fmt.Errorf("search: save %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("search: save %s: %w", path, err)
-	}
-	return nil
+	return saveSealed(path, buf)
 }
 
 // loadChanges reads a changes file written for an index of dims dimensions, checking every count against its size.

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -132,19 +133,32 @@ func (t *metaTable) save(path string, gen uint64) error {
 		}
 	}
 	copy(buf[off:], t.kinds)
-	le.PutUint32(buf[12:], crc32.Checksum(buf[16:], crcTable))
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf, 0o600); err != nil {
+	return saveSealed(path, buf)
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// saveSealed writes a sidecar file whose bytes 12–15 hold the CRC-32C of everything from byte 16 on: to a temporary
+// file of its own (0600; two processes may save at once) renamed over path, so a reader sees the old file or the new one.
+func saveSealed(path string, buf []byte) error {
+	binary.LittleEndian.PutUint32(buf[12:], crc32.Checksum(buf[16:], crcTable))
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
 		return fmt.Errorf("search: save %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	_, err = f.Write(buf)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
 		return fmt.Errorf("search: save %s: %w", path, err)
 	}
 	return nil
 }
-
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 var errMetaCorrupt = errors.New("index metadata file corrupt")
 
