@@ -114,7 +114,7 @@ func (c *Client) start() (*worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pdf worker: %w", err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startWorker(cmd); err != nil {
 		return nil, fmt.Errorf("pdf worker: start %s: %w", exe, err)
 	}
 	// Rendering is batch work: it yields the CPU to the window and to interactive requests (a 2,415-page ingest

@@ -2,4 +2,8 @@
 
 package pdf
 
+import "os/exec"
+
 func lowerPriority(int) {}
+
+func startWorker(cmd *exec.Cmd) error { return cmd.Start() }
