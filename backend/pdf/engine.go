@@ -228,10 +228,15 @@ func (e *engineDoc) walk(i int, text []byte, emit func([]byte, Box, int)) ([]byt
 	if C.lp_text_chars(e.d, C.int(i), &out, &n) != C.LP_OK {
 		return text, fmt.Errorf("pdf %s: page %d text: %s", e.path, i+1, e.lastErr())
 	}
+	return walkRecs(out, n, b, text, emit), nil
+}
+
+// walkRecs hands the n text records at out (which belong to the document and stay valid until its next text call)
+// to walkText, with boxes relative to the corner of the page rectangle b.
+func walkRecs(out *C.lp_char, n C.size_t, b Box, text []byte, emit func([]byte, Box, int)) []byte {
 	if n == 0 {
-		return text, nil
+		return text
 	}
-	// The records belong to the document and stay valid until its next text call.
 	recs := unsafe.Slice(out, int(n))
 	if text == nil {
 		text = make([]byte, 0, len(recs))
@@ -239,7 +244,37 @@ func (e *engineDoc) walk(i int, text []byte, emit func([]byte, Box, int)) ([]byt
 	return walkText(len(recs), func(k int) stextRec {
 		r := &recs[k]
 		return stextRec{kind: int(r.kind), c: rune(r.c), box: Box{float64(r.x0), float64(r.y0), float64(r.x1), float64(r.y1)}}
-	}, b.X0, b.Y0, text, emit), nil
+	}, b.X0, b.Y0, text, emit)
+}
+
+// textRender is walk and render (whole page, at dpi within maxPixels) of page i in one run of the page through
+// both devices, for extraction, which needs both once. An error leaves nothing to use: the caller falls back to
+// the separate passes, which keep the text when only the render fails.
+func (e *engineDoc) textRender(i int, dpi float64, maxPixels int, text []byte, emit func([]byte, Box, int)) (image.Image, []byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	b, err := e.bound(i)
+	if err != nil {
+		return nil, text, err
+	}
+	r, dpi, err := e.area(i, dpi, nil, maxPixels)
+	if err != nil {
+		return nil, text, err
+	}
+	img := newRGBA(r.Dx(), r.Dy())
+	px := (*C.uchar)(unsafe.Pointer(&img.Pix[0]))
+	var out *C.lp_char
+	var n C.size_t
+	if C.lp_text_render(e.d, C.int(i), C.float(dpi/72), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y),
+		px, &out, &n) != C.LP_OK {
+		releaseImage(img)
+		return nil, text, fmt.Errorf("pdf %s: page %d: %s", e.path, i+1, e.lastErr())
+	}
+	text = walkRecs(out, n, b, text, emit)
+	if C.lp_to_gray(px, C.size_t(r.Dx()*r.Dy())) == 1 {
+		return &image.Gray{Pix: img.Pix[:r.Dx()*r.Dy()], Stride: r.Dx(), Rect: img.Rect}, text, nil
+	}
+	return img, text, nil
 }
 
 // imageBoxes lists the boxes of the page's raster images in points relative to its top-left corner.

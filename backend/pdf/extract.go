@@ -32,7 +32,11 @@ func (e *engineDoc) extract(i int, o PageOptions, w *pageWire) (*Page, error) {
 	if w != nil {
 		w.buf, w.wordsLen, w.textLen = w.buf[:0], 0, 0
 	}
-	if !o.NoText {
+	var thumb image.Image // rendered in the text's pass
+	if !o.NoText && o.ThumbSize > 0 && math.Max(pw, ph) > 0 && !separatePasses {
+		thumb = e.textThumb(i, o, p, w, thumbDPI(pw, ph, o.ThumbSize))
+	}
+	if !o.NoText && thumb == nil {
 		if w != nil {
 			w.text, w.buf, err = e.textWire(i, w.text[:0], w.buf)
 			w.wordsLen, w.textLen = len(w.buf), len(w.text)
@@ -53,17 +57,18 @@ func (e *engineDoc) extract(i int, o PageOptions, w *pageWire) (*Page, error) {
 		p.Images = boxes
 	}
 	if o.ThumbSize > 0 {
-		long := math.Max(pw, ph)
-		if long <= 0 {
+		if math.Max(pw, ph) <= 0 {
 			return p, nil
 		}
-		dpi := 72 * float64(o.ThumbSize) / long
-		img, _, err := e.render(i, dpi, nil, o.ThumbSize*o.ThumbSize)
-		if err != nil {
-			if p.Error == "" {
-				p.Error = err.Error()
+		img := thumb
+		if img == nil {
+			var err error
+			if img, _, err = e.render(i, thumbDPI(pw, ph, o.ThumbSize), nil, o.ThumbSize*o.ThumbSize); err != nil {
+				if p.Error == "" {
+					p.Error = err.Error()
+				}
+				return p, nil
 			}
-			return p, nil
 		}
 		q := o.ThumbQuality
 		if q <= 0 {
@@ -86,6 +91,36 @@ func (e *engineDoc) extract(i int, o PageOptions, w *pageWire) (*Page, error) {
 		p.ThumbW, p.ThumbH = img.Bounds().Dx(), img.Bounds().Dy()
 	}
 	return p, nil
+}
+
+// thumbDPI is the resolution at which a page of pw × ph points fits a thumbnail of size pixels.
+func thumbDPI(pw, ph float64, size int) float64 { return 72 * float64(size) / math.Max(pw, ph) }
+
+// textThumb extracts page i's text into w (or p) and renders its thumbnail at dpi in one pass (textRender). It
+// returns nil, having set nothing, when that fails; the separate passes then report what went wrong.
+func (e *engineDoc) textThumb(i int, o PageOptions, p *Page, w *pageWire, dpi float64) image.Image {
+	if w != nil {
+		img, text, err := e.textRender(i, dpi, o.ThumbSize*o.ThumbSize, w.text[:0], func(word []byte, b Box, line int) {
+			w.buf = appendWord(w.buf, word, b, line)
+		})
+		if err != nil {
+			w.buf = w.buf[:0]
+			return nil
+		}
+		w.text = text
+		w.wordsLen, w.textLen = len(w.buf), len(w.text)
+		w.buf = append(w.buf, w.text...)
+		return img
+	}
+	var words []Word
+	img, text, err := e.textRender(i, dpi, o.ThumbSize*o.ThumbSize, nil, func(word []byte, b Box, line int) {
+		words = append(words, Word{Text: string(word), Box: b, Line: line})
+	})
+	if err != nil {
+		return nil
+	}
+	p.Text, p.Words = string(text), words
+	return img
 }
 
 // renderEncoded renders and encodes a request with the in-process engine.
@@ -136,3 +171,6 @@ func appendEncoded(dst []byte, img image.Image, f Format, quality int) ([]byte, 
 	}
 	return buf.Bytes(), nil
 }
+
+// separatePasses turns the one-pass extraction off, so tests can compare it with the separate passes.
+var separatePasses bool

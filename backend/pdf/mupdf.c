@@ -415,6 +415,223 @@ int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, 
 	return code;
 }
 
+// The tee device passes every call to two devices, so one run of a page (interpreting its content stream once)
+// feeds both the text device and the draw device at ingestion, where recording a display list and replaying it
+// twice cost more. Tiles go to both devices uncached (id 0): a device that had a tile cached would skip its
+// contents, which the other device still needs.
+typedef struct {
+	fz_device super;
+	fz_device *a, *b;
+} lp_tee;
+#define TEE_A(dev) (((lp_tee *)(dev))->a)
+#define TEE_B(dev) (((lp_tee *)(dev))->b)
+
+static void tee_fill_path(fz_context *ctx, fz_device *dev, const fz_path *path, int eo, fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params cp) {
+	fz_fill_path(ctx, TEE_A(dev), path, eo, ctm, cs, color, alpha, cp);
+	fz_fill_path(ctx, TEE_B(dev), path, eo, ctm, cs, color, alpha, cp);
+}
+static void tee_stroke_path(fz_context *ctx, fz_device *dev, const fz_path *path, const fz_stroke_state *st, fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params cp) {
+	fz_stroke_path(ctx, TEE_A(dev), path, st, ctm, cs, color, alpha, cp);
+	fz_stroke_path(ctx, TEE_B(dev), path, st, ctm, cs, color, alpha, cp);
+}
+static void tee_clip_path(fz_context *ctx, fz_device *dev, const fz_path *path, int eo, fz_matrix ctm, fz_rect sc) {
+	fz_clip_path(ctx, TEE_A(dev), path, eo, ctm, sc);
+	fz_clip_path(ctx, TEE_B(dev), path, eo, ctm, sc);
+}
+static void tee_clip_stroke_path(fz_context *ctx, fz_device *dev, const fz_path *path, const fz_stroke_state *st, fz_matrix ctm, fz_rect sc) {
+	fz_clip_stroke_path(ctx, TEE_A(dev), path, st, ctm, sc);
+	fz_clip_stroke_path(ctx, TEE_B(dev), path, st, ctm, sc);
+}
+static void tee_fill_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params cp) {
+	fz_fill_text(ctx, TEE_A(dev), text, ctm, cs, color, alpha, cp);
+	fz_fill_text(ctx, TEE_B(dev), text, ctm, cs, color, alpha, cp);
+}
+static void tee_stroke_text(fz_context *ctx, fz_device *dev, const fz_text *text, const fz_stroke_state *st, fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params cp) {
+	fz_stroke_text(ctx, TEE_A(dev), text, st, ctm, cs, color, alpha, cp);
+	fz_stroke_text(ctx, TEE_B(dev), text, st, ctm, cs, color, alpha, cp);
+}
+static void tee_clip_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm, fz_rect sc) {
+	fz_clip_text(ctx, TEE_A(dev), text, ctm, sc);
+	fz_clip_text(ctx, TEE_B(dev), text, ctm, sc);
+}
+static void tee_clip_stroke_text(fz_context *ctx, fz_device *dev, const fz_text *text, const fz_stroke_state *st, fz_matrix ctm, fz_rect sc) {
+	fz_clip_stroke_text(ctx, TEE_A(dev), text, st, ctm, sc);
+	fz_clip_stroke_text(ctx, TEE_B(dev), text, st, ctm, sc);
+}
+static void tee_ignore_text(fz_context *ctx, fz_device *dev, const fz_text *text, fz_matrix ctm) {
+	fz_ignore_text(ctx, TEE_A(dev), text, ctm);
+	fz_ignore_text(ctx, TEE_B(dev), text, ctm);
+}
+static void tee_fill_shade(fz_context *ctx, fz_device *dev, fz_shade *sh, fz_matrix ctm, float alpha, fz_color_params cp) {
+	fz_fill_shade(ctx, TEE_A(dev), sh, ctm, alpha, cp);
+	fz_fill_shade(ctx, TEE_B(dev), sh, ctm, alpha, cp);
+}
+static void tee_fill_image(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, float alpha, fz_color_params cp) {
+	fz_fill_image(ctx, TEE_A(dev), img, ctm, alpha, cp);
+	fz_fill_image(ctx, TEE_B(dev), img, ctm, alpha, cp);
+}
+static void tee_fill_image_mask(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, fz_colorspace *cs, const float *color, float alpha, fz_color_params cp) {
+	fz_fill_image_mask(ctx, TEE_A(dev), img, ctm, cs, color, alpha, cp);
+	fz_fill_image_mask(ctx, TEE_B(dev), img, ctm, cs, color, alpha, cp);
+}
+static void tee_clip_image_mask(fz_context *ctx, fz_device *dev, fz_image *img, fz_matrix ctm, fz_rect sc) {
+	fz_clip_image_mask(ctx, TEE_A(dev), img, ctm, sc);
+	fz_clip_image_mask(ctx, TEE_B(dev), img, ctm, sc);
+}
+static void tee_pop_clip(fz_context *ctx, fz_device *dev) {
+	fz_pop_clip(ctx, TEE_A(dev));
+	fz_pop_clip(ctx, TEE_B(dev));
+}
+static void tee_begin_mask(fz_context *ctx, fz_device *dev, fz_rect area, int lum, fz_colorspace *cs, const float *bc, fz_color_params cp) {
+	fz_begin_mask(ctx, TEE_A(dev), area, lum, cs, bc, cp);
+	fz_begin_mask(ctx, TEE_B(dev), area, lum, cs, bc, cp);
+}
+static void tee_end_mask(fz_context *ctx, fz_device *dev, fz_function *fn) {
+	fz_end_mask_tr(ctx, TEE_A(dev), fn);
+	fz_end_mask_tr(ctx, TEE_B(dev), fn);
+}
+static void tee_begin_group(fz_context *ctx, fz_device *dev, fz_rect area, fz_colorspace *cs, int isolated, int knockout, int blendmode, float alpha) {
+	fz_begin_group(ctx, TEE_A(dev), area, cs, isolated, knockout, blendmode, alpha);
+	fz_begin_group(ctx, TEE_B(dev), area, cs, isolated, knockout, blendmode, alpha);
+}
+static void tee_end_group(fz_context *ctx, fz_device *dev) {
+	fz_end_group(ctx, TEE_A(dev));
+	fz_end_group(ctx, TEE_B(dev));
+}
+static int tee_begin_tile(fz_context *ctx, fz_device *dev, fz_rect area, fz_rect view, float xstep, float ystep, fz_matrix ctm, int id, int doc_id) {
+	fz_begin_tile_tid(ctx, TEE_A(dev), area, view, xstep, ystep, ctm, 0, 0);
+	fz_begin_tile_tid(ctx, TEE_B(dev), area, view, xstep, ystep, ctm, 0, 0);
+	return 0;
+}
+static void tee_end_tile(fz_context *ctx, fz_device *dev) {
+	fz_end_tile(ctx, TEE_A(dev));
+	fz_end_tile(ctx, TEE_B(dev));
+}
+static void tee_render_flags(fz_context *ctx, fz_device *dev, int set, int clear) {
+	fz_render_flags(ctx, TEE_A(dev), set, clear);
+	fz_render_flags(ctx, TEE_B(dev), set, clear);
+}
+static void tee_set_default_colorspaces(fz_context *ctx, fz_device *dev, fz_default_colorspaces *dcs) {
+	fz_set_default_colorspaces(ctx, TEE_A(dev), dcs);
+	fz_set_default_colorspaces(ctx, TEE_B(dev), dcs);
+}
+static void tee_begin_layer(fz_context *ctx, fz_device *dev, const char *name) {
+	fz_begin_layer(ctx, TEE_A(dev), name);
+	fz_begin_layer(ctx, TEE_B(dev), name);
+}
+static void tee_end_layer(fz_context *ctx, fz_device *dev) {
+	fz_end_layer(ctx, TEE_A(dev));
+	fz_end_layer(ctx, TEE_B(dev));
+}
+static void tee_begin_structure(fz_context *ctx, fz_device *dev, fz_structure st, const char *raw, int idx) {
+	fz_begin_structure(ctx, TEE_A(dev), st, raw, idx);
+	fz_begin_structure(ctx, TEE_B(dev), st, raw, idx);
+}
+static void tee_end_structure(fz_context *ctx, fz_device *dev) {
+	fz_end_structure(ctx, TEE_A(dev));
+	fz_end_structure(ctx, TEE_B(dev));
+}
+static void tee_begin_metatext(fz_context *ctx, fz_device *dev, fz_metatext meta, const char *text) {
+	fz_begin_metatext(ctx, TEE_A(dev), meta, text);
+	fz_begin_metatext(ctx, TEE_B(dev), meta, text);
+}
+static void tee_end_metatext(fz_context *ctx, fz_device *dev) {
+	fz_end_metatext(ctx, TEE_A(dev));
+	fz_end_metatext(ctx, TEE_B(dev));
+}
+
+// new_tee makes a tee of a and b, which stay the caller's to close and drop.
+static fz_device *new_tee(fz_context *ctx, fz_device *a, fz_device *b) {
+	lp_tee *t = (lp_tee *)fz_new_device_of_size(ctx, sizeof(lp_tee));
+	t->a = a;
+	t->b = b;
+	t->super.hints = a->hints & b->hints; // what both devices can do without
+	t->super.fill_path = tee_fill_path;
+	t->super.stroke_path = tee_stroke_path;
+	t->super.clip_path = tee_clip_path;
+	t->super.clip_stroke_path = tee_clip_stroke_path;
+	t->super.fill_text = tee_fill_text;
+	t->super.stroke_text = tee_stroke_text;
+	t->super.clip_text = tee_clip_text;
+	t->super.clip_stroke_text = tee_clip_stroke_text;
+	t->super.ignore_text = tee_ignore_text;
+	t->super.fill_shade = tee_fill_shade;
+	t->super.fill_image = tee_fill_image;
+	t->super.fill_image_mask = tee_fill_image_mask;
+	t->super.clip_image_mask = tee_clip_image_mask;
+	t->super.pop_clip = tee_pop_clip;
+	t->super.begin_mask = tee_begin_mask;
+	t->super.end_mask = tee_end_mask;
+	t->super.begin_group = tee_begin_group;
+	t->super.end_group = tee_end_group;
+	t->super.begin_tile = tee_begin_tile;
+	t->super.end_tile = tee_end_tile;
+	t->super.render_flags = tee_render_flags;
+	t->super.set_default_colorspaces = tee_set_default_colorspaces;
+	t->super.begin_layer = tee_begin_layer;
+	t->super.end_layer = tee_end_layer;
+	t->super.begin_structure = tee_begin_structure;
+	t->super.end_structure = tee_end_structure;
+	t->super.begin_metatext = tee_begin_metatext;
+	t->super.end_metatext = tee_end_metatext;
+	return &t->super;
+}
+
+// lp_text_render is lp_text_chars and lp_render of the same page in one run of it: at ingestion each page is
+// extracted once, so no display list is recorded (a page that has one already is replayed from it).
+int lp_text_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples, lp_char **out, size_t *n) {
+	*out = NULL;
+	*n = 0;
+	if (load_page(d, index) != LP_OK) return LP_ERR;
+	fz_context *ctx = d->ctx;
+	fz_stext_page *volatile text = NULL;
+	fz_device *volatile sdev = NULL;
+	fz_pixmap *volatile pix = NULL;
+	fz_device *volatile ddev = NULL;
+	fz_device *volatile tee = NULL;
+	volatile int code = LP_OK;
+	charbuf b = {d->recs, 0, d->recs_cap, 0};
+	fz_irect ir = {x0, y0, x1, y1};
+	fz_matrix m = {zoom, 0, 0, zoom, 0, 0};
+	fz_matrix id = {1, 0, 0, 1, 0, 0};
+	LP_TRY(ctx) {
+		fz_rect r = fz_bound_page(ctx, d->page);
+		text = fz_new_stext_page(ctx, r);
+		sdev = fz_new_stext_device(ctx, text, NULL);
+		pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), ir, NULL, 1, samples);
+		fz_clear_pixmap_with_value(ctx, pix, 0xff);
+		ddev = fz_new_draw_device(ctx, m, pix);
+		tee = new_tee(ctx, sdev, ddev);
+		if (d->list) fz_run_display_list(ctx, d->list, tee, id, fz_infinite_rect, NULL);
+		else fz_run_page(ctx, d->page, tee, id, NULL);
+		fz_close_device(ctx, tee);
+		fz_close_device(ctx, sdev);
+		fz_close_device(ctx, ddev);
+		walk_blocks(&b, text->first_block, 0);
+	}
+	LP_ALWAYS(ctx) {
+		fz_drop_device(ctx, tee);
+		fz_drop_device(ctx, ddev);
+		fz_drop_pixmap(ctx, pix);
+		fz_drop_device(ctx, sdev);
+		fz_drop_stext_page(ctx, text);
+	}
+	LP_CATCH(ctx) {
+		set_err(d, fz_caught_message(ctx));
+		code = LP_ERR;
+	}
+	d->recs = b.v;
+	d->recs_cap = b.cap;
+	if (code == LP_OK && b.oom) {
+		set_err(d, "out of memory collecting text");
+		code = LP_ERR;
+	}
+	if (code != LP_OK) return code;
+	*out = b.v;
+	*n = b.n;
+	return LP_OK;
+}
+
 // lp_to_gray checks whether an RGBA render is all grey (r = g = b) and, if so, packs it in place into one byte per
 // pixel and returns 1: a grey JPEG encodes one component instead of three, and most text pages are grey.
 int lp_to_gray(unsigned char *s, size_t pixels) {

@@ -45,6 +45,8 @@ enum { LP_BLOCK = 1, LP_LINE = 2, LP_CHAR = 3, LP_IMAGE = 4 };
 int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n);
 int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples);
+// lp_text_render is lp_text_chars and lp_render (pixels into samples) in one run of the page.
+int lp_text_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, unsigned char *samples, lp_char **out, size_t *n);
 int lp_to_gray(unsigned char *samples, size_t pixels);
 void lp_free_doc(lp_doc *d);
 // lp_worker_init prepares a worker process, whose one thread makes every MuPDF call: no locks, and malloc tuned for
