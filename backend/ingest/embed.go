@@ -153,31 +153,24 @@ func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 			return err
 		}
 	}
-	// The whole batch's vectors and steps in one commit, the steps in one statement.
+	// The whole batch's passages, vectors and steps in one commit and a few statements.
 	steps := make([]kb.Step, len(batch))
+	es := make([]kb.Embedding, len(batch))
+	for i, it := range batch {
+		// Passages are replaced even when there are none now, so a re-embedded unit keeps no stale ones.
+		es[i] = kb.Embedding{UnitID: it.unitID, Passages: passages[i], Text: vecs[i]}
+		if imgVecs != nil {
+			es[i].Image = imgVecs[i]
+		}
+		status := kb.StepSkipped // no text, or no known word
+		if len(passages[i]) > 0 || es[i].Text != nil || es[i].Image != nil {
+			status = kb.StepDone
+		}
+		steps[i] = kb.Step{Ordinal: it.ordinal, Stage: StageEmbed, Status: status}
+	}
 	err := j.in.kb.Batch(ctx, func(b *kb.Batch) error {
-		for i, it := range batch {
-			status := kb.StepSkipped // no text, or no known word
-			// Passages are replaced even when there are none now, so a re-embedded unit keeps no stale ones.
-			if err := b.PutPassages(ctx, it.unitID, j.coll.TextEmbedder, passages[i]); err != nil {
-				return err
-			}
-			if len(passages[i]) > 0 {
-				status = kb.StepDone
-			}
-			if v := vecs[i]; v != nil {
-				if err := b.PutVector(ctx, it.unitID, j.coll.TextEmbedder, kb.ModalityText, v); err != nil {
-					return err
-				}
-				status = kb.StepDone
-			}
-			if imgVecs != nil && imgVecs[i] != nil {
-				if err := b.PutVector(ctx, it.unitID, j.coll.ImageEmbedder, kb.ModalityImage, imgVecs[i]); err != nil {
-					return err
-				}
-				status = kb.StepDone
-			}
-			steps[i] = kb.Step{Ordinal: it.ordinal, Stage: StageEmbed, Status: status}
+		if err := b.PutEmbeddings(ctx, j.coll.TextEmbedder, j.coll.ImageEmbedder, es); err != nil {
+			return err
 		}
 		return b.MarkSteps(ctx, j.doc.ID, steps)
 	})
