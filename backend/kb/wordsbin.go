@@ -10,23 +10,31 @@ import (
 // Word boxes are most of a library's bytes: as JSON a 2,415-page manual's took 79 MB, four fifths of its rows. They
 // are stored in a compact binary form (a BLOB in units.words), little-endian:
 //
-//	0x00, kind (wordsF32 or wordsF64), uvarint count, then per word: uvarint length, text, x0, y0, x1, y1
+//	0x00, kind, uvarint count, then per word:
+//	  wordsF64:   uvarint length, text, x0, y0, x1, y1 (float64)
+//	  wordsLines: uvarint length<<1 | same, text, x0, x1, and y0, y1 unless same (float32)
+//	  wordsF32:   uvarint length, text, x0, y0, x1, y1 (float32; written by earlier versions, still read)
 //
 // Coordinates are float32 when every one of the unit's converts to float32 and back unchanged (MuPDF's are float32),
-// float64 otherwise (scaled OCR boxes), so a round trip is exact either way. No JSON text starts with 0x00: rows
-// written as JSON by earlier versions are told apart and still read.
+// float64 otherwise (scaled OCR boxes), so a round trip is exact either way. In wordsLines, same is 1 when the word's
+// y0 and y1 are the previous word's: the words of a text line mostly share them (seven in eight on a manual's
+// pages), and leaving them out makes a page's boxes a third smaller, so fewer database pages are written per unit
+// at ingest (they were a tenth of the storing process's CPU) and read per search hit. No JSON text starts with
+// 0x00: rows written as JSON by earlier versions are told apart and still read.
 const (
 	wordsMagic = 0x00
 	wordsF32   = 1
 	wordsF64   = 2
+	wordsLines = 3
 )
 
-// encodeWordsBinary returns the stored form of words (nil for none: the column keeps its '[]').
+// encodeWordsBinary returns the stored form of words (nil for none: the column keeps its '[]'): wordsLines when every
+// coordinate is a float32, else wordsF64.
 func encodeWordsBinary(words []Word) ([]byte, error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
-	kind := byte(wordsF32)
+	kind := byte(wordsLines)
 	size := 2 + binary.MaxVarintLen64
 	for _, w := range words {
 		for _, f := range [4]float64{w.X0, w.Y0, w.X1, w.Y1} {
@@ -37,20 +45,41 @@ func encodeWordsBinary(words []Word) ([]byte, error) {
 				kind = wordsF64
 			}
 		}
-		size += binary.MaxVarintLen32 + len(w.Text) + 32
+		size += binary.MaxVarintLen32 + len(w.Text)
+	}
+	if kind == wordsF64 {
+		size += 32 * len(words)
+	} else {
+		size += 16 * len(words) // at most
 	}
 	b := make([]byte, 0, size)
 	b = append(b, wordsMagic, kind)
 	b = binary.AppendUvarint(b, uint64(len(words)))
-	for _, w := range words {
-		b = binary.AppendUvarint(b, uint64(len(w.Text)))
-		b = append(b, w.Text...)
-		for _, f := range [4]float64{w.X0, w.Y0, w.X1, w.Y1} {
-			if kind == wordsF32 {
-				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(f)))
-			} else {
+	if kind == wordsF64 {
+		for _, w := range words {
+			b = binary.AppendUvarint(b, uint64(len(w.Text)))
+			b = append(b, w.Text...)
+			for _, f := range [4]float64{w.X0, w.Y0, w.X1, w.Y1} {
 				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 			}
+		}
+		return b, nil
+	}
+	var y0, y1 uint32
+	for i, w := range words {
+		wy0, wy1 := math.Float32bits(float32(w.Y0)), math.Float32bits(float32(w.Y1))
+		same := uint64(0)
+		if i > 0 && wy0 == y0 && wy1 == y1 {
+			same = 1
+		}
+		y0, y1 = wy0, wy1
+		b = binary.AppendUvarint(b, uint64(len(w.Text))<<1|same)
+		b = append(b, w.Text...)
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(w.X0)))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(w.X1)))
+		if same == 0 {
+			b = binary.LittleEndian.AppendUint32(b, wy0)
+			b = binary.LittleEndian.AppendUint32(b, wy1)
 		}
 	}
 	return b, nil
@@ -64,14 +93,9 @@ func decodeWordsBinary(s string, keep func(string) bool) ([]Word, error) {
 	if len(s) < 2 || s[0] != wordsMagic {
 		return nil, errWordsCorrupt
 	}
-	var width int
-	switch s[1] {
-	case wordsF32:
-		width = 4
-	case wordsF64:
-		width = 8
-	default:
-		return nil, fmt.Errorf("word boxes: unknown stored kind %d", s[1])
+	kind := s[1]
+	if kind != wordsF32 && kind != wordsF64 && kind != wordsLines {
+		return nil, fmt.Errorf("word boxes: unknown stored kind %d", kind)
 	}
 	p := s[2:]
 	n, k := uvarint(p)
@@ -85,26 +109,50 @@ func decodeWordsBinary(s string, keep func(string) bool) ([]Word, error) {
 	} else {
 		out = []Word{}
 	}
-	for range n {
+	var y0, y1 float64 // wordsLines: the previous word's
+	for i := range n {
 		l, k := uvarint(p)
-		if k <= 0 || l > uint64(len(p)-k) || len(p)-k-int(l) < 4*width {
+		if k <= 0 {
 			return nil, errWordsCorrupt
 		}
-		text := p[k : k+int(l)]
-		p = p[k+int(l):]
+		p = p[k:]
+		boxBytes := 32 // wordsF64
+		same := false
+		switch kind {
+		case wordsF32:
+			boxBytes = 16
+		case wordsLines:
+			same = l&1 == 1
+			l >>= 1
+			boxBytes = 16
+			if same {
+				if i == 0 {
+					return nil, errWordsCorrupt
+				}
+				boxBytes = 8
+			}
+		}
+		if l > uint64(len(p)) || len(p)-int(l) < boxBytes {
+			return nil, errWordsCorrupt
+		}
+		text := p[:l]
+		p = p[l:]
+		box := p[:boxBytes]
+		p = p[boxBytes:]
+		if kind == wordsLines && !same {
+			y0, y1 = f32At(box, 8), f32At(box, 12)
+		}
 		if keep != nil && !keep(text) {
-			p = p[4*width:]
 			continue
 		}
 		w := Word{Text: text}
-		for _, dst := range [4]*float64{&w.X0, &w.Y0, &w.X1, &w.Y1} {
-			if width == 4 {
-				*dst = float64(math.Float32frombits(uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24))
-			} else {
-				*dst = math.Float64frombits(uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
-					uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56)
-			}
-			p = p[width:]
+		switch kind {
+		case wordsF64:
+			w.X0, w.Y0, w.X1, w.Y1 = f64At(box, 0), f64At(box, 8), f64At(box, 16), f64At(box, 24)
+		case wordsF32:
+			w.X0, w.Y0, w.X1, w.Y1 = f32At(box, 0), f32At(box, 4), f32At(box, 8), f32At(box, 12)
+		default:
+			w.X0, w.Y0, w.X1, w.Y1 = f32At(box, 0), y0, f32At(box, 4), y1
 		}
 		out = append(out, w)
 	}
@@ -112,6 +160,17 @@ func decodeWordsBinary(s string, keep func(string) bool) ([]Word, error) {
 		return nil, errWordsCorrupt
 	}
 	return out, nil
+}
+
+// f32At reads the little-endian float32 at s[i:].
+func f32At(s string, i int) float64 {
+	return float64(math.Float32frombits(uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24))
+}
+
+// f64At reads the little-endian float64 at s[i:].
+func f64At(s string, i int) float64 {
+	return math.Float64frombits(uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56)
 }
 
 // uvarint is binary.Uvarint over a string, without copying it.
