@@ -23,11 +23,12 @@ const vectorsPerInsert = 64
 // passages was most of the embed stage's database work. Passage ids are the ones that sequence would give when no
 // passage is replaced (every vector insert advances the id counter, so ids skip where the sequence inserted a
 // vector); replaced passages all go first, so new ids then start after the counter they advanced, still never
-// reused.
+// reused. A unit given twice ends as that sequence leaves it.
 func (b *Batch) PutEmbeddings(ctx context.Context, textEmbedder, imageEmbedder string, es []Embedding) error {
 	if len(es) == 0 {
 		return nil
 	}
+	es = lastOfEachUnit(es)
 	for _, e := range es {
 		for _, p := range e.Passages {
 			if len(p.Vec) == 0 {
@@ -94,6 +95,39 @@ func (b *Batch) PutEmbeddings(ctx context.Context, textEmbedder, imageEmbedder s
 		return err
 	}
 	return putVectors(ctx, db, imageEmbedder, ModalityImage, images, func(e Embedding) []float32 { return e.Image })
+}
+
+// lastOfEachUnit folds the embeddings given for the same unit into its last one, as storing them one after the
+// other would leave them: the last one's passages, and the last vector of each kind given (vectors are replaced,
+// never removed).
+func lastOfEachUnit(es []Embedding) []Embedding {
+	last := make(map[int64]int, len(es))
+	for i, e := range es {
+		last[e.UnitID] = i
+	}
+	if len(last) == len(es) {
+		return es
+	}
+	merged := make(map[int64]Embedding, len(last))
+	for _, e := range es {
+		m, seen := merged[e.UnitID]
+		if seen {
+			if e.Text == nil {
+				e.Text = m.Text
+			}
+			if e.Image == nil {
+				e.Image = m.Image
+			}
+		}
+		merged[e.UnitID] = e
+	}
+	out := make([]Embedding, 0, len(last))
+	for i, e := range es {
+		if last[e.UnitID] == i {
+			out = append(out, merged[e.UnitID])
+		}
+	}
+	return out
 }
 
 // putVectors is putVector for each unit, in a few statements.

@@ -141,6 +141,38 @@ func TestPutEmbeddingsNewIDs(t *testing.T) {
 	}
 }
 
+// A unit given twice in one call ends as storing the embeddings one call after the other leaves it: the last
+// passages, and the last vector of each kind given.
+func TestPutEmbeddingsUnitTwice(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.EnsureCollection(ctx, "c")
+	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	u1, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one"})
+	u2, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "two"})
+	first, second := testEmbeddings([]int64{u1}, 4, 1, true), testEmbeddings([]int64{u1}, 2, 2, false)
+	other := testEmbeddings([]int64{u2}, 3, 3, false)
+	es := []Embedding{first[0], other[0], second[0]}
+	if err := k.Batch(ctx, func(b *Batch) error { return b.PutEmbeddings(ctx, "e", "img", es) }); err != nil {
+		t.Fatal(err)
+	}
+	got := dumpRows(t, k.db, `SELECT unit_id, ordinal, hex(vec) FROM passages ORDER BY unit_id, ordinal`)
+	vecs := dumpRows(t, k.db, `SELECT unit_id, modality, hex(vec) FROM vectors ORDER BY unit_id, modality`)
+	k2 := openTest(t)
+	c2, _ := k2.EnsureCollection(ctx, "c")
+	d2, _, _ := k2.AddDocument(ctx, Document{CollectionID: c2.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	k2.PutUnit(ctx, Unit{DocumentID: d2.ID, Ordinal: 1, Kind: UnitPage, Text: "one"})
+	k2.PutUnit(ctx, Unit{DocumentID: d2.ID, Ordinal: 2, Kind: UnitPage, Text: "two"})
+	if err := k2.Batch(ctx, func(b *Batch) error { return embeddingsOneByOne(ctx, b, "e", "img", es) }); err != nil {
+		t.Fatal(err)
+	}
+	want := dumpRows(t, k2.db, `SELECT unit_id, ordinal, hex(vec) FROM passages ORDER BY unit_id, ordinal`)
+	wantVecs := dumpRows(t, k2.db, `SELECT unit_id, modality, hex(vec) FROM vectors ORDER BY unit_id, modality`)
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(vecs, wantVecs) {
+		t.Errorf("passages %v vectors %v, one by one %v %v", got, vecs, want, wantVecs)
+	}
+}
+
 func TestPutEmbeddingsErrors(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
