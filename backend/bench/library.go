@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -170,21 +171,12 @@ func addAndDelete(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 		return err
 	}
 	run := func(what string, args ...string) ([]byte, error) {
-		cmd := exec.CommandContext(ctx, o.Exe, append([]string{"--data", o.Dir}, args...)...)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("bench: %s: %w: %s", strings.Join(cmd.Args, " "), err, stderr.String())
+		c, err := runChild(ctx, o, args...)
+		if err != nil {
+			return nil, err
 		}
-		r := Row{What: what, N: 1, WallS: time.Since(start).Seconds()}
-		r.P50MS = r.WallS * 1000
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			// The process's own CPU and that of the MuPDF workers it waited for.
-			r.CPUS, r.RSSMB = tv(ru.Utime)+tv(ru.Stime), float64(ru.Maxrss)/1024
-		}
-		emit(r)
-		return stdout.Bytes(), nil
+		emit(Row{What: what, N: 1, WallS: c.wall, CPUS: c.cpu, P50MS: c.wall * 1000, RSSMB: c.rssMB})
+		return c.stdout, nil
 	}
 	args := []string{"add", "--json", "--collection", collection, copyPath}
 	if !o.OCR {
@@ -358,6 +350,39 @@ func ingestLibrary(ctx context.Context, o LibraryOptions, cfg *config.Config, em
 	return nil
 }
 
+// child is one finished `loupe` process: its wall time, CPU (its own and that of the children it waited for, such
+// as MuPDF workers), peak RSS and standard output.
+type child struct {
+	wall, cpu, rssMB float64
+	stdout           []byte
+}
+
+// runChild runs the loupe binary on the library with args, as a user at a terminal would.
+func runChild(ctx context.Context, o LibraryOptions, args ...string) (child, error) {
+	rssFile, err := os.CreateTemp("", "loupe-bench-rss-")
+	if err != nil {
+		return child{}, err
+	}
+	rssFile.Close()
+	defer os.Remove(rssFile.Name())
+	cmd := exec.CommandContext(ctx, o.Exe, append([]string{"--data", o.Dir, "--peak-rss-file", rssFile.Name()}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return child{}, fmt.Errorf("bench: %s: %w: %s", strings.Join(cmd.Args, " "), err, stderr.String())
+	}
+	c := child{wall: time.Since(start).Seconds(), stdout: stdout.Bytes()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		c.cpu = tv(ru.Utime) + tv(ru.Stime)
+	}
+	// wait4's peak counts the child's moments before exec, in this process's memory: the child reports its own.
+	if b, err := os.ReadFile(rssFile.Name()); err == nil {
+		c.rssMB, _ = strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+	}
+	return c, nil
+}
+
 // newProcessSearches runs `loupe search` as a new process per query, as a user at a terminal would: the first
 // after the ingest (nothing in the page cache beyond what ingest left) and then one per query.
 func newProcessSearches(ctx context.Context, o LibraryOptions, emit func(Row)) error {
@@ -366,21 +391,14 @@ func newProcessSearches(ctx context.Context, o LibraryOptions, emit func(Row)) e
 		var peak float64
 		n := min(len(o.Queries), o.Searches)
 		for i := range n {
-			cmd := exec.CommandContext(ctx, o.Exe, "--data", o.Dir, "search", "--json", "--k", "10", "--mode", mode, o.Queries[i])
-			var stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-			start := time.Now()
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("bench: %s: %w: %s", strings.Join(cmd.Args, " "), err, stderr.String())
+			c, err := runChild(ctx, o, "search", "--json", "--k", "10", "--mode", mode, o.Queries[i])
+			if err != nil {
+				return err
 			}
-			lat = append(lat, time.Since(start).Seconds())
-			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-				cpu = append(cpu, tv(ru.Utime)+tv(ru.Stime))
-				peak = max(peak, float64(ru.Maxrss)/1024)
-			}
+			lat, cpu, peak = append(lat, c.wall), append(cpu, c.cpu), max(peak, c.rssMB)
 			if i == 0 {
-				emit(Row{What: "search, new process, first (" + mode + ")", N: 1, WallS: lat[0], CPUS: sum(cpu), P50MS: lat[0] * 1000,
-					RSSMB: peak})
+				emit(Row{What: "search, new process, first (" + mode + ")", N: 1, WallS: c.wall, CPUS: c.cpu, P50MS: c.wall * 1000,
+					RSSMB: c.rssMB})
 			}
 		}
 		emit(latencyRow("search, new process ("+mode+")", lat, sum(lat), sum(cpu), peak))

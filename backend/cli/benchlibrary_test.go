@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -66,6 +67,10 @@ func TestBenchLibrarySmall(t *testing.T) {
 		}
 		if cpu, _ := r["cpu_s"].(float64); cpu <= 0 {
 			t.Errorf("%q: no CPU time measured: %v", what, r)
+		}
+		// The child's own peak, reported by itself (--peak-rss-file): a loupe process holds tens of MB.
+		if rss, _ := r["peak_rss_mb"].(float64); runtime.GOOS == "linux" && (rss < 5 || rss > 2000) {
+			t.Errorf("%q: peak RSS %v MB", what, r["peak_rss_mb"])
 		}
 	}
 	k, err := kb.Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))

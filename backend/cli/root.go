@@ -10,8 +10,11 @@ import (
 	"os"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 
 	"github.com/spf13/cobra"
+
+	"loupe/backend/bench"
 )
 
 // Globals holds the flags every subcommand shares.
@@ -48,6 +51,9 @@ func NewRoot() *cobra.Command {
 	root.PersistentFlags().BoolVarP(&g.Verbose, "verbose", "v", false, "log debug detail to stderr")
 	root.PersistentFlags().StringVar(&g.CPUProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
+	// For benchmarks that run loupe as a child: its own peak memory, which the parent cannot read (bench.PeakRSSMB).
+	root.PersistentFlags().StringVar(&peakRSSFile, "peak-rss-file", "", "write the command's peak RSS in MB to this file at exit")
+	root.PersistentFlags().MarkHidden("peak-rss-file")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if g.Verbose {
 			slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
@@ -72,12 +78,20 @@ func NewRoot() *cobra.Command {
 	return root
 }
 
+// peakRSSFile is where --peak-rss-file asks Execute to write the peak RSS.
+var peakRSSFile string
+
 // Execute runs the CLI with os.Args and returns the process exit code.
 func Execute(ctx context.Context, args []string) int {
 	root := NewRoot()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	pprof.StopCPUProfile() // a no-op unless --cpuprofile started one
+	if peakRSSFile != "" {
+		if werr := os.WriteFile(peakRSSFile, []byte(strconv.FormatFloat(bench.PeakRSSMB(), 'f', 1, 64)), 0o600); werr != nil {
+			fmt.Fprintln(os.Stderr, "loupe: peak RSS:", werr)
+		}
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loupe:", err)
 		return 1
