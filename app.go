@@ -168,7 +168,8 @@ func (a *App) Documents(collectionID int64) ([]kb.Document, error) {
 	return a.kb.Documents(a.ctx, collectionID)
 }
 
-// DeleteDocument removes a document, its units and unshared blobs.
+// DeleteDocument removes a document, its units and unshared blobs, and forgets its password (as `loupe documents
+// delete` does).
 func (a *App) DeleteDocument(id int64) error {
 	if err := checkID("document", id); err != nil {
 		return err
@@ -176,7 +177,7 @@ func (a *App) DeleteDocument(id int64) error {
 	if err := a.ready(); err != nil {
 		return err
 	}
-	return a.kb.DeleteDocument(a.ctx, id)
+	return a.ingester.Delete(a.ctx, id)
 }
 
 // PageRef is a unit as the grid and the viewer need it: no text or word boxes, which can be large.

@@ -302,7 +302,8 @@ func (in *Ingester) Retry(ctx context.Context, id int64, password string, progre
 	return r, nil
 }
 
-// Delete removes a document with its units, vectors, steps and the blobs no other document uses.
+// Delete removes a document with its units, vectors, steps and the blobs no other document uses, and forgets its
+// PDF password unless another collection holds the same file.
 func (in *Ingester) Delete(ctx context.Context, id int64) error {
 	d, err := in.kb.Document(ctx, id)
 	if err != nil {
@@ -311,6 +312,8 @@ func (in *Ingester) Delete(ctx context.Context, id int64) error {
 	if err := in.kb.DeleteDocument(ctx, id); err != nil {
 		return err
 	}
+	// The saved dense index follows now, so the next search (maybe another process) does not pay for the removal.
+	in.refreshIndex(ctx, true)
 	// Another collection may hold the same file and still need its password.
 	others, err := in.kb.Documents(ctx, 0)
 	if err == nil {
