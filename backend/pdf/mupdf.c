@@ -296,6 +296,21 @@ static void walk_blocks(charbuf *b, fz_stext_block *block, int depth) {
 	}
 }
 
+// keep_chars ends a text walk into the document's record buffer: the buffer (perhaps grown) is kept for the next
+// page and, when the walk succeeded, handed out as the page's records.
+static int keep_chars(lp_doc *d, charbuf *b, int code, lp_char **out, size_t *n) {
+	d->recs = b->v;
+	d->recs_cap = b->cap;
+	if (code == LP_OK && b->oom) {
+		set_err(d, "out of memory collecting text");
+		code = LP_ERR;
+	}
+	if (code != LP_OK) return code;
+	*out = b->v;
+	*n = b->n;
+	return LP_OK;
+}
+
 int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n) {
 	*out = NULL;
 	*n = 0;
@@ -326,16 +341,7 @@ int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n) {
 		set_err(d, fz_caught_message(ctx));
 		code = LP_ERR;
 	}
-	d->recs = b.v;
-	d->recs_cap = b.cap;
-	if (code == LP_OK && b.oom) {
-		set_err(d, "out of memory collecting text");
-		code = LP_ERR;
-	}
-	if (code != LP_OK) return code;
-	*out = b.v;
-	*n = b.n;
-	return LP_OK;
+	return keep_chars(d, &b, code, out, n);
 }
 
 // lp_image_boxes lists the boxes of the raster images drawn on a page (LP_IMAGE records), where text may exist
@@ -620,16 +626,7 @@ int lp_text_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int
 		set_err(d, fz_caught_message(ctx));
 		code = LP_ERR;
 	}
-	d->recs = b.v;
-	d->recs_cap = b.cap;
-	if (code == LP_OK && b.oom) {
-		set_err(d, "out of memory collecting text");
-		code = LP_ERR;
-	}
-	if (code != LP_OK) return code;
-	*out = b.v;
-	*n = b.n;
-	return LP_OK;
+	return keep_chars(d, &b, code, out, n);
 }
 
 // lp_to_gray checks whether an RGBA render is all grey (r = g = b) and, if so, packs it in place into one byte per

@@ -282,8 +282,8 @@ const (
 // is larger than every id before it (kb.nextPassageID), so the passages with ids up to the saved index's largest
 // are a subset of the saved ones: when SQLite counts as many as the index holds, they are the same, and only the
 // larger ids need listing. At library size that is a count over an index range instead of 173k rows read into Go.
-// fast reports whether that shortcut was taken.
-func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) (ids []int64, fast bool, err error) {
+// The second result reports whether that shortcut was taken.
+func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) ([]int64, bool, error) {
 	var cur []int64
 	scan := func(q string, args ...any) error {
 		rows, err := s.kb.DB().QueryContext(ctx, q, args...)
