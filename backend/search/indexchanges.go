@@ -152,11 +152,15 @@ func loadChanges(path string, dims int) (*indexChanges, error) {
 }
 
 // changesSince lists what differs between base and meta (both sorted by id), taking the added entries' vectors
-// from vec, which reports false for an id the index does not hold (a zero vector is listed, not indexed).
-func changesSince(base, meta *metaTable, vec func(id int64) ([]float32, bool)) *indexChanges {
+// from vec, which reports false for an id the index does not hold (a zero vector is listed, not indexed). Past
+// limit differences it stops and returns nil: the whole index is then saved instead.
+func changesSince(base, meta *metaTable, vec func(id int64) ([]float32, bool), limit int) *indexChanges {
 	c := &indexChanges{}
 	i, j := 0, 0
 	for i < len(base.ids) || j < len(meta.ids) {
+		if len(c.removed)+len(c.added) > limit {
+			return nil // no need to read further
+		}
 		switch {
 		case j == len(meta.ids) || (i < len(base.ids) && base.ids[i] < meta.ids[j]):
 			c.removed = append(c.removed, base.ids[i])
@@ -173,6 +177,9 @@ func changesSince(base, meta *metaTable, vec func(id int64) ([]float32, bool)) *
 			i++
 			j++
 		}
+	}
+	if len(c.removed)+len(c.added) > limit {
+		return nil
 	}
 	return c
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -151,5 +152,32 @@ func TestChangesFileRoundTrip(t *testing.T) {
 		if _, err := loadChanges(path, 2); err == nil {
 			t.Errorf("cut at %d bytes: accepted", i)
 		}
+	}
+}
+
+// The changes between two metadata tables: removed and added ids in order, vectors only for indexed ids, and nothing
+// past the limit.
+func TestChangesSince(t *testing.T) {
+	mk := func(ids ...int64) *metaTable {
+		m := &metaTable{}
+		for _, id := range ids {
+			m.add(id, unitMeta{unit: id * 10, collection: 1, document: 2, kind: "pdf"})
+		}
+		return m
+	}
+	vec := func(id int64) ([]float32, bool) { return []float32{float32(id)}, id != 7 }
+	base, now := mk(-5, 1, 2, 3, 4), mk(-9, -5, 2, 4, 6, 7)
+	c := changesSince(base, now, vec, 5)
+	if c == nil || !slices.Equal(c.removed, []int64{1, 3}) || len(c.added) != 3 {
+		t.Fatalf("changes %+v, want 1 and 3 removed, -9, 6 and 7 added", c)
+	}
+	for i, want := range []int64{-9, 6, 7} {
+		a := c.added[i]
+		if a.id != want || a.m.unit != want*10 || (a.vec == nil) != (want == 7) {
+			t.Errorf("added %d: %+v, want id %d (a vector unless 7)", i, a, want)
+		}
+	}
+	if c := changesSince(base, now, vec, 4); c != nil {
+		t.Errorf("5 changes under a limit of 4: %+v", c)
 	}
 }

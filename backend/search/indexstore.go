@@ -497,8 +497,7 @@ func (s *Searcher) saveState(k indexKey, st *indexState) {
 	path := indexPath(s.opts.IndexDir, k)
 	if b := st.saved; b != nil {
 		if a, ok := vi.ix.(*vector.Auto); ok && a.Kind() == "exact" {
-			c := changesSince(b.meta, st.meta, a.Vector)
-			if len(c.removed)+len(c.added) <= b.meta.len()/changesShare {
+			if c := changesSince(b.meta, st.meta, a.Vector, b.meta.len()/changesShare); c != nil {
 				c.baseGen, c.gen = b.gen, gen
 				if err := c.save(changesPath(path), k.dim); err != nil {
 					slog.Warn("search: cannot save index changes", "err", err)
