@@ -9,6 +9,7 @@ import { regionOf } from '../../lib/geometry'
 import type { Collection, Document, IngestProgress, PageRef, SearchHit } from '../../lib/types'
 import { PageGrid } from './PageGrid'
 import { IngestList } from './Progress'
+import { DeleteDocument } from './DeleteDocument'
 import { WatchedFolders } from '../watch/WatchedFolders'
 
 type Props = {
@@ -49,6 +50,13 @@ export function Library(p: Props) {
     if (!open) return
     backend.pages(open.id).then((u) => setPages(u ?? []), (e: unknown) => setError(String(e)))
   }, [open, p.refreshKey])
+
+  const deleteOpen = async (d: Document) => {
+    await backend.deleteDocument(d.id)
+    setOpen(null)
+    setDocs((ds) => ds.filter((x) => x.id !== d.id))
+    p.onCollectionsChanged() // document and page counts
+  }
 
   const runSearch = useCallback(
     (e?: React.FormEvent) => {
@@ -193,6 +201,7 @@ export function Library(p: Props) {
                   Ask about this document
                 </button>
               )}
+              <DeleteDocument name={open.name} onDelete={() => deleteOpen(open)} />
             </div>
             <PageGrid
               pages={pages}
