@@ -30,7 +30,7 @@ export function DeleteDocument({ name, onDelete }: Props) {
   }
   return (
     <span role="group" aria-label={`Delete ${name}`} className="confirm-delete">
-      <span>Delete {name} with its pages, thumbnails and saved password? This cannot be undone.</span>
+      <span>Delete {name} and its pages from the library? This cannot be undone.</span>
       <button className="danger" onClick={confirm} disabled={busy}>
         Delete
       </button>
