@@ -131,8 +131,20 @@ const pendingSQL = `SELECT d.collection_id, count(*) FROM units u
 		WHERE NOT EXISTS (SELECT 1 FROM ingest_steps s WHERE s.document_id = u.document_id AND s.ordinal = u.ordinal
 			AND s.stage = 'embed') GROUP BY d.collection_id`
 
+// anyPendingSQL tells whether any unit may lack its embed step: every unit gets one (done, skipped or failed), so
+// as many embed steps as units means none is pending. Two counts over indexes: 2.5 ms at 13k units, where pendingSQL's
+// probe per unit took 15–30 ms of every new process's first search.
+const anyPendingSQL = `SELECT (SELECT count(*) FROM units) > (SELECT count(*) FROM ingest_steps WHERE stage = 'embed')`
+
 // pendingUnits counts, per collection, the units extracted but without a recorded embed step.
 func (s *Searcher) pendingUnits(ctx context.Context) (map[int64]int, error) {
+	var some bool
+	if err := s.kb.DB().QueryRowContext(ctx, anyPendingSQL).Scan(&some); err != nil {
+		return nil, fmt.Errorf("search: count units awaiting embedding: %w", err)
+	}
+	if !some {
+		return map[int64]int{}, nil
+	}
 	rows, err := s.kb.DB().QueryContext(ctx, pendingSQL)
 	if err != nil {
 		return nil, fmt.Errorf("search: count units awaiting embedding: %w", err)

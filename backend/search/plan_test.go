@@ -55,6 +55,7 @@ func TestHotQueriesHaveNoQuadraticPlan(t *testing.T) {
 		"text items meta":   mk(itemsSQL(text, false)),
 		"image items":       mk(itemsSQL(image, true)),
 		"pending units":     {pendingSQL, nil},
+		"any pending":       {anyPendingSQL, nil},
 		"fingerprint":       {fingerprintSQL, []any{"e", "text"}},
 		"items by id":       mk(itemsByIDSQL(text, []any{int64(1), int64(2)}, []any{int64(3)})),
 		"image items by id": mk(itemsByIDSQL(image, []any{int64(1)}, nil)),
@@ -192,5 +193,23 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 		if fast != step.fast {
 			t.Errorf("%d %s: shortcut taken %v, want %v", i, step.name, fast, step.fast)
 		}
+	}
+}
+
+// Units without an embed step are counted per collection; with every unit's step recorded, none are.
+func TestPendingUnits(t *testing.T) {
+	ctx := context.Background()
+	k := openKB(t)
+	fillForPlans(t, k)
+	s := New(k, Options{})
+	got, err := s.pendingUnits(ctx)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("every unit has its embed step: pending %v (%v)", got, err)
+	}
+	if _, err := k.DB().ExecContext(ctx, `DELETE FROM ingest_steps WHERE document_id = 2 AND ordinal <= 3`); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = s.pendingUnits(ctx); err != nil || got[1] != 3 || len(got) != 1 {
+		t.Errorf("three units without their step: pending %v (%v), want collection 1: 3", got, err)
 	}
 }
