@@ -104,6 +104,9 @@ test('library: add real files, watch progress reach done, browse pages, search w
       timeout: 30000,
     })
     assert.match(await page.getByTestId('doc-card').textContent(), /hsaur3-Ch_analysis_of_variance\.pdf/)
+    // Its ingest row goes with it.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="ingest-row"]').length === 1)
+    assert.doesNotMatch(await page.getByTestId('ingest-row').textContent(), /blood_loss_report/)
     await page.getByLabel('Search pages').fill('Factor XIII activity')
     await page.getByLabel('Search pages').press('Enter')
     await page.getByTestId('search-results').waitFor({ timeout: 30000 })

@@ -180,6 +180,9 @@ export function App() {
                 setScope([d])
                 setView('chat')
               }}
+              onDocumentDeleted={(id) =>
+                setProgress((m) => Object.fromEntries(Object.entries(m).filter(([, v]) => v.document_id !== id)))
+              }
             />
           )}
           <div hidden={view !== 'chat'} className="view-fill">

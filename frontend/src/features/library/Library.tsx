@@ -24,6 +24,8 @@ type Props = {
   searchRef: React.RefObject<HTMLInputElement | null>
   /** Opens the chat scoped to one document. */
   onAskAbout?: (d: { id: number; name: string }) => void
+  /** Called after a document was deleted, so its ingest rows can go too. */
+  onDocumentDeleted?: (id: number) => void
 }
 
 export function Library(p: Props) {
@@ -56,6 +58,7 @@ export function Library(p: Props) {
     setOpen(null)
     setDocs((ds) => ds.filter((x) => x.id !== d.id))
     p.onCollectionsChanged() // document and page counts
+    p.onDocumentDeleted?.(d.id)
   }
 
   const runSearch = useCallback(
