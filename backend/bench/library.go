@@ -328,7 +328,7 @@ func ingestLibrary(ctx context.Context, o LibraryOptions, cfg *config.Config, em
 		note += fmt.Sprintf("; %d pages planned", pages)
 	}
 	emit(Row{What: "ingest: all stages", N: got, WallS: wall, CPUS: cpu, PerS: float64(got) / wall, PerCPUS: float64(got) / cpu,
-		RSSMB: rssMB(syscall.RUSAGE_SELF), Note: note})
+		RSSMB: PeakRSSMB(), Note: note})
 	// Stage rows: busy seconds summed over goroutines (a stage overlapping others can exceed the wall time).
 	for _, s := range []struct {
 		name string
@@ -424,7 +424,7 @@ func warmSearches(ctx context.Context, o LibraryOptions, cfg *config.Config, emi
 	}
 	self1, _ := cpuTimes()
 	emit(Row{What: "word index built in memory", N: 1, WallS: time.Since(t0).Seconds(), CPUS: (self1 - self0).Seconds(),
-		RSSMB: rssMB(syscall.RUSAGE_SELF)})
+		RSSMB: PeakRSSMB()})
 	for _, mode := range []search.Mode{search.Hybrid, search.Dense, search.BM25} {
 		q := func(i int) error {
 			_, err := lib.Search.Search(ctx, search.Query{Text: o.Queries[i%len(o.Queries)], K: 10, Mode: mode})
@@ -542,7 +542,7 @@ func measure(ctx context.Context, what string, n, clients int, fn func(int) erro
 			return err
 		}
 	}
-	emit(latencyRow(what, slices.Concat(lats...), wall, (self1 - self0).Seconds(), rssMB(syscall.RUSAGE_SELF)))
+	emit(latencyRow(what, slices.Concat(lats...), wall, (self1 - self0).Seconds(), PeakRSSMB()))
 	return nil
 }
 
@@ -581,11 +581,4 @@ func cpuTimes() (self, children time.Duration) {
 		return time.Duration((tv(ru.Utime) + tv(ru.Stime)) * float64(time.Second))
 	}
 	return d(s), d(c)
-}
-
-// rssMB is the peak resident set of this process (RUSAGE_SELF) or of its largest finished child, in MB.
-func rssMB(who int) float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(who, &ru)
-	return float64(ru.Maxrss) / 1024
 }

@@ -22,6 +22,12 @@ type pageWire struct {
 	wordsLen, textLen int
 }
 
+// endText closes the page's words in buf and appends its text after them.
+func (w *pageWire) endText() {
+	w.wordsLen, w.textLen = len(w.buf), len(w.text)
+	w.buf = append(w.buf, w.text...)
+}
+
 // extract is extractPage; with w non-nil the words, text and thumbnail go into w instead of the Page.
 func (e *engineDoc) extract(i int, o PageOptions, w *pageWire) (*Page, error) {
 	pw, ph, err := e.pageSize(i)
@@ -39,8 +45,7 @@ func (e *engineDoc) extract(i int, o PageOptions, w *pageWire) (*Page, error) {
 	if !o.NoText && thumb == nil {
 		if w != nil {
 			w.text, w.buf, err = e.textWire(i, w.text[:0], w.buf)
-			w.wordsLen, w.textLen = len(w.buf), len(w.text)
-			w.buf = append(w.buf, w.text...)
+			w.endText()
 		} else {
 			p.Text, p.Words, err = e.text(i)
 		}
@@ -108,8 +113,7 @@ func (e *engineDoc) textThumb(i int, o PageOptions, p *Page, w *pageWire, dpi fl
 			return nil
 		}
 		w.text = text
-		w.wordsLen, w.textLen = len(w.buf), len(w.text)
-		w.buf = append(w.buf, w.text...)
+		w.endText()
 		return img
 	}
 	var words []Word
