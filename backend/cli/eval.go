@@ -24,7 +24,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 		dataset, collection string
 		asJSON, perDoc      bool
 		perQuestion         bool
-		weights             string
+		weights, structure  string
 	)
 	cmd := &cobra.Command{
 		Use:   "retrieval",
@@ -33,6 +33,10 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			w, err := search.ParseWeights(weights)
+			if err != nil {
+				return err
+			}
+			sw, err := search.ParseStructure(structure)
 			if err != nil {
 				return err
 			}
@@ -54,7 +58,8 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 				}
 			}
 			retrieve := func(ctx context.Context, q eval.Question, mode string) ([]eval.PageRef, error) {
-				sq := search.Query{Text: q.Question, K: 10, Mode: search.Mode(mode), Collections: []string{collection}}
+				sq := search.Query{Text: q.Question, K: 10, Mode: search.Mode(mode), Collections: []string{collection},
+					Structure: &sw}
 				if weights != "" { // else the searcher's defaults, which depend on the collection's embedder
 					sq.Weights = &w
 				}
@@ -94,6 +99,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 	cmd.Flags().BoolVar(&perQuestion, "per-question", false, "include each question's scores in --json output")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
 	cmd.Flags().StringVar(&weights, "weights", "", "fusion weights of hybrid mode, e.g. bm25=1,text=0.5 (default: all 1, but text 0.01 with the built-in embedder)")
+	cmd.Flags().StringVar(&structure, "structure", "", "structure weights, e.g. doc=1,label=1,page=0.3,name=0.3,figure=0.3,passage=1 (unnamed ones keep their defaults)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("collection")
 	return cmd

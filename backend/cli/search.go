@@ -31,6 +31,7 @@ func init() {
 			mode       string
 			asJSON     bool
 			weights    string
+			structure  string
 			docs       []string
 		)
 		cmd := &cobra.Command{
@@ -47,13 +48,17 @@ func init() {
 				if err != nil {
 					return err
 				}
+				sw, err := search.ParseStructure(structure)
+				if err != nil {
+					return err
+				}
 				cfg, kbase, err := g.Open(ctx)
 				if err != nil {
 					return err
 				}
 				defer kbase.Close()
 				s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir()})
-				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m}
+				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m, Structure: &sw}
 				if weights != "" { // else the searcher's defaults, which depend on the collection's embedder
 					q.Weights = &wts
 				}
@@ -102,6 +107,7 @@ func init() {
 		cmd.Flags().StringVar(&mode, "mode", "hybrid", "hybrid, bm25 or dense")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per result")
 		cmd.Flags().StringVar(&weights, "weights", "", "fusion weights, e.g. bm25=1,text=0.5,visual=1 (default: all 1, but text 0.01 with the built-in embedder)")
+		cmd.Flags().StringVar(&structure, "structure", "", "structure weights, e.g. doc=1,label=1,page=0.3,name=0.3,figure=0.3,passage=1 (unnamed ones keep their defaults)")
 		return cmd
 	})
 }

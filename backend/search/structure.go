@@ -5,8 +5,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -35,8 +37,43 @@ type StructureWeights struct {
 // The passage boost took recall@5 0.646 → 0.672 and MRR 0.586 → 0.620 (passage.go). Document names at 0.3 (and
 // equally at 1) took recall@1 0.421 → 0.439 and MRR 0.634 → 0.643, recall@5 unchanged (docname.go). Captioned
 // pages for figure questions at 0.3 (the label weight) took recall@5 0.672 → 0.691 (figure 0.464 → 0.536), per
-// document 0.800 → 0.819; at 1 the same recall@5, lower MRR.
-var DefaultStructure = StructureWeights{Doc: 1, Label: 0.3, Page: 0.3, Passage: 1, Name: 0.3, Figure: 0.3}
+// document 0.800 → 0.819; at 1 the same recall@5, lower MRR. With the document pass and names in place, labels
+// at BM25's own weight (1, plain reciprocal-rank fusion) took recall@5 0.691 → 0.703 (table 0.743 → 0.774,
+// pure text 0.718 → 0.724, no source lower), MRR 0.649 → 0.660, per document unchanged; 0.5–0.7 gave 0.694, 1.5
+// 0.703, 2 0.694 (figure lower). Try others with `loupe eval retrieval --structure label=…`.
+var DefaultStructure = StructureWeights{Doc: 1, Label: 1, Page: 0.3, Passage: 1, Name: 0.3, Figure: 0.3}
+
+// ParseStructure reads structure weights as "doc=1,label=0.5"; unnamed signals keep DefaultStructure's weights.
+func ParseStructure(s string) (StructureWeights, error) {
+	w := DefaultStructure
+	if strings.TrimSpace(s) == "" {
+		return w, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if !ok || err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+			return w, fmt.Errorf("search: structure weight %q: want name=non-negative number", part)
+		}
+		switch strings.TrimSpace(name) {
+		case "doc":
+			w.Doc = f
+		case "label":
+			w.Label = f
+		case "page":
+			w.Page = f
+		case "name":
+			w.Name = f
+		case "figure":
+			w.Figure = f
+		case "passage":
+			w.Passage = f
+		default:
+			return w, fmt.Errorf("search: structure weight %q: unknown signal (want doc, label, page, name, figure or passage)", part)
+		}
+	}
+	return w, nil
+}
 
 // docTopPages is how many of a document's best pages sum to its document-level score: enough to reward a
 // document whose pages between them hold the question's words, few enough not to favour long documents.

@@ -185,3 +185,35 @@ func TestPageReferenceSignal(t *testing.T) {
 		}
 	}
 }
+
+func TestParseStructure(t *testing.T) {
+	with := func(f func(*StructureWeights)) StructureWeights {
+		w := DefaultStructure
+		f(&w)
+		return w
+	}
+	cases := map[string]struct {
+		in   string
+		want StructureWeights
+		ok   bool
+	}{
+		"empty":   {"", DefaultStructure, true},
+		"one":     {"label=0.3", with(func(w *StructureWeights) { w.Label = 0.3 }), true},
+		"several": {" doc=0, page=2 ,passage=0.5", with(func(w *StructureWeights) { w.Doc, w.Page, w.Passage = 0, 2, 0.5 }), true},
+		"all": {"doc=1,label=2,page=3,name=4,figure=5,passage=6",
+			StructureWeights{Doc: 1, Label: 2, Page: 3, Name: 4, Figure: 5, Passage: 6}, true},
+		"unknown": {"bm25=1", StructureWeights{}, false},
+		"neg":     {"doc=-1", StructureWeights{}, false},
+		"inf":     {"doc=Inf", StructureWeights{}, false},
+		"nan":     {"label=NaN", StructureWeights{}, false},
+		"noeq":    {"label", StructureWeights{}, false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := ParseStructure(c.in)
+			if (err == nil) != c.ok || (c.ok && got != c.want) {
+				t.Errorf("ParseStructure(%q) = %+v, %v", c.in, got, err)
+			}
+		})
+	}
+}
