@@ -494,20 +494,9 @@ func (a *App) RetryDocument(id int64, password string) error {
 type AskRequest struct {
 	ConversationID int64   `json:"conversation_id"` // 0 starts a new conversation
 	Question       string  `json:"question"`
-	Mode           string  `json:"mode"`
-	Think          *bool   `json:"think,omitempty"` // nil = settings, else the mode's default (vimrag on)
-	Collection     string  `json:"collection"`
 	Documents      []int64 `json:"documents"` // the scope: the agent searches these documents only; empty = all
-	Provider       string  `json:"provider"`  // "" = the agent default
-	Model          string  `json:"model"`     // "" = the provider's chat model
-	// Sampling, limits and the context window of this run; unset = the profile's, else the mode's.
-	Temperature   *float64 `json:"temperature,omitempty"`
-	TopP          *float64 `json:"top_p,omitempty"`
-	MaxTokens     int      `json:"max_tokens,omitempty"`
-	Seed          *int     `json:"seed,omitempty"`
-	MaxSteps      int      `json:"max_steps,omitempty"`
-	TopK          int      `json:"top_k,omitempty"`
-	ContextLength int      `json:"context_length,omitempty"`
+	// Mode, model, sampling, limits and the context window of this run; unset = the profile's, else the mode's.
+	library.AskOptions
 }
 
 // AskStarted names the run whose events will follow as agent:event.
@@ -529,9 +518,7 @@ func (a *App) Ask(r AskRequest) (AskStarted, error) {
 	if err := a.ready(); err != nil {
 		return AskStarted{}, err
 	}
-	chat, cfg, err := a.lib.AgentConfig(library.RunOptions{Mode: r.Mode, Provider: r.Provider, Model: r.Model,
-		Collection: r.Collection, Think: r.Think, MaxSteps: r.MaxSteps, TopK: r.TopK, ContextLength: r.ContextLength,
-		Sampling: config.Sampling{Temperature: r.Temperature, TopP: r.TopP, MaxTokens: r.MaxTokens, Seed: r.Seed}})
+	chat, cfg, err := a.lib.AgentConfig(r.RunOptions())
 	if err != nil {
 		return AskStarted{}, err
 	}

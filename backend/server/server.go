@@ -26,7 +26,6 @@ import (
 
 	"loupe/backend/agent"
 	"loupe/backend/buildinfo"
-	"loupe/backend/config"
 	"loupe/backend/kb"
 	"loupe/backend/kbagent"
 	"loupe/backend/library"
@@ -304,24 +303,13 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 
 // askRequest is the body of POST /v1/ask.
 type askRequest struct {
-	Question   string `json:"question"`
-	Mode       string `json:"mode"`
-	Collection string `json:"collection"`
+	Question string `json:"question"`
 	// Documents scopes the agent's searches to these documents (ids or file names); empty means all.
 	Documents search.DocRefs `json:"documents"`
-	Provider  string         `json:"provider"`
-	Model     string         `json:"model"`
-	// Think, sampling, limits and context window override settings and the mode's defaults; absent = not set.
-	Think         *bool    `json:"think"`
-	Temperature   *float64 `json:"temperature"`
-	TopP          *float64 `json:"top_p"`
-	MaxTokens     int      `json:"max_tokens"`
-	Seed          *int     `json:"seed"`
-	MaxSteps      int      `json:"max_steps"`
-	TopK          int      `json:"top_k"`
-	ContextLength int      `json:"context_length"`
 	// ConversationID continues a conversation (0 starts one): a follow-up is understood from its earlier turns.
 	ConversationID int64 `json:"conversation_id"`
+	// Mode, collection, model, think, sampling, limits and context window, as the window sends them; absent = not set.
+	library.AskOptions
 }
 
 // maxQuestionBytes bounds a question (a page of text is plenty; the agent's prompt carries it every turn).
@@ -372,9 +360,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	ro := library.RunOptions{Mode: req.Mode, Provider: req.Provider, Model: req.Model, Collection: req.Collection,
-		Think: req.Think, MaxSteps: req.MaxSteps, TopK: req.TopK, ContextLength: req.ContextLength,
-		Sampling: config.Sampling{Temperature: req.Temperature, TopP: req.TopP, MaxTokens: req.MaxTokens, Seed: req.Seed}}
+	ro := req.RunOptions()
 	var (
 		chat model.Chat
 		cfg  agent.Config

@@ -438,10 +438,10 @@ export namespace main {
 	export class AskRequest {
 	    conversation_id: number;
 	    question: string;
+	    documents: number[];
 	    mode: string;
 	    think?: boolean;
 	    collection: string;
-	    documents: number[];
 	    provider: string;
 	    model: string;
 	    temperature?: number;
@@ -460,10 +460,10 @@ export namespace main {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.conversation_id = source["conversation_id"];
 	        this.question = source["question"];
+	        this.documents = source["documents"];
 	        this.mode = source["mode"];
 	        this.think = source["think"];
 	        this.collection = source["collection"];
-	        this.documents = source["documents"];
 	        this.provider = source["provider"];
 	        this.model = source["model"];
 	        this.temperature = source["temperature"];
