@@ -494,27 +494,29 @@ func logNote(notes *[]string, msg string, args ...any) {
 // ParseWeights reads "bm25=1,text=0.5,visual=1"; signals not named keep their DefaultWeights value.
 func ParseWeights(s string) (Weights, error) {
 	w := DefaultWeights
+	err := parseNamedWeights(s, "weight", []string{"bm25", "text", "visual"}, []*float64{&w.BM25, &w.Text, &w.Visual})
+	return w, err
+}
+
+// parseNamedWeights reads "name=value,…" into the fields, fields[i] named names[i]; values are non-negative
+// numbers, and an unknown name is an error that lists the known ones.
+func parseNamedWeights(s, what string, names []string, fields []*float64) error {
 	if strings.TrimSpace(s) == "" {
-		return w, nil
+		return nil
 	}
 	for _, part := range strings.Split(s, ",") {
 		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
 		f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
 		if !ok || err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-			return w, fmt.Errorf("search: weight %q: want name=non-negative number", part)
+			return fmt.Errorf("search: %s %q: want name=non-negative number", what, part)
 		}
-		switch strings.TrimSpace(name) {
-		case "bm25":
-			w.BM25 = f
-		case "text":
-			w.Text = f
-		case "visual":
-			w.Visual = f
-		default:
-			return w, fmt.Errorf("search: weight %q: unknown signal (want bm25, text or visual)", part)
+		i := slices.Index(names, strings.TrimSpace(name))
+		if i < 0 {
+			return fmt.Errorf("search: %s %q: unknown signal (want %s)", what, part, strings.Join(names, ", "))
 		}
+		*fields[i] = f
 	}
-	return w, nil
+	return nil
 }
 
 // collections lists the collections with their embedders. kb.Collections also counts documents and units, which

@@ -5,10 +5,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -46,33 +44,9 @@ var DefaultStructure = StructureWeights{Doc: 1, Label: 1, Page: 0.3, Passage: 1,
 // ParseStructure reads structure weights as "doc=1,label=0.5"; unnamed signals keep DefaultStructure's weights.
 func ParseStructure(s string) (StructureWeights, error) {
 	w := DefaultStructure
-	if strings.TrimSpace(s) == "" {
-		return w, nil
-	}
-	for _, part := range strings.Split(s, ",") {
-		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-		f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if !ok || err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-			return w, fmt.Errorf("search: structure weight %q: want name=non-negative number", part)
-		}
-		switch strings.TrimSpace(name) {
-		case "doc":
-			w.Doc = f
-		case "label":
-			w.Label = f
-		case "page":
-			w.Page = f
-		case "name":
-			w.Name = f
-		case "figure":
-			w.Figure = f
-		case "passage":
-			w.Passage = f
-		default:
-			return w, fmt.Errorf("search: structure weight %q: unknown signal (want doc, label, page, name, figure or passage)", part)
-		}
-	}
-	return w, nil
+	err := parseNamedWeights(s, "structure weight", []string{"doc", "label", "page", "name", "figure", "passage"},
+		[]*float64{&w.Doc, &w.Label, &w.Page, &w.Name, &w.Figure, &w.Passage})
+	return w, err
 }
 
 // docTopPages is how many of a document's best pages sum to its document-level score: enough to reward a
