@@ -287,6 +287,11 @@ func (in *Ingester) Resume(ctx context.Context, progress func(Progress)) ([]Resu
 // Retry ingests a failed (or interrupted) document again from its stored original, keeping the units already
 // done; password, when not empty, is used for an encrypted PDF and remembered.
 func (in *Ingester) Retry(ctx context.Context, id int64, password string, progress func(Progress)) (Result, error) {
+	// The user may answer a failure (with the password it asked for) while the failed attempt is still finishing:
+	// wait for it, or this retry would be taken for a duplicate ingest and dropped.
+	if err := in.waitInactive(ctx, id); err != nil {
+		return Result{}, err
+	}
 	d, err := in.kb.Document(ctx, id)
 	if err != nil {
 		return Result{}, err
@@ -300,6 +305,23 @@ func (in *Ingester) Retry(ctx context.Context, id int64, password string, progre
 	r := in.run(ctx, d, password, progress)
 	in.batchDone(ctx)
 	return r, nil
+}
+
+// waitInactive returns once no ingest of document id runs in this Ingester.
+func (in *Ingester) waitInactive(ctx context.Context, id int64) error {
+	for {
+		in.memMu.Lock()
+		busy := in.active[id]
+		in.memMu.Unlock()
+		if !busy {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("document %d: %w", id, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // Delete removes a document with its units, vectors, steps and the blobs no other document uses, and forgets its

@@ -4,7 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"loupe/backend/kb"
 )
@@ -84,5 +86,44 @@ func TestDamagedEncryptionIsNotAPasswordPrompt(t *testing.T) {
 		if in.Password(d) != "" {
 			t.Errorf("password %q remembered", pw)
 		}
+	}
+}
+
+// TestRetryWhileTheFailureIsStillBeingReported: the window shows a document's failure from its progress event and
+// the user may answer with the password at once, before the failed attempt has quite finished. The retry must wait
+// for it and then open the file, not be taken for a duplicate ingest and dropped (the row stayed "failed").
+func TestRetryWhileTheFailureIsStillBeingReported(t *testing.T) {
+	in, _ := newIngester(t, Options{NoOCR: true})
+	ctx := context.Background()
+	enc := testdata(t, "bad", "pdf", "qpdf", "enc-R3,V2,U=view,O=master.pdf")
+	retried := make(chan Result, 1)
+	var once sync.Once
+	progress := func(p Progress) {
+		if p.Stage != StageFailed {
+			return
+		}
+		once.Do(func() {
+			// Still inside the failed attempt's report: retry from another goroutine, as the window does.
+			go func() {
+				r, err := in.Retry(ctx, p.DocumentID, "view", nil)
+				if err != nil {
+					t.Error(err)
+				}
+				retried <- r
+			}()
+			time.Sleep(200 * time.Millisecond) // the report is slow to return (a busy window)
+		})
+	}
+	res, err := in.AddRequest(ctx, Request{Collection: "c", Paths: []string{enc}}, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Document.Status != kb.StatusFailed {
+		t.Fatalf("without a password: %s, want failed", res[0].Document.Status)
+	}
+	r := <-retried
+	if r.Existed || r.Document.Status != kb.StatusReady || r.Document.Pages != 30 {
+		t.Fatalf("retry with the password during the failure's report: existed %v, %s %q, %d pages; want ready, 30 pages",
+			r.Existed, r.Document.Status, r.Error, r.Document.Pages)
 	}
 }
