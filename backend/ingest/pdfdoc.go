@@ -199,7 +199,8 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 		return false, err // the document opened once; failing now is a worker problem, not a page one
 	}
 	t0 := time.Now()
-	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize, Images: j.in.o.OCR != nil && j.in.o.ImageOCR})
+	p, err := d.Page(ctx, i, pdf.PageOptions{ThumbSize: j.in.o.ThumbSize, Images: j.in.o.OCR != nil && j.in.o.ImageOCR,
+		RawWords: true})
 	j.in.clock.extract.Add(since(t0))
 	j.in.clock.extractN.Add(1)
 	if err != nil {
@@ -217,10 +218,9 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	}
 	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
 		Text: strings.TrimSpace(p.Text), TextSource: kb.TextLayer}
-	u.Words = make([]kb.Word, 0, len(p.Words))
-	for _, w := range p.Words {
-		u.Words = append(u.Words, kb.Word{Text: w.Text, X0: w.Box.X0, Y0: w.Box.Y0, X1: w.Box.X1, Y1: w.Box.Y1})
-	}
+	// The text layer's words go from the worker's answer straight to their stored form (layerWords), unless image
+	// OCR needs them as Words or OCR replaces them.
+	fromLayer := true
 	layerOK := usableText(u.Text)
 	if layerOK || j.in.o.OCR == nil {
 		var clips []imageClip
@@ -229,6 +229,12 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 		}
 		// The worker is free for the next page while this one is stored.
 		free()
+		if len(clips) > 0 {
+			if u.Words, err = layerWords(p); err != nil {
+				return false, fmt.Errorf("page %d: %w", ord, err)
+			}
+			fromLayer = false
+		}
 		if err := j.ocrImages(ctx, &u, clips); err != nil {
 			return false, err
 		}
@@ -264,6 +270,7 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 				if txt := strings.TrimSpace(res.Text); preferOCR(u.Text, txt) {
 					// OCR pixels → points: the render was made at r.DPI.
 					u.Text, u.Words, u.TextSource = txt, ocrWords(res, 72/r.DPI), kb.TextOCR
+					fromLayer = false
 				}
 				if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepDone}); err != nil {
 					return false, err
@@ -276,6 +283,10 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	}
 	if u.Text == "" {
 		u.TextSource, u.Words = kb.TextNone, nil
+	} else if fromLayer {
+		if u.EncodedWords, err = kb.EncodeWords(eachLayerWord(p)); err != nil {
+			return false, fmt.Errorf("page %d: %w", ord, err)
+		}
 	}
 	pu.u, pu.thumb = u, p.Thumb
 	if wantImage {
@@ -283,6 +294,23 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	}
 	pu.item.text = u.Text
 	return true, nil
+}
+
+// eachLayerWord yields the words of a page read with RawWords, for kb.EncodeWords.
+func eachLayerWord(p *pdf.Page) func(yield func(text []byte, x0, y0, x1, y1 float64)) {
+	return func(yield func(text []byte, x0, y0, x1, y1 float64)) {
+		// Doc.Page checked the encoding: no error here.
+		_ = p.EachWord(func(text []byte, b pdf.Box, _ int) { yield(text, b.X0, b.Y0, b.X1, b.Y1) })
+	}
+}
+
+// layerWords is a page's text layer as unit words (for image OCR, which adds to them).
+func layerWords(p *pdf.Page) ([]kb.Word, error) {
+	var out []kb.Word
+	err := p.EachWord(func(text []byte, b pdf.Box, _ int) {
+		out = append(out, kb.Word{Text: string(text), X0: b.X0, Y0: b.Y0, X1: b.X1, Y1: b.Y1})
+	})
+	return out, err
 }
 
 // pageFailed stores an empty unit for a page MuPDF could not read, so ordinals stay whole, and records why.

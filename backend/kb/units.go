@@ -48,6 +48,9 @@ type Unit struct {
 	Words      []Word  `json:"words,omitempty"`
 	ThumbBlob  string  `json:"thumb_blob,omitempty"`
 	ImageBlob  string  `json:"image_blob,omitempty"` // normalised image (images) or representative frame (clips)
+	// EncodedWords, when Words is empty, is stored as the unit's word boxes: their stored form from EncodeWords,
+	// for a writer that never holds them as Words. Reads fill Words, never this.
+	EncodedWords []byte `json:"-"`
 }
 
 // Frame is a keyframe of a video clip.
@@ -105,6 +108,11 @@ func insertUnits(ctx context.Context, db execer, units []Unit) ([]int64, error) 
 				return nil, fmt.Errorf("store unit %d of document %d: %w", u.Ordinal, u.DocumentID, err)
 			}
 			words = b
+		} else if len(u.EncodedWords) > 0 {
+			if len(u.EncodedWords) < 3 || u.EncodedWords[0] != wordsMagic {
+				return nil, fmt.Errorf("store unit %d of document %d: encoded word boxes are not their stored form", u.Ordinal, u.DocumentID)
+			}
+			words = u.EncodedWords
 		}
 		args = append(args, u.DocumentID, u.Ordinal, u.Kind, u.Width, u.Height, u.TStartMS, u.TEndMS, u.Text, u.TextSource,
 			words, u.ThumbBlob, u.ImageBlob, hasCJK(u.Text))

@@ -31,57 +31,82 @@ const (
 // encodeWordsBinary returns the stored form of words (nil for none: the column keeps its '[]'): wordsLines when every
 // coordinate is a float32, else wordsF64.
 func encodeWordsBinary(words []Word) ([]byte, error) {
-	if len(words) == 0 {
-		return nil, nil
-	}
+	return encodeWordSeq(func(yield func(string, float64, float64, float64, float64)) {
+		for _, w := range words {
+			yield(w.Text, w.X0, w.Y0, w.X1, w.Y1)
+		}
+	})
+}
+
+// EncodeWords returns the stored form of the words each yields, in order: the bytes storing them as Unit.Words
+// writes, for Unit.EncodedWords. each is called twice (the form depends on every coordinate); text need only be
+// valid during a yield. It fails on a coordinate that is not a number.
+func EncodeWords(each func(yield func(text []byte, x0, y0, x1, y1 float64))) ([]byte, error) {
+	return encodeWordSeq(each)
+}
+
+// encodeWordSeq is encodeWordsBinary over the words each yields (twice: once to size and choose the form, once to
+// write it).
+func encodeWordSeq[T string | []byte](each func(yield func(text T, x0, y0, x1, y1 float64))) ([]byte, error) {
 	kind := byte(wordsLines)
 	size := 2 + binary.MaxVarintLen64
-	for _, w := range words {
-		for _, f := range [4]float64{w.X0, w.Y0, w.X1, w.Y1} {
-			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return nil, fmt.Errorf("word %q: box coordinate %v is not a number", w.Text, f)
+	count := 0
+	var bad error
+	each(func(text T, x0, y0, x1, y1 float64) {
+		count++
+		for _, f := range [4]float64{x0, y0, x1, y1} {
+			if (math.IsNaN(f) || math.IsInf(f, 0)) && bad == nil {
+				bad = fmt.Errorf("word %q: box coordinate %v is not a number", text, f)
 			}
 			if float64(float32(f)) != f {
 				kind = wordsF64
 			}
 		}
-		size += binary.MaxVarintLen32 + len(w.Text)
+		size += binary.MaxVarintLen32 + len(text)
+	})
+	if bad != nil {
+		return nil, bad
+	}
+	if count == 0 {
+		return nil, nil
 	}
 	if kind == wordsF64 {
-		size += 32 * len(words)
+		size += 32 * count
 	} else {
-		size += 16 * len(words) // at most
+		size += 16 * count // at most
 	}
 	b := make([]byte, 0, size)
 	b = append(b, wordsMagic, kind)
-	b = binary.AppendUvarint(b, uint64(len(words)))
+	b = binary.AppendUvarint(b, uint64(count))
 	if kind == wordsF64 {
-		for _, w := range words {
-			b = binary.AppendUvarint(b, uint64(len(w.Text)))
-			b = append(b, w.Text...)
-			for _, f := range [4]float64{w.X0, w.Y0, w.X1, w.Y1} {
+		each(func(text T, x0, y0, x1, y1 float64) {
+			b = binary.AppendUvarint(b, uint64(len(text)))
+			b = append(b, text...)
+			for _, f := range [4]float64{x0, y0, x1, y1} {
 				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 			}
-		}
+		})
 		return b, nil
 	}
 	var y0, y1 uint32
-	for i, w := range words {
-		wy0, wy1 := math.Float32bits(float32(w.Y0)), math.Float32bits(float32(w.Y1))
+	first := true
+	each(func(text T, x0, wy0f, x1, wy1f float64) {
+		wy0, wy1 := math.Float32bits(float32(wy0f)), math.Float32bits(float32(wy1f))
 		same := uint64(0)
-		if i > 0 && wy0 == y0 && wy1 == y1 {
+		if !first && wy0 == y0 && wy1 == y1 {
 			same = 1
 		}
+		first = false
 		y0, y1 = wy0, wy1
-		b = binary.AppendUvarint(b, uint64(len(w.Text))<<1|same)
-		b = append(b, w.Text...)
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(w.X0)))
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(w.X1)))
+		b = binary.AppendUvarint(b, uint64(len(text))<<1|same)
+		b = append(b, text...)
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x0)))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x1)))
 		if same == 0 {
 			b = binary.LittleEndian.AppendUint32(b, wy0)
 			b = binary.LittleEndian.AppendUint32(b, wy1)
 		}
-	}
+	})
 	return b, nil
 }
 

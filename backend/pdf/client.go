@@ -294,7 +294,13 @@ func (d *Doc) Page(ctx context.Context, i int, o PageOptions) (*Page, error) {
 	if nw < 0 || nt < 0 || nw > len(payload) || nt > len(payload)-nw {
 		return nil, fmt.Errorf("pdf %s: page %d: %d bytes of words and %d of text in a %d-byte answer", d.Path, i+1, nw, nt, len(payload))
 	}
-	if resp.Page.Words, err = readWords(payload[:nw]); err != nil {
+	resp.Page.wire = payload[:nw:nw]
+	if o.RawWords {
+		err = eachWord(resp.Page.wire, func(int, int, Box, int) {}) // malformed answers fail here, as when decoded
+	} else {
+		resp.Page.Words, err = readWords(resp.Page.wire)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("pdf %s: page %d: %w", d.Path, i+1, err)
 	}
 	resp.Page.Text = string(payload[nw : nw+nt])

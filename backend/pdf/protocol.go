@@ -171,27 +171,35 @@ func readWords(b []byte) ([]Word, error) {
 	all := string(b)
 	// A word takes at least 34 bytes (empty text, one-byte line): a capacity that rarely needs to grow.
 	out := make([]Word, 0, len(b)/40+1)
-	for off := 0; off < len(all); {
+	err := eachWord(b, func(start, end int, box Box, line int) {
+		out = append(out, Word{Text: all[start:end], Box: box, Line: line})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachWord calls fn with each word appendWords wrote to b, in order; the word's text is b[start:end].
+func eachWord(b []byte, fn func(start, end int, box Box, line int)) error {
+	for off := 0; off < len(b); {
 		n, k := binary.Uvarint(b[off:])
 		if k <= 0 || uint64(len(b)-off-k) < n+32 {
-			return nil, errWords
+			return errWords
 		}
-		off += k
-		w := Word{Text: all[off : off+int(n)]}
-		off += int(n)
+		start := off + k
+		off = start + int(n)
 		var f [4]float64
 		for i := range f {
 			f[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[off:]))
 			off += 8
 		}
-		w.Box = Box{f[0], f[1], f[2], f[3]}
 		line, k := binary.Uvarint(b[off:])
 		if k <= 0 {
-			return nil, errWords
+			return errWords
 		}
 		off += k
-		w.Line = int(line)
-		out = append(out, w)
+		fn(start, start+int(n), Box{f[0], f[1], f[2], f[3]}, int(line))
 	}
-	return out, nil
+	return nil
 }

@@ -68,6 +68,15 @@ type Page struct {
 	// Error is set when this page could not be read although the document could; the page's other fields are then
 	// as complete as MuPDF allowed.
 	Error string `json:"error,omitempty"`
+	// wire is the words as the worker sent them (Doc.Page keeps them for EachWord).
+	wire []byte
+}
+
+// EachWord calls fn with each word of a page from Doc.Page, in reading order, decoding them from the worker's
+// answer as it goes: text is only valid during the call. It reads the same words as Words without making them,
+// so PageOptions.RawWords callers spend no allocation per word; it returns an error for a malformed answer.
+func (p *Page) EachWord(fn func(text []byte, b Box, line int)) error {
+	return eachWord(p.wire, func(start, end int, b Box, line int) { fn(p.wire[start:end:end], b, line) })
 }
 
 // PageOptions selects what Page extracts.
@@ -77,6 +86,8 @@ type PageOptions struct {
 	ThumbSize int  `json:"thumb_size,omitempty"` // longest side in pixels; 0 = no thumbnail
 	// ThumbQuality is the JPEG quality (1..100); 0 means 80.
 	ThumbQuality int `json:"thumb_quality,omitempty"`
+	// RawWords leaves Page.Words nil: the caller reads the words with Page.EachWord (the client's side only).
+	RawWords bool `json:"-"`
 }
 
 // Format is an image encoding.
