@@ -2,9 +2,11 @@
 package glove
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -123,12 +125,72 @@ func (t *Table) addRow(dst []float32, i int32) {
 func (t *Table) Embed(text string) []float32 {
 	v := make([]float32, t.dim)
 	n := 0
-	Tokens(text, func(tok string) {
-		if i, ok := t.index[tok]; ok && i >= 0 {
+	scanTokens(text, func(start, end int, lowered []byte) {
+		if i := t.lookup(text, start, end, lowered); i >= 0 {
 			t.addRow(v, i)
 			n++
 		}
 	})
+	return meanUnit(v, n)
+}
+
+// lookup is the row Embed adds for the token text[start:end] (lowered, when not nil, is its lower-case form), or
+// -1 for an unknown or stop word.
+func (t *Table) lookup(text string, start, end int, lowered []byte) int32 {
+	var i int32
+	var ok bool
+	if lowered == nil {
+		i, ok = t.index[text[start:end]]
+	} else {
+		i, ok = t.index[string(lowered)] // no copy: the conversion is only a map key
+	}
+	if !ok || i < 0 {
+		return -1
+	}
+	return i
+}
+
+// Tokenized is a text tokenized once, so that many windows of it embed without tokenizing and looking up their
+// words again: ingest embeds each page whole and as overlapping passages, which made three lookups of every word.
+type Tokenized struct {
+	t    *Table
+	text string
+	toks []tokenRow
+}
+
+// tokenRow is one token of the text (known or not) and the row Embed adds for it (-1 for none).
+type tokenRow struct {
+	start, end int32
+	row        int32
+}
+
+// Tokenize prepares text for Tokenized.Embed.
+func (t *Table) Tokenize(text string) *Tokenized {
+	d := &Tokenized{t: t, text: text, toks: make([]tokenRow, 0, len(text)/5+1)}
+	scanTokens(text, func(start, end int, lowered []byte) {
+		d.toks = append(d.toks, tokenRow{int32(start), int32(end), t.lookup(text, start, end, lowered)})
+	})
+	return d
+}
+
+// Embed returns exactly Table.Embed(text[start:end]): the same rows added in the same order. A window that cuts a
+// token in two (whose part may be another word) is embedded from its own text instead.
+func (d *Tokenized) Embed(start, end int) []float32 {
+	toks := d.toks
+	lo, _ := slices.BinarySearchFunc(toks, start, func(tk tokenRow, s int) int { return cmp.Compare(int(tk.end), s+1) })
+	hi, _ := slices.BinarySearchFunc(toks, end, func(tk tokenRow, e int) int { return cmp.Compare(int(tk.end), e+1) })
+	// lo: the first token ending after start; hi: the first ending after end.
+	if (lo < len(toks) && int(toks[lo].start) < start) || (hi < len(toks) && int(toks[hi].start) < end) {
+		return d.t.Embed(d.text[start:end])
+	}
+	v := make([]float32, d.t.dim)
+	n := 0
+	for _, tk := range toks[lo:hi] {
+		if tk.row >= 0 {
+			d.t.addRow(v, tk.row)
+			n++
+		}
+	}
 	return meanUnit(v, n)
 }
 
@@ -155,6 +217,18 @@ func meanUnit(v []float32, n int) []float32 {
 // Tokens calls fn with each word token of text in order: a maximal run of Unicode letters and digits, lower-cased.
 // Everything else (spaces, punctuation, symbols, marks) separates tokens.
 func Tokens(text string, fn func(tok string)) {
+	scanTokens(text, func(start, end int, lowered []byte) {
+		if lowered == nil {
+			fn(text[start:end])
+		} else {
+			fn(string(lowered))
+		}
+	})
+}
+
+// scanTokens calls fn with the byte range of each token of text (as Tokens defines them) and, when the token is
+// not already lower-case, its lower-case form (valid during the call only); lowered is nil otherwise.
+func scanTokens(text string, fn func(start, end int, lowered []byte)) {
 	var buf []byte
 	start := -1
 	lower := true // the run so far is already lower-case: pass a substring of text without copying
@@ -163,9 +237,9 @@ func Tokens(text string, fn func(tok string)) {
 			return
 		}
 		if lower {
-			fn(text[start:end])
+			fn(start, end, nil)
 		} else {
-			fn(string(buf))
+			fn(start, end, buf)
 		}
 		start, lower, buf = -1, true, buf[:0]
 	}

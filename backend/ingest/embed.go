@@ -118,16 +118,12 @@ func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 	passages := make([][]kb.Passage, len(batch))
 	for lo := 0; lo < len(inputs); lo += j.in.o.EmbedBatch {
 		chunk := inputs[lo:min(lo+j.in.o.EmbedBatch, len(inputs))]
-		in := make([]model.EmbedInput, len(chunk))
-		for k, t := range chunk {
-			in[k] = model.EmbedInput{Text: t.text}
-		}
-		out, err := s.text.Embed(ctx, in)
+		out, err := s.embedTexts(ctx, batch, chunk)
 		if err != nil {
 			return fmt.Errorf("embedding with %s: %w", j.coll.TextEmbedder, err)
 		}
-		if len(out) != len(in) {
-			return fmt.Errorf("embedding with %s: %d vectors for %d texts", j.coll.TextEmbedder, len(out), len(in))
+		if len(out) != len(chunk) {
+			return fmt.Errorf("embedding with %s: %d vectors for %d texts", j.coll.TextEmbedder, len(out), len(chunk))
 		}
 		for k, v := range out {
 			t := chunk[k]
@@ -181,6 +177,43 @@ func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 		j.unitDone(it.ordinal, it.fresh)
 	}
 	return nil
+}
+
+// windowEmbedder embeds byte ranges of one text as Embed embeds each range's text, tokenizing the text once: the
+// built-in embedder, for which a page's passages and whole text otherwise made three lookups of every word.
+type windowEmbedder interface {
+	EmbedWindows(ctx context.Context, text string, windows [][2]int) ([][]float32, error)
+}
+
+// embedTexts returns the text embedder's vectors of the inputs, in order.
+func (s *embedStage) embedTexts(ctx context.Context, batch []embedItem, inputs []textInput) ([][]float32, error) {
+	we, ok := s.text.(windowEmbedder)
+	if !ok {
+		in := make([]model.EmbedInput, len(inputs))
+		for k, t := range inputs {
+			in[k] = model.EmbedInput{Text: t.text}
+		}
+		return s.text.Embed(ctx, in)
+	}
+	// An item's inputs are consecutive: its passages (text[start:end], truncated) and its whole text (start 0).
+	out := make([][]float32, 0, len(inputs))
+	for lo := 0; lo < len(inputs); {
+		hi := lo + 1
+		for hi < len(inputs) && inputs[hi].item == inputs[lo].item {
+			hi++
+		}
+		windows := make([][2]int, hi-lo)
+		for k, t := range inputs[lo:hi] {
+			windows[k] = [2]int{t.start, t.start + len(t.text)}
+		}
+		vs, err := we.EmbedWindows(ctx, batch[inputs[lo].item].text, windows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, vs...)
+		lo = hi
+	}
+	return out, nil
 }
 
 func (s *embedStage) embedImages(ctx context.Context, batch []embedItem) ([][]float32, error) {

@@ -49,3 +49,24 @@ func (e *Embedder) Dim() int { return glove.Dim }
 
 // SupportsImages reports false: GloVe embeds words only.
 func (e *Embedder) SupportsImages() bool { return false }
+
+// EmbedWindows embeds byte ranges of one text, each exactly as Embed embeds text[w[0]:w[1]], tokenizing and looking
+// up the text's words once for all of them (ingest embeds a page whole and as overlapping passages).
+func (e *Embedder) EmbedWindows(ctx context.Context, text string, windows [][2]int) ([][]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("builtin embedder: %w", err)
+	}
+	t, err := glove.Default()
+	if err != nil {
+		return nil, fmt.Errorf("builtin embedder: %w", err)
+	}
+	d := t.Tokenize(text)
+	out := make([][]float32, len(windows))
+	for i, w := range windows {
+		if w[0] < 0 || w[0] > w[1] || w[1] > len(text) {
+			return nil, fmt.Errorf("builtin embedder: window %d:%d of a %d-byte text", w[0], w[1], len(text))
+		}
+		out[i] = d.Embed(w[0], w[1])
+	}
+	return out, nil
+}

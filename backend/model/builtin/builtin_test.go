@@ -59,3 +59,29 @@ func TestEmbedErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestEmbedWindows: each window embeds as its own text through Embed, bit for bit; a window outside the text is an
+// error.
+func TestEmbedWindows(t *testing.T) {
+	e := New()
+	text := "The Linear Model fits coefficients by least squares. 中文 Naïve Café, catalog of Data Frames."
+	windows := [][2]int{{0, len(text)}, {4, 16}, {5, 16}, {0, 0}, {53, 60}, {17, len(text)}}
+	got, err := e.EmbedWindows(context.Background(), text, windows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range windows {
+		want, err := e.Embed(context.Background(), []model.EmbedInput{{Text: text[w[0]:w[1]]}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range want[0] {
+			if math.Float32bits(got[i][j]) != math.Float32bits(want[0][j]) {
+				t.Fatalf("window %v: dimension %d is %v, Embed gives %v", w, j, got[i][j], want[0][j])
+			}
+		}
+	}
+	if _, err := e.EmbedWindows(context.Background(), text, [][2]int{{3, len(text) + 1}}); err == nil {
+		t.Error("a window past the text's end: no error")
+	}
+}
