@@ -16,14 +16,31 @@ type span struct{ start, end int }
 
 // passageSpans splits text into windows of PassageWords whitespace-separated words, PassageStride apart, the last
 // one ending at the last word (so no window is short, except the only one of a short text). Text without words
-// gets none.
+// gets none. It keeps only the last window's worth of word starts, not every word of the page.
 func passageSpans(text string) []span {
-	words := make([]span, 0, len(text)/6+1) // about a word per six bytes of English: no regrowing
+	var starts [PassageWords]int // starts[k%PassageWords]: where word k starts, for the last PassageWords words
+	var out []span
+	n := 0        // words so far
+	next := 0     // the word the next window starts at
+	lastEnd := -1 // where the last window ended
 	start := -1
+	word := func(end int) {
+		starts[n%PassageWords] = start
+		if n == next+PassageWords-1 {
+			// The window of words next…n, whether or not more words follow: when n is the last word, the final
+			// window (the last PassageWords words) is this one.
+			out = append(out, span{starts[next%PassageWords], end})
+			next += PassageStride
+			lastEnd = end
+		}
+		n++
+	}
+	end := 0
 	for i, r := range text {
 		if unicode.IsSpace(r) {
 			if start >= 0 {
-				words = append(words, span{start, i})
+				word(i)
+				end = i
 				start = -1
 			}
 			continue
@@ -33,22 +50,16 @@ func passageSpans(text string) []span {
 		}
 	}
 	if start >= 0 {
-		words = append(words, span{start, len(text)})
+		word(len(text))
+		end = len(text)
 	}
-	n := len(words)
-	if n == 0 {
+	switch {
+	case n == 0:
 		return nil
+	case n < PassageWords:
+		return []span{{starts[0], end}}
+	case lastEnd != end:
+		out = append(out, span{starts[(n-PassageWords)%PassageWords], end})
 	}
-	if n <= PassageWords {
-		return []span{{words[0].start, words[n-1].end}}
-	}
-	var out []span
-	for st := 0; ; st += PassageStride {
-		if st+PassageWords >= n {
-			st = n - PassageWords
-			out = append(out, span{words[st].start, words[n-1].end})
-			return out
-		}
-		out = append(out, span{words[st].start, words[st+PassageWords-1].end})
-	}
+	return out
 }
