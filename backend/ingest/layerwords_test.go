@@ -49,7 +49,7 @@ func TestLayerWordsStoredAsDecoded(t *testing.T) {
 						want = append(want, kb.Word{Text: w.Text, X0: w.Box.X0, Y0: w.Box.Y0, X1: w.Box.X1, Y1: w.Box.Y1})
 					}
 				}
-				wantBlob, err := kb.EncodeWords(func(yield func([]byte, float64, float64, float64, float64)) {
+				wantBlob, err := kb.EncodeWords(0, func(yield func([]byte, float64, float64, float64, float64)) {
 					for _, w := range want {
 						yield([]byte(w.Text), w.X0, w.Y0, w.X1, w.Y1)
 					}

@@ -284,8 +284,12 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	if u.Text == "" {
 		u.TextSource, u.Words = kb.TextNone, nil
 	} else if fromLayer {
-		if u.EncodedWords, err = kb.EncodeWords(eachLayerWord(p)); err != nil {
-			return false, fmt.Errorf("page %d: %w", ord, err)
+		var malformed error
+		if u.EncodedWords, malformed, err = encodeLayerWords(p); malformed != nil {
+			// As when Doc.Page decoded the words itself: the page is unreadable, the document goes on.
+			return false, j.pageFailed(ctx, ord, fmt.Errorf("pdf %s: page %d: %w", j.doc.Name, ord, malformed))
+		} else if err != nil {
+			return false, fmt.Errorf("store page %d of %s: %w", ord, j.doc.Name, err) // a box that is not a number
 		}
 	}
 	pu.u, pu.thumb = u, p.Thumb
@@ -296,12 +300,16 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	return true, nil
 }
 
-// eachLayerWord yields the words of a page read with RawWords, for kb.EncodeWords.
-func eachLayerWord(p *pdf.Page) func(yield func(text []byte, x0, y0, x1, y1 float64)) {
-	return func(yield func(text []byte, x0, y0, x1, y1 float64)) {
-		// Doc.Page checked the encoding: no error here.
-		_ = p.EachWord(func(text []byte, b pdf.Box, _ int) { yield(text, b.X0, b.Y0, b.X1, b.Y1) })
+// encodeLayerWords is the stored form of the words of a page read with RawWords; malformed reports a damaged
+// answer from the worker, err a word kb cannot store.
+func encodeLayerWords(p *pdf.Page) (b []byte, malformed, err error) {
+	b, err = kb.EncodeWords(p.WordBytes(), func(yield func(text []byte, x0, y0, x1, y1 float64)) {
+		malformed = p.EachWord(func(text []byte, b pdf.Box, _ int) { yield(text, b.X0, b.Y0, b.X1, b.Y1) })
+	})
+	if malformed != nil {
+		return nil, malformed, nil
 	}
+	return b, nil, err
 }
 
 // layerWords is a page's text layer as unit words (for image OCR, which adds to them).

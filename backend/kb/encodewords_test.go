@@ -13,8 +13,8 @@ import (
 
 // TestEncodeWordsIsTheStoredForm checks that EncodeWords over a stream of words, and encodeWordsBinary, give byte
 // for byte what the encoder before EncodeWords gave (referenceEncodeWords, kept here as it was): float32-exact boxes
-// (the wordsLines form, with lines sharing y0/y1), float64 boxes, any text, none at all, and the same error for a
-// coordinate that is not a number.
+// (the one-pass wordsLines form, with lines sharing y0/y1), float64 boxes (two passes), any text, none at all, and
+// the same error for a coordinate that is not a number, also after a float64 box has switched the form.
 func TestEncodeWordsIsTheStoredForm(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	texts := []string{"plain", "", "naïve", "中文", "bad\xffutf8", strings.Repeat("x", 200)}
@@ -26,6 +26,15 @@ func TestEncodeWordsIsTheStoredForm(t *testing.T) {
 		},
 		"float64 boxes": func(int) Word { return Word{texts[r.IntN(len(texts))], f32(), r.Float64() * 72 / 300, f32(), f32()} },
 		"not a number":  func(i int) Word { return Word{"w" + fmt.Sprint(i), f32(), math.NaN(), f32(), math.Inf(1)} },
+		"a float64 box, then not a number": func(i int) Word {
+			switch {
+			case i == 0:
+				return Word{"first", 0.1, f32(), f32(), f32()}
+			case i%7 == 5:
+				return Word{"w" + fmt.Sprint(i), 1.0 / 3, math.Inf(-1), f32(), f32()}
+			}
+			return Word{"w", f32(), f32(), f32(), f32()}
+		},
 	}
 	for name, gen := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -36,7 +45,7 @@ func TestEncodeWordsIsTheStoredForm(t *testing.T) {
 				}
 				want, wantErr := referenceEncodeWords(ws)
 				got, err := encodeWordsBinary(ws)
-				streamed, serr := EncodeWords(func(yield func([]byte, float64, float64, float64, float64)) {
+				streamed, serr := EncodeWords(0, func(yield func([]byte, float64, float64, float64, float64)) {
 					for _, w := range ws {
 						yield([]byte(w.Text), w.X0, w.Y0, w.X1, w.Y1)
 					}
@@ -66,7 +75,7 @@ func TestEncodedWordsStoreAsWords(t *testing.T) {
 		nil,
 	}
 	for i, ws := range words {
-		enc, err := EncodeWords(func(yield func([]byte, float64, float64, float64, float64)) {
+		enc, err := EncodeWords(0, func(yield func([]byte, float64, float64, float64, float64)) {
 			for _, w := range ws {
 				yield([]byte(w.Text), w.X0, w.Y0, w.X1, w.Y1)
 			}

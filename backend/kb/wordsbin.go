@@ -31,18 +31,86 @@ const (
 // encodeWordsBinary returns the stored form of words (nil for none: the column keeps its '[]'): wordsLines when every
 // coordinate is a float32, else wordsF64.
 func encodeWordsBinary(words []Word) ([]byte, error) {
-	return encodeWordSeq(func(yield func(string, float64, float64, float64, float64)) {
+	each := func(yield func(string, float64, float64, float64, float64)) {
 		for _, w := range words {
 			yield(w.Text, w.X0, w.Y0, w.X1, w.Y1)
 		}
-	})
+	}
+	size := 0
+	for _, w := range words {
+		size += binary.MaxVarintLen32 + len(w.Text) + 16
+	}
+	if b, ok, err := encodeWordLines(size, each); ok || err != nil {
+		return b, err
+	}
+	return encodeWordSeq(each)
 }
 
 // EncodeWords returns the stored form of the words each yields, in order: the bytes storing them as Unit.Words
-// writes, for Unit.EncodedWords. each is called twice (the form depends on every coordinate); text need only be
-// valid during a yield. It fails on a coordinate that is not a number.
-func EncodeWords(each func(yield func(text []byte, x0, y0, x1, y1 float64))) ([]byte, error) {
+// writes, for Unit.EncodedWords. sizeHint is about the bytes the words take (their text and 17 bytes more each
+// suffice); text need only be valid during a yield. each is called once when every coordinate is a float32 (as
+// MuPDF's are), else twice. It fails on a coordinate that is not a number.
+func EncodeWords(sizeHint int, each func(yield func(text []byte, x0, y0, x1, y1 float64))) ([]byte, error) {
+	if b, ok, err := encodeWordLines(sizeHint, each); ok || err != nil {
+		return b, err
+	}
 	return encodeWordSeq(each)
+}
+
+// encodeWordLines writes the wordsLines form in one pass over the words each yields. ok is false, and the caller
+// must use encodeWordSeq, when a coordinate is not a float32: the form is then wordsF64. A coordinate that is not a
+// number is an error, for the first such word, as encodeWordSeq reports it.
+func encodeWordLines[T string | []byte](sizeHint int, each func(yield func(text T, x0, y0, x1, y1 float64))) (b []byte, ok bool, err error) {
+	// The words go after room for the header and the largest count, which is written before them at the end.
+	const head = 2 + binary.MaxVarintLen64
+	b = make([]byte, head, head+max(sizeHint, 0))
+	count := 0
+	exact := true
+	var y0, y1 uint32
+	each(func(text T, x0, wy0f, x1, wy1f float64) {
+		if !exact || err != nil {
+			return
+		}
+		for _, f := range [4]float64{x0, wy0f, x1, wy1f} {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				err = fmt.Errorf("word %q: box coordinate %v is not a number", text, f)
+				return
+			}
+			if float64(float32(f)) != f {
+				exact = false // encodeWordSeq starts over (and still reports a later word's NaN)
+				return
+			}
+		}
+		wy0, wy1 := math.Float32bits(float32(wy0f)), math.Float32bits(float32(wy1f))
+		same := uint64(0)
+		if count > 0 && wy0 == y0 && wy1 == y1 {
+			same = 1
+		}
+		y0, y1 = wy0, wy1
+		b = binary.AppendUvarint(b, uint64(len(text))<<1|same)
+		b = append(b, text...)
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x0)))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x1)))
+		if same == 0 {
+			b = binary.LittleEndian.AppendUint32(b, wy0)
+			b = binary.LittleEndian.AppendUint32(b, wy1)
+		}
+		count++
+	})
+	switch {
+	case err != nil:
+		return nil, false, err
+	case !exact:
+		return nil, false, nil
+	case count == 0:
+		return nil, true, nil
+	}
+	var n [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(n[:], uint64(count))
+	start := head - k - 2
+	b[start], b[start+1] = wordsMagic, wordsLines
+	copy(b[start+2:head], n[:k])
+	return b[start:], true, nil
 }
 
 // encodeWordSeq is encodeWordsBinary over the words each yields (twice: once to size and choose the form, once to

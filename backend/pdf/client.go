@@ -295,13 +295,10 @@ func (d *Doc) Page(ctx context.Context, i int, o PageOptions) (*Page, error) {
 		return nil, fmt.Errorf("pdf %s: page %d: %d bytes of words and %d of text in a %d-byte answer", d.Path, i+1, nw, nt, len(payload))
 	}
 	resp.Page.wire = payload[:nw:nw]
-	if o.RawWords {
-		err = eachWord(resp.Page.wire, func(int, int, Box, int) {}) // malformed answers fail here, as when decoded
-	} else {
-		resp.Page.Words, err = readWords(resp.Page.wire)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("pdf %s: page %d: %w", d.Path, i+1, err)
+	if !o.RawWords {
+		if resp.Page.Words, err = readWords(resp.Page.wire); err != nil {
+			return nil, fmt.Errorf("pdf %s: page %d: %w", d.Path, i+1, err)
+		}
 	}
 	resp.Page.Text = string(payload[nw : nw+nt])
 	if len(payload) > nw+nt {

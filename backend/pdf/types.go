@@ -74,10 +74,15 @@ type Page struct {
 
 // EachWord calls fn with each word of a page from Doc.Page, in reading order, decoding them from the worker's
 // answer as it goes: text is only valid during the call. It reads the same words as Words without making them,
-// so PageOptions.RawWords callers spend no allocation per word; it returns an error for a malformed answer.
+// so PageOptions.RawWords callers spend no allocation per word. A malformed answer (which Doc.Page reports itself
+// only when it decodes Words) is an error, after fn has seen the words before the damage.
 func (p *Page) EachWord(fn func(text []byte, b Box, line int)) error {
 	return eachWord(p.wire, func(start, end int, b Box, line int) { fn(p.wire[start:end:end], b, line) })
 }
+
+// WordBytes is the size of the words as the worker sent them: each takes its text and at least 34 bytes more, so
+// it bounds any more compact encoding of them.
+func (p *Page) WordBytes() int { return len(p.wire) }
 
 // PageOptions selects what Page extracts.
 type PageOptions struct {

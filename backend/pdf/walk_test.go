@@ -87,6 +87,15 @@ func TestWordsWire(t *testing.T) {
 	if diff := cmp.Diff(words, got); diff != "" {
 		t.Fatalf("round trip (-want +got):\n%s", diff)
 	}
+	// Page.EachWord (RawWords) reads the same words from the same bytes.
+	var each []Word
+	p := &Page{wire: b[len("thumb"):]}
+	if err := p.EachWord(func(text []byte, box Box, line int) { each = append(each, Word{string(text), box, line}) }); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(words, each); diff != "" || p.WordBytes() != len(b)-len("thumb") {
+		t.Fatalf("EachWord (-want +got):\n%s; WordBytes %d", diff, p.WordBytes())
+	}
 	for name, bad := range map[string][]byte{
 		"truncated text":   b[5:9],
 		"truncated box":    b[5 : 5+1+6+20],
@@ -96,6 +105,9 @@ func TestWordsWire(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if _, err := readWords(bad); err == nil {
 				t.Fatal("malformed word list accepted")
+			}
+			if err := (&Page{wire: bad}).EachWord(func([]byte, Box, int) {}); err == nil {
+				t.Fatal("malformed word list accepted by EachWord")
 			}
 		})
 	}
