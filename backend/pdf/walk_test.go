@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestTextWalkMatchesXML checks that the direct walk of MuPDF's structured text gives the same page text and words
@@ -221,8 +222,22 @@ func TestWorkerPageMatchesEngine(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(want, got); diff != "" {
+				if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(Page{})); diff != "" {
 					t.Fatalf("page %d through the worker (-in process +worker):\n%s", i+1, diff)
+				}
+				// RawWords: no Words, and EachWord reads the same ones.
+				ro := opts
+				ro.RawWords = true
+				raw, err := d.Page(context.Background(), i, ro)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var each []Word
+				if err := raw.EachWord(func(text []byte, b Box, line int) { each = append(each, Word{string(text), b, line}) }); err != nil {
+					t.Fatal(err)
+				}
+				if raw.Words != nil || !cmp.Equal(want.Words, each, cmpopts.EquateEmpty()) {
+					t.Fatalf("page %d with RawWords: Words %d, EachWord gave %d words differing from %d", i+1, len(raw.Words), len(each), len(want.Words))
 				}
 			}
 		})
@@ -278,7 +293,7 @@ func TestDocumentsShareTheBaseContext(t *testing.T) {
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		if diff := cmp.Diff(want[r.f], r.pages); diff != "" {
+		if diff := cmp.Diff(want[r.f], r.pages, cmpopts.IgnoreUnexported(Page{})); diff != "" {
 			t.Errorf("%s extracted in parallel (-sequential +parallel):\n%s", filepath.Base(r.f), diff)
 		}
 	}
