@@ -4,8 +4,8 @@
 # that unit ids assigned in a different order do not count: units (text, sizes, word boxes byte for byte,
 # thumbnail hashes, CJK flag), thumbnail files, vectors, passages, ingest steps, full-text matches with their bm25
 # scores for a set of terms, and `loupe search --json` (hybrid and bm25) without unit ids, each query's results
-# sorted: units get their ids in the order pages finish extracting, which varies from run to run, and search breaks
-# ties of score by id (two runs of one build differ there). Data: R-refman p. 1-200
+# sorted and their fused scores compared as a set: units get their ids in the order pages finish extracting, which
+# varies from run to run, and search breaks ties by id (two runs of one build differ there). Data: R-refman p. 1-200
 # (a `mutool clean` copy), the CJK PDFs and two scanned PDFs (OCR with English). Exit status 1 on any difference.
 set -euo pipefail
 old=$(realpath "$1") new=$(realpath "$2")
@@ -38,7 +38,11 @@ search() { # search BIN DATA: results of every query without unit ids
 	for q in "${queries[@]}"; do
 		for mode in hybrid bm25; do
 			echo "== $mode $q"
-			LOUPE_DATA=$2 "$1" search --json --k 20 --mode "$mode" "$q" 2>/dev/null | sed -E 's/"unit_id":[0-9]+,//g' | sort || true
+			out=$(LOUPE_DATA=$2 "$1" search --json --k 20 --mode "$mode" "$q" 2>/dev/null | sed -E 's/"unit_id":[0-9]+,//g' || true)
+			# Results without their fused score, sorted; then the scores, sorted (pages tied in one ranking swap
+			# ranks, and so fused scores, with their ids).
+			sed -E 's/"score":[^,]*,//' <<<"$out" | sort
+			grep -oE '"score":[^,]*' <<<"$out" | sort || true
 		done
 	done
 }
