@@ -218,8 +218,8 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	}
 	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
 		Text: strings.TrimSpace(p.Text), TextSource: kb.TextLayer}
-	// The text layer's words go from the worker's answer straight to their stored form (layerWords), unless image
-	// OCR needs them as Words or OCR replaces them.
+	// The text layer's words go from the worker's answer straight to their stored form (encodeLayerWords), unless
+	// image OCR needs them as Words or OCR replaces them.
 	fromLayer := true
 	layerOK := usableText(u.Text)
 	if layerOK || j.in.o.OCR == nil {
@@ -231,7 +231,7 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 		free()
 		if len(clips) > 0 {
 			if u.Words, err = layerWords(p); err != nil {
-				return false, fmt.Errorf("page %d: %w", ord, err)
+				return false, j.pageFailed(ctx, ord, fmt.Errorf("pdf %s: page %d: %w", j.doc.Name, ord, err))
 			}
 			fromLayer = false
 		}
