@@ -133,25 +133,14 @@ func (b *BlobStore) write(h string, fill func(io.Writer) error, durable bool) er
 	return nil
 }
 
-// ensureDir creates a fan-out directory the first time this process needs it: one mkdir, which may find it there.
-func (b *BlobStore) ensureDir(dir string) error {
-	if _, ok := b.dirs.Load(dir); ok {
-		return nil
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("blob dir: %w", err)
-		}
-	}
-	b.dirs.Store(dir, true)
-	return nil
-}
-
 func (b *BlobStore) place(tmp, h string, durable bool) error {
 	dst := b.Path(h)
 	dir := filepath.Dir(dst)
-	if err := b.ensureDir(dir); err != nil {
-		return err
+	if _, ok := b.dirs.Load(dir); !ok {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("blob dir: %w", err)
+		}
+		b.dirs.Store(dir, true)
 	}
 	if err := os.Rename(tmp, dst); err != nil {
 		return fmt.Errorf("place blob %s: %w", h, err)
@@ -188,48 +177,13 @@ func (b *BlobStore) Batch() *BlobBatch { return &BlobBatch{s: b} }
 func (w *BlobBatch) Put(data []byte) (string, error) {
 	sum := sha256.Sum256(data)
 	h := hex.EncodeToString(sum[:])
-	p := w.s.Path(h)
-	if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
-		if err := w.s.create(h, p, data); err != nil {
+	if fi, err := os.Stat(w.s.Path(h)); err != nil || fi.Size() != int64(len(data)) {
+		if err := w.s.write(h, func(f io.Writer) error { _, err := f.Write(data); return err }, false); err != nil {
 			return "", err
 		}
 	}
-	w.paths = append(w.paths, p)
+	w.paths = append(w.paths, w.s.Path(h))
 	return h, nil
-}
-
-// create writes a blob that is not there straight at its path dst, without a temp file and a rename (they were
-// half of a thumbnail's cost): a BlobBatch's blobs are referenced only once synced, so none is read half-written,
-// and one cut short by a crash is rewritten by the next Put. A file already at dst (another batch writing the same
-// content, or one cut short) is replaced whole through write's temp file and rename instead.
-func (b *BlobStore) create(h, dst string, data []byte) error {
-	if err := b.ensureDir(filepath.Dir(dst)); err != nil {
-		return err
-	}
-	fill := func(f io.Writer) error { _, err := f.Write(data); return err }
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return b.write(h, fill, false)
-	}
-	if err != nil {
-		return fmt.Errorf("write blob %s: %w", h, err)
-	}
-	err = fill(f)
-	if err != nil {
-		// Remove what this call wrote, unless another writer has replaced it meanwhile.
-		if mine, serr := f.Stat(); serr == nil {
-			if now, serr := os.Stat(dst); serr == nil && os.SameFile(mine, now) {
-				os.Remove(dst)
-			}
-		}
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write blob %s: %w", h, err)
-	}
-	return nil
 }
 
 // Sync makes the blobs put since the last Sync durable, with their directory entries.
