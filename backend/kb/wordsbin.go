@@ -43,7 +43,7 @@ func encodeWordsBinary(words []Word) ([]byte, error) {
 	if b, ok, err := encodeWordLines(size, each); ok || err != nil {
 		return b, err
 	}
-	return encodeWordSeq(each)
+	return encodeWordsF64(each)
 }
 
 // EncodeWords returns the stored form of the words each yields, in order: the bytes storing them as Unit.Words
@@ -54,12 +54,12 @@ func EncodeWords(sizeHint int, each func(yield func(text []byte, x0, y0, x1, y1 
 	if b, ok, err := encodeWordLines(sizeHint, each); ok || err != nil {
 		return b, err
 	}
-	return encodeWordSeq(each)
+	return encodeWordsF64(each)
 }
 
 // encodeWordLines writes the wordsLines form in one pass over the words each yields. ok is false, and the caller
-// must use encodeWordSeq, when a coordinate is not a float32: the form is then wordsF64. A coordinate that is not a
-// number is an error, for the first such word, as encodeWordSeq reports it.
+// must use encodeWordsF64, when a coordinate is not a float32. A coordinate that is not a number is an error, for
+// the first such word, as encodeWordsF64 reports it.
 func encodeWordLines[T string | []byte](sizeHint int, each func(yield func(text T, x0, y0, x1, y1 float64))) (b []byte, ok bool, err error) {
 	// The words go after room for the header and the largest count, which is written before them at the end.
 	const head = 2 + binary.MaxVarintLen64
@@ -77,7 +77,7 @@ func encodeWordLines[T string | []byte](sizeHint int, each func(yield func(text 
 				return
 			}
 			if float64(float32(f)) != f {
-				exact = false // encodeWordSeq starts over (and still reports a later word's NaN)
+				exact = false // encodeWordsF64 starts over (and still reports a later word's NaN)
 				return
 			}
 		}
@@ -113,10 +113,9 @@ func encodeWordLines[T string | []byte](sizeHint int, each func(yield func(text 
 	return b[start:], true, nil
 }
 
-// encodeWordSeq is encodeWordsBinary over the words each yields (twice: once to size and choose the form, once to
-// write it).
-func encodeWordSeq[T string | []byte](each func(yield func(text T, x0, y0, x1, y1 float64))) ([]byte, error) {
-	kind := byte(wordsLines)
+// encodeWordsF64 writes the wordsF64 form of the words each yields, for words encodeWordLines could not write (a
+// coordinate that is not a float32). each is called twice: once to size and check, once to write.
+func encodeWordsF64[T string | []byte](each func(yield func(text T, x0, y0, x1, y1 float64))) ([]byte, error) {
 	size := 2 + binary.MaxVarintLen64
 	count := 0
 	var bad error
@@ -126,11 +125,8 @@ func encodeWordSeq[T string | []byte](each func(yield func(text T, x0, y0, x1, y
 			if (math.IsNaN(f) || math.IsInf(f, 0)) && bad == nil {
 				bad = fmt.Errorf("word %q: box coordinate %v is not a number", text, f)
 			}
-			if float64(float32(f)) != f {
-				kind = wordsF64
-			}
 		}
-		size += binary.MaxVarintLen32 + len(text)
+		size += binary.MaxVarintLen32 + len(text) + 32
 	})
 	if bad != nil {
 		return nil, bad
@@ -138,41 +134,14 @@ func encodeWordSeq[T string | []byte](each func(yield func(text T, x0, y0, x1, y
 	if count == 0 {
 		return nil, nil
 	}
-	if kind == wordsF64 {
-		size += 32 * count
-	} else {
-		size += 16 * count // at most
-	}
 	b := make([]byte, 0, size)
-	b = append(b, wordsMagic, kind)
+	b = append(b, wordsMagic, wordsF64)
 	b = binary.AppendUvarint(b, uint64(count))
-	if kind == wordsF64 {
-		each(func(text T, x0, y0, x1, y1 float64) {
-			b = binary.AppendUvarint(b, uint64(len(text)))
-			b = append(b, text...)
-			for _, f := range [4]float64{x0, y0, x1, y1} {
-				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
-			}
-		})
-		return b, nil
-	}
-	var y0, y1 uint32
-	first := true
-	each(func(text T, x0, wy0f, x1, wy1f float64) {
-		wy0, wy1 := math.Float32bits(float32(wy0f)), math.Float32bits(float32(wy1f))
-		same := uint64(0)
-		if !first && wy0 == y0 && wy1 == y1 {
-			same = 1
-		}
-		first = false
-		y0, y1 = wy0, wy1
-		b = binary.AppendUvarint(b, uint64(len(text))<<1|same)
+	each(func(text T, x0, y0, x1, y1 float64) {
+		b = binary.AppendUvarint(b, uint64(len(text)))
 		b = append(b, text...)
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x0)))
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x1)))
-		if same == 0 {
-			b = binary.LittleEndian.AppendUint32(b, wy0)
-			b = binary.LittleEndian.AppendUint32(b, wy1)
+		for _, f := range [4]float64{x0, y0, x1, y1} {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(f))
 		}
 	})
 	return b, nil
