@@ -204,6 +204,14 @@ int lp_bound(lp_doc *d, int index, float *box) {
 	return LP_OK;
 }
 
+// run_page runs the loaded page's content into dev, untransformed (devices apply their own zoom): from its display
+// list when one was recorded, else from the content stream.
+static void run_page(fz_context *ctx, lp_doc *d, fz_device *dev) {
+	fz_matrix id = {1, 0, 0, 1, 0, 0};
+	if (d->list) fz_run_display_list(ctx, d->list, dev, id, fz_infinite_rect, NULL);
+	else fz_run_page(ctx, d->page, dev, id, NULL);
+}
+
 int lp_text_xml(lp_doc *d, int index, char **out, size_t *outlen) {
 	*out = NULL;
 	*outlen = 0;
@@ -322,14 +330,12 @@ int lp_text_chars(lp_doc *d, int index, lp_char **out, size_t *n) {
 	// The records go into the document's buffer, kept from page to page: a fresh one per page was grown by
 	// doubling and, past malloc's mmap threshold, faulted in anew every time.
 	charbuf b = {d->recs, 0, d->recs_cap, 0};
-	fz_matrix id = {1, 0, 0, 1, 0, 0};
 	LP_TRY(ctx) {
 		fz_rect r = fz_bound_page(ctx, d->page);
 		text = fz_new_stext_page(ctx, r);
 		dev = fz_new_stext_device(ctx, text, NULL);
 		if (!d->list) d->list = fz_new_display_list_from_page(ctx, d->page);
-		if (d->list) fz_run_display_list(ctx, d->list, dev, id, fz_infinite_rect, NULL);
-		else fz_run_page(ctx, d->page, dev, id, NULL);
+		run_page(ctx, d, dev);
 		fz_close_device(ctx, dev);
 		walk_blocks(&b, text->first_block, 0);
 	}
@@ -356,7 +362,6 @@ int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n) {
 	fz_device *volatile dev = NULL;
 	volatile int code = LP_OK;
 	charbuf b = {0};
-	fz_matrix id = {1, 0, 0, 1, 0, 0};
 	LP_TRY(ctx) {
 		fz_rect r = fz_bound_page(ctx, d->page);
 		fz_stext_options opts = {0};
@@ -365,8 +370,7 @@ int lp_image_boxes(lp_doc *d, int index, lp_char **out, size_t *n) {
 		text = fz_new_stext_page(ctx, r);
 		dev = fz_new_stext_device(ctx, text, &opts);
 		if (!d->list) d->list = fz_new_display_list_from_page(ctx, d->page);
-		if (d->list) fz_run_display_list(ctx, d->list, dev, id, fz_infinite_rect, NULL);
-		else fz_run_page(ctx, d->page, dev, id, NULL);
+		run_page(ctx, d, dev);
 		fz_close_device(ctx, dev);
 		for (fz_stext_block *block = text->first_block; block; block = block->next)
 			if (block->type == FZ_STEXT_BLOCK_IMAGE) put_rec(&b, LP_IMAGE, 0, block->bbox);
@@ -400,14 +404,12 @@ int lp_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int y1, 
 	volatile int code = LP_OK;
 	fz_irect r = {x0, y0, x1, y1};
 	fz_matrix m = {zoom, 0, 0, zoom, 0, 0};
-	fz_matrix id = {1, 0, 0, 1, 0, 0};
 	LP_TRY(ctx) {
 		pix = fz_new_pixmap_with_bbox_and_data(ctx, fz_device_rgb(ctx), r, NULL, 1, samples);
 		fz_clear_pixmap_with_value(ctx, pix, 0xff);
 		dev = fz_new_draw_device(ctx, m, pix);
 		// The device applies the zoom.
-		if (d->list) fz_run_display_list(ctx, d->list, dev, id, fz_infinite_rect, NULL);
-		else fz_run_page(ctx, d->page, dev, id, NULL);
+		run_page(ctx, d, dev);
 		fz_close_device(ctx, dev);
 	}
 	LP_ALWAYS(ctx) {
@@ -599,7 +601,6 @@ int lp_text_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int
 	charbuf b = {d->recs, 0, d->recs_cap, 0};
 	fz_irect ir = {x0, y0, x1, y1};
 	fz_matrix m = {zoom, 0, 0, zoom, 0, 0};
-	fz_matrix id = {1, 0, 0, 1, 0, 0};
 	LP_TRY(ctx) {
 		fz_rect r = fz_bound_page(ctx, d->page);
 		text = fz_new_stext_page(ctx, r);
@@ -608,8 +609,7 @@ int lp_text_render(lp_doc *d, int index, float zoom, int x0, int y0, int x1, int
 		fz_clear_pixmap_with_value(ctx, pix, 0xff);
 		ddev = fz_new_draw_device(ctx, m, pix);
 		tee = new_tee(ctx, sdev, ddev);
-		if (d->list) fz_run_display_list(ctx, d->list, tee, id, fz_infinite_rect, NULL);
-		else fz_run_page(ctx, d->page, tee, id, NULL);
+		run_page(ctx, d, tee);
 		fz_close_device(ctx, tee);
 		fz_close_device(ctx, sdev);
 		fz_close_device(ctx, ddev);
