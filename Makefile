@@ -1,4 +1,4 @@
-# Loupe: `make run` opens the desktop app, `make test` runs every test. Both install what is missing first.
+# Proofglass: `make run` opens the desktop app, `make test` runs every test. Both install what is missing first.
 SHELL := /bin/bash
 GOBIN := $(shell go env GOPATH)/bin
 export PATH := $(PATH):$(GOBIN)
@@ -14,16 +14,16 @@ endif
 ifeq ($(origin DEB_VERSION),undefined)
 DEB_VERSION := $(shell bash scripts/version.sh --deb 2>/dev/null || echo 0.0.0~dev)
 endif
-LDFLAGS := -X loupe/backend/buildinfo.Version=$(VERSION)
+LDFLAGS := -X proofglass/backend/buildinfo.Version=$(VERSION)
 
 .PHONY: run test setup build bindings frontend dev cli worker e2e vet clean glove-table package deb icons version
 
 run: build
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
 		echo "make run: no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset)." >&2; \
-		echo "  On a desktop session it opens directly; headless: xvfb-run make run, or use the CLI: ./build/bin/loupe --help" >&2; \
+		echo "  On a desktop session it opens directly; headless: xvfb-run make run, or use the CLI: ./build/bin/proofglass --help" >&2; \
 		exit 1; fi
-	./build/bin/loupe $(ARGS)
+	./build/bin/proofglass $(ARGS)
 
 test:
 	bash scripts/test.sh
@@ -37,19 +37,19 @@ bindings:
 frontend: bindings
 	cd frontend && npm run build
 
-# The desktop binary (window + CLI), build/bin/loupe.
+# The desktop binary (window + CLI), build/bin/proofglass.
 # Bindings are made by the frontend target; build/appicon.png (ignored) is the icon Wails' Windows/macOS packaging uses.
 build: setup frontend
-	cp build/icons/loupe-512.png build/appicon.png
-	wails build -tags webkit2_41 -m -nosyncgomod -s -skipbindings -ldflags "$(LDFLAGS)" -o loupe
+	cp build/icons/proofglass-512.png build/appicon.png
+	wails build -tags webkit2_41 -m -nosyncgomod -s -skipbindings -ldflags "$(LDFLAGS)" -o proofglass
 	$(MAKE) worker VERSION="$(VERSION)"
 
-# The MuPDF worker on its own (build/bin/loupe-pdf-worker): the binaries beside it start it instead of re-executing
+# The MuPDF worker on its own (build/bin/proofglass-pdf-worker): the binaries beside it start it instead of re-executing
 # themselves (the desktop binary loads GTK and WebKit first), when it reports the same version.
 worker:
-	go build -ldflags "-s $(LDFLAGS)" -o build/bin/loupe-pdf-worker ./cmd/loupe-pdf-worker
+	go build -ldflags "-s $(LDFLAGS)" -o build/bin/proofglass-pdf-worker ./cmd/proofglass-pdf-worker
 
-# The Debian package build/dist/loupe_<version>_<arch>.deb from the release binary (scripts/package.sh); `make deb`
+# The Debian package build/dist/proofglass_<version>_<arch>.deb from the release binary (scripts/package.sh); `make deb`
 # packages the binary already built.
 package: build
 	bash scripts/package.sh "$(VERSION)" "$(DEB_VERSION)"
@@ -60,18 +60,18 @@ deb:
 version:
 	@echo "$(VERSION) (Debian: $(DEB_VERSION))"
 
-# Rebuilds the committed PNG icons from build/icons/loupe.svg (needs rsvg-convert, Debian librsvg2-bin).
+# Rebuilds the committed PNG icons from build/icons/proofglass.svg (needs rsvg-convert, Debian librsvg2-bin).
 icons:
 	for s in 16 24 32 48 64 128 256 512; do \
-		rsvg-convert -w $$s -h $$s build/icons/loupe.svg -o build/icons/loupe-$$s.png || exit 1; done
+		rsvg-convert -w $$s -h $$s build/icons/proofglass.svg -o build/icons/proofglass-$$s.png || exit 1; done
 
 # The dev-tagged desktop binary the end-to-end tests drive through Chromium.
 dev: frontend worker
-	go build -tags dev,webkit2_41 -ldflags "$(LDFLAGS)" -o build/bin/loupe-dev .
+	go build -tags dev,webkit2_41 -ldflags "$(LDFLAGS)" -o build/bin/proofglass-dev .
 
-# The headless CLI (no Wails, no GTK), build/bin/loupe-cli.
+# The headless CLI (no Wails, no GTK), build/bin/proofglass-cli.
 cli: worker
-	go build -ldflags "$(LDFLAGS)" -o build/bin/loupe-cli ./cmd/loupe
+	go build -ldflags "$(LDFLAGS)" -o build/bin/proofglass-cli ./cmd/proofglass
 
 e2e: build dev
 	bash e2e/run.sh

@@ -14,21 +14,21 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"loupe/backend/agent"
-	"loupe/backend/buildinfo"
-	"loupe/backend/config"
-	"loupe/backend/filegate"
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/library"
-	"loupe/backend/model"
-	"loupe/backend/model/provider"
-	"loupe/backend/sample"
-	"loupe/backend/search"
+	"proofglass/backend/agent"
+	"proofglass/backend/buildinfo"
+	"proofglass/backend/config"
+	"proofglass/backend/filegate"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/library"
+	"proofglass/backend/model"
+	"proofglass/backend/model/provider"
+	"proofglass/backend/sample"
+	"proofglass/backend/search"
 )
 
-// App is the Wails-bound face of Loupe: one thin method per UI action over the backend packages. No logic lives here.
+// App is the Wails-bound face of Proofglass: one thin method per UI action over the backend packages. No logic lives here.
 type App struct {
 	ctx      context.Context
 	dataDir  string
@@ -43,7 +43,7 @@ type App struct {
 	exports filegate.Gate // the one path the last save dialog returned
 }
 
-// NewApp prepares the app for the data directory named by --data ("" = LOUPE_DATA or the OS default).
+// NewApp prepares the app for the data directory named by --data ("" = PROOFGLASS_DATA or the OS default).
 func NewApp(dataDir string) *App {
 	return &App{dataDir: dataDir, runs: map[string]context.CancelFunc{},
 		exports: filegate.Gate{Exts: []string{".md", ".markdown", ".html", ".htm"}}}
@@ -102,10 +102,10 @@ func (a *App) shutdown(context.Context) {
 
 func (a *App) ready() error {
 	if a.initErr != nil {
-		return fmt.Errorf("Loupe could not start: %w", a.initErr)
+		return fmt.Errorf("Proofglass could not start: %w", a.initErr)
 	}
 	if a.kb == nil {
-		return fmt.Errorf("Loupe is still starting")
+		return fmt.Errorf("Proofglass is still starting")
 	}
 	return nil
 }
@@ -168,7 +168,7 @@ func (a *App) Documents(collectionID int64) ([]kb.Document, error) {
 	return a.kb.Documents(a.ctx, collectionID)
 }
 
-// DeleteDocument removes a document, its units and unshared blobs, and forgets its password (as `loupe documents
+// DeleteDocument removes a document, its units and unshared blobs, and forgets its password (as `proofglass documents
 // delete` does).
 func (a *App) DeleteDocument(id int64) error {
 	if err := checkID("document", id); err != nil {

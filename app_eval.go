@@ -11,16 +11,16 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"loupe/backend/agent"
-	"loupe/backend/evalrun"
-	"loupe/backend/kb"
+	"proofglass/backend/agent"
+	"proofglass/backend/evalrun"
+	"proofglass/backend/kb"
 )
 
 // eventEval carries EvalState to the window while an evaluation runs.
 const eventEval = "eval:progress"
 
 // EvalService is the window's answer evaluation: pick a dataset, start an evaluation, watch its progress, open its
-// report. One evaluation runs at a time; it uses the same code as `loupe eval answers` and resumes the same way.
+// report. One evaluation runs at a time; it uses the same code as `proofglass eval answers` and resumes the same way.
 type EvalService struct {
 	app *App
 

@@ -6,11 +6,11 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"loupe/backend/agent"
-	"loupe/backend/config"
-	"loupe/backend/model/ollama"
-	"loupe/backend/model/probe"
-	"loupe/backend/model/provider"
+	"proofglass/backend/agent"
+	"proofglass/backend/config"
+	"proofglass/backend/model/ollama"
+	"proofglass/backend/model/probe"
+	"proofglass/backend/model/provider"
 )
 
 // eventPull carries the progress of PullModel.
@@ -37,7 +37,7 @@ func (a *App) withSavedKey(p config.Provider) config.Provider {
 }
 
 // ProbeModel checks a profile's chat model for what mode needs (vision, images per request, context, tool calls),
-// as `loupe doctor --model` does. modelName "" means the profile's chat model; mode "" the agent default.
+// as `proofglass doctor --model` does. modelName "" means the profile's chat model; mode "" the agent default.
 func (a *App) ProbeModel(p config.Provider, modelName, mode string) ([]probe.Result, error) {
 	if err := checkProfile(p); err != nil {
 		return nil, err

@@ -11,14 +11,14 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"loupe/backend/config"
-	"loupe/backend/instance"
+	"proofglass/backend/config"
+	"proofglass/backend/instance"
 )
 
 // eventOpenFiles tells the UI that files wait in OpenFiles to be added to the current collection.
 const eventOpenFiles = "open:files"
 
-// OpenFiles holds the files Loupe was asked to open (its command line, a file manager's "Open with", a later launch)
+// OpenFiles holds the files Proofglass was asked to open (its command line, a file manager's "Open with", a later launch)
 // until the UI takes them and adds them to the collection it shows.
 type OpenFiles struct {
 	mu      sync.Mutex
@@ -64,7 +64,7 @@ func (o *OpenFiles) TakeOpenFiles() []string {
 	return p
 }
 
-// claimWindow makes this launch the data directory's window, or hands paths to the Loupe already running on it
+// claimWindow makes this launch the data directory's window, or hands paths to the Proofglass already running on it
 // (handed: this process should exit). Without single-instance handling (an unusable data directory, another OS) it
 // carries on as a window of its own.
 func claimWindow(dataFlag string, paths []string) (p *instance.Primary, handed bool, err error) {
@@ -83,7 +83,7 @@ func claimWindow(dataFlag string, paths []string) (p *instance.Primary, handed b
 		if err := instance.Send(ctx, dir, paths); err != nil {
 			return nil, false, err
 		}
-		fmt.Fprintf(os.Stderr, "loupe: handed %d file(s) to the Loupe already running on %s\n", len(paths), dir)
+		fmt.Fprintf(os.Stderr, "proofglass: handed %d file(s) to the Proofglass already running on %s\n", len(paths), dir)
 		return nil, true, nil
 	}
 	if err != nil {

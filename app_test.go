@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/config"
+	"proofglass/backend/config"
 )
 
 // TestEmbeddedIndexHasCSP checks the index.html built into the binary (frontend/dist, embedded as assets): it carries

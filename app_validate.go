@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"loupe/backend/config"
+	"proofglass/backend/config"
 )
 
 // Every bound method is reachable from any script running in the webview, so its arguments are checked here as

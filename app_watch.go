@@ -8,7 +8,7 @@ import (
 
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"loupe/backend/watch"
+	"proofglass/backend/watch"
 )
 
 // eventWatch carries a watched folder's status (watch.Status) to the UI whenever it changes.

@@ -1,4 +1,4 @@
-module loupe
+module proofglass
 
 go 1.26.0
 

@@ -1,4 +1,4 @@
-// Command loupe is the Loupe desktop app; given a subcommand it runs the CLI instead of opening the window.
+// Command proofglass is the Proofglass desktop app; given a subcommand it runs the CLI instead of opening the window.
 package main
 
 import (
@@ -14,9 +14,9 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
-	"loupe/backend/buildinfo"
-	"loupe/backend/cli"
-	"loupe/backend/pdf"
+	"proofglass/backend/buildinfo"
+	"proofglass/backend/cli"
+	"proofglass/backend/pdf"
 )
 
 //go:embed all:frontend/dist
@@ -24,7 +24,7 @@ var assets embed.FS
 
 // icon is the window's icon (the same picture as the desktop entry's, made by make icons).
 //
-//go:embed build/icons/loupe-256.png
+//go:embed build/icons/proofglass-256.png
 var icon []byte
 
 func main() {
@@ -39,13 +39,13 @@ func main() {
 	}
 	win, err := cli.ParseWindowArgs(args)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "loupe:", err)
+		fmt.Fprintln(os.Stderr, "proofglass:", err)
 		os.Exit(2)
 	}
 	// One window per data directory: a later launch hands its files to the running one and exits.
 	primary, handed, err := claimWindow(win.DataDir, win.Paths)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "loupe:", err)
+		fmt.Fprintln(os.Stderr, "proofglass:", err)
 		os.Exit(1)
 	}
 	if handed {
@@ -58,7 +58,7 @@ func main() {
 	app := NewApp(win.DataDir)
 	watches := NewWatchService(app)
 	err = wails.Run(&options.App{
-		Title:            "Loupe",
+		Title:            "Proofglass",
 		Width:            1280,
 		Height:           800,
 		MinWidth:         900,
@@ -76,13 +76,13 @@ func main() {
 		},
 		Bind:        []any{app, opened, watches, NewEvalService(app)},
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
-		Linux:       &linux.Options{ProgramName: "loupe", Icon: icon},
+		Linux:       &linux.Options{ProgramName: "proofglass", Icon: icon},
 	})
 	if primary != nil {
 		primary.Close()
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "loupe:", err)
+		fmt.Fprintln(os.Stderr, "proofglass:", err)
 		os.Exit(1)
 	}
 }

@@ -3,8 +3,8 @@ import { chromium } from 'playwright-core'
 import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 
-export const appURL = process.env.LOUPE_E2E_URL ?? 'http://127.0.0.1:34115/'
-export const shotDir = path.resolve(process.env.LOUPE_E2E_SHOTS ?? 'build/e2e')
+export const appURL = process.env.PROOFGLASS_E2E_URL ?? 'http://127.0.0.1:34115/'
+export const shotDir = path.resolve(process.env.PROOFGLASS_E2E_SHOTS ?? 'build/e2e')
 mkdirSync(shotDir, { recursive: true })
 
 export async function openApp() {
@@ -30,7 +30,7 @@ export function shot(name) {
   return path.join(shotDir, name + '.png')
 }
 
-export const testdata = path.resolve(process.env.LOUPE_TESTDATA ?? '../../shared/testdata')
+export const testdata = path.resolve(process.env.PROOFGLASS_TESTDATA ?? '../../shared/testdata')
 
 // A scripted OpenAI-compatible chat server: each /v1/chat/completions call streams the next reply of the script as
 // SSE chunks. Tiny real models give meaningless text, so a scripted model is what makes crops and citations visible.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end: the dev-tagged app (real Go backend) under Xvfb, driven by playwright-core + Debian chromium; then a
-# screenshot of the production binary's real WebKitGTK window. Needs build/bin/loupe-dev, build/bin/loupe and
+# screenshot of the production binary's real WebKitGTK window. Needs build/bin/proofglass-dev, build/bin/proofglass and
 # frontend/dist (make e2e builds them). Screenshots land in build/e2e/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,26 +8,26 @@ for bin in xvfb-run import /usr/bin/chromium; do
   command -v "$bin" >/dev/null || { echo "e2e: $bin missing (run scripts/setup.sh)" >&2; exit 1; }
 done
 mkdir -p build/e2e
-export LOUPE_DATA
-LOUPE_DATA="$(mktemp -d)"
-trap 'rm -rf "$LOUPE_DATA"' EXIT
+export PROOFGLASS_DATA
+PROOFGLASS_DATA="$(mktemp -d)"
+trap 'rm -rf "$PROOFGLASS_DATA"' EXIT
 # Real data for the UI to show: one collection made through the CLI of the same binary.
-build/bin/loupe-dev collections create e2e >/dev/null
-export LOUPE_E2E_COLLECTIONS=1
+build/bin/proofglass-dev collections create e2e >/dev/null
+export PROOFGLASS_E2E_COLLECTIONS=1
 
-PORT="${LOUPE_E2E_PORT:-34115}"
-export LOUPE_E2E_URL="http://127.0.0.1:$PORT/"
-export LOUPE_E2E_SHOTS="$PWD/build/e2e"
+PORT="${PROOFGLASS_E2E_PORT:-34115}"
+export PROOFGLASS_E2E_URL="http://127.0.0.1:$PORT/"
+export PROOFGLASS_E2E_SHOTS="$PWD/build/e2e"
 # The dev build answers the native save dialog with this folder (app_dialog_dev.go).
-export LOUPE_E2E_SAVE_DIR="$PWD/build/e2e"
+export PROOFGLASS_E2E_SAVE_DIR="$PWD/build/e2e"
 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   set -u
-  devserver=127.0.0.1:'"$PORT"' assetdir=frontend/dist build/bin/loupe-dev >build/e2e/app-dev.log 2>&1 &
+  devserver=127.0.0.1:'"$PORT"' assetdir=frontend/dist build/bin/proofglass-dev >build/e2e/app-dev.log 2>&1 &
   APP=$!
   trap "kill $APP 2>/dev/null; wait $APP 2>/dev/null" EXIT
   up=0
   for i in $(seq 1 120); do
-    if curl -fs -o /dev/null "$LOUPE_E2E_URL"; then up=1; break; fi
+    if curl -fs -o /dev/null "$PROOFGLASS_E2E_URL"; then up=1; break; fi
     kill -0 $APP 2>/dev/null || break
     sleep 0.5
   done
@@ -36,7 +36,7 @@ xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
 '
 # The real window: the production binary in WebKitGTK under Xvfb, captured with ImageMagick.
 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
-  build/bin/loupe >build/e2e/window.log 2>&1 &
+  build/bin/proofglass >build/e2e/window.log 2>&1 &
   APP=$!
   trap "kill $APP 2>/dev/null; wait $APP 2>/dev/null" EXIT
   sleep 6

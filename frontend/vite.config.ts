@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react'
 // The Content-Security-Policy in index.html forbids inline scripts. Vite's dev server (wails dev) injects an inline
 // React-refresh preamble, so only there, never in a build, the policy also allows inline scripts.
 const devServerCSP: Plugin = {
-  name: 'loupe-dev-server-csp',
+  name: 'proofglass-dev-server-csp',
   apply: 'serve',
   transformIndexHtml: (html) => html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'"),
 }

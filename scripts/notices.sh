@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the third-party notices of a Loupe binary: every Go module linked into it (from `go version -m`) and every
+# Prints the third-party notices of a Proofglass binary: every Go module linked into it (from `go version -m`) and every
 # JavaScript package bundled into its window (frontend's production dependencies), each with its licence text from
 # the module cache or node_modules. Usage: scripts/notices.sh BINARY > THIRD-PARTY-NOTICES
 set -euo pipefail
@@ -32,11 +32,11 @@ body() { # name, directory
 escape() { sed -E 's/([A-Z])/!\L\1/g' <<<"$1"; }
 
 cat <<'HEAD'
-Third-party notices for Loupe
+Third-party notices for Proofglass
 =============================
 
-The loupe binary is built from the Go modules and JavaScript packages below; each is followed by its licence as its
-authors ship it. MuPDF, the GloVe table and the sample library are described in /usr/share/doc/loupe/copyright.
+The proofglass binary is built from the Go modules and JavaScript packages below; each is followed by its licence as its
+authors ship it. MuPDF, the GloVe table and the sample library are described in /usr/share/doc/proofglass/copyright.
 HEAD
 
 section "Go $(go env GOVERSION) (the Go standard library and runtime)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs everything a fresh Debian 12 needs to build, run and test Loupe. Idempotent: skips what is present.
+# Installs everything a fresh Debian 12 needs to build, run and test Proofglass. Idempotent: skips what is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -7,13 +7,13 @@ export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
-# Packages: build (cgo + WebKitGTK 4.1), runtime tools Loupe shells out to, and test-only tools.
+# Packages: build (cgo + WebKitGTK 4.1), runtime tools Proofglass shells out to, and test-only tools.
 PKGS=(build-essential pkg-config curl ca-certificates jq
   libgtk-3-dev libwebkit2gtk-4.1-dev
   ffmpeg tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim
   xvfb xauth xdotool x11-utils imagemagick chromium poppler-utils mupdf-tools fonts-droid-fallback
   dpkg-dev desktop-file-utils appstream librsvg2-bin)
-if [ "${LOUPE_SETUP_MINIMAL:-}" = "1" ]; then
+if [ "${PROOFGLASS_SETUP_MINIMAL:-}" = "1" ]; then
   PKGS=(build-essential pkg-config curl ca-certificates libgtk-3-dev libwebkit2gtk-4.1-dev ffmpeg
     tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim)
 fi

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Every test of Loupe: Go (with a real Ollama server for the model layer), the frontend's component tests, and the
+# Every test of Proofglass: Go (with a real Ollama server for the model layer), the frontend's component tests, and the
 # end-to-end tests in Chromium and the real window. Installs what is missing first; `make test` runs this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:$(go env GOPATH)/bin"
 export GOFLAGS="-buildvcs=false -tags=webkit2_41"
 export CGO_LDFLAGS="-Wl,--exclude-libs,ALL"
-SHARED="${LOUPE_SHARED:-$(cd .. && pwd)/shared}"
+SHARED="${PROOFGLASS_SHARED:-$(cd .. && pwd)/shared}"
 step() { echo; echo "=== $* ($(date +%T))"; }
 # The version before anything is built: the package test checks the binaries say it, so a build step that changes
 # tracked files (and would make them say "-dirty") fails the run.
@@ -58,6 +58,6 @@ bash e2e/run.sh
 
 step "Debian package: build, validate, install, run the window, purge"
 make --no-print-directory deb VERSION="$version" DEB_VERSION="$debversion"
-bash scripts/package-test.sh "build/dist/loupe_${debversion}_$(dpkg --print-architecture).deb" "$version" "$debversion"
+bash scripts/package-test.sh "build/dist/proofglass_${debversion}_$(dpkg --print-architecture).deb" "$version" "$debversion"
 
 step "all tests passed"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints Loupe's version, from git, for the binary (`loupe version`, the window's footer) or, with --deb, for the
+# Prints Proofglass's version, from git, for the binary (`proofglass version`, the window's footer) or, with --deb, for the
 # Debian package. Both come from one `git describe` of the tree as it is now:
 #   release tag v1.2.0 at HEAD   → 1.2.0                   deb 1.2.0
 #   3 commits after v1.2.0       → 1.2.0-3-gabc1234        deb 1.2.0+git3.abc1234

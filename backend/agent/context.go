@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"loupe/backend/model"
-	"loupe/backend/vision"
+	"proofglass/backend/model"
+	"proofglass/backend/vision"
 )
 
 // contextPlan is the run's context window: what the server says about the model, the num_ctx sent, and whether a
@@ -160,7 +160,7 @@ func (r *run) shape(msgs []model.Message) (textBytes, imgLow, imgHigh int) {
 	return textBytes, imgLow, imgHigh
 }
 
-// checkAfter compares the prompt tokens the server evaluated with what Loupe sent: fewer than the tokenizer-agnostic
+// checkAfter compares the prompt tokens the server evaluated with what Proofglass sent: fewer than the tokenizer-agnostic
 // lower bound, than three quarters of the prediction from the learnt ratio, or (vrag and react, whose chat only
 // grows) than the previous call's count, means the server cut the prompt (Ollama drops the oldest messages, then the
 // oldest tokens, when a prompt is over num_ctx).
@@ -301,7 +301,7 @@ func (r *run) estimateRun() int {
 }
 
 // EstimateContext is the context window a run with cfg needs on a model with limits l: its largest prompt plus a
-// reply, as Run sizes num_ctx (before rounding). For `loupe doctor` and the settings screen.
+// reply, as Run sizes num_ctx (before rounding). For `proofglass doctor` and the settings screen.
 func EstimateContext(cfg Config, l model.Limits) (int, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // limitedChat is a scripted chat whose server reports model limits (like Ollama's /api/show).
@@ -241,7 +241,7 @@ func TestContextNearLimit(t *testing.T) {
 	kb.rank["q1"], kb.rank["q2"] = []int{1}, []int{2}
 	sc := &scriptChat{replies: vragScript(), prompt: func(model.Request) int { return 1 << 20 }}
 	a, _ := newTestAgent(kb, sc)
-	// The server loads the model with 1024 tokens and Loupe is told to send none: the third call's two pages do not fit.
+	// The server loads the model with 1024 tokens and Proofglass is told to send none: the third call's two pages do not fit.
 	a.Chat = limitedChat{sc, model.Limits{DefaultContext: 1024, PatchFactor: 28, Adjustable: true}}
 	rec := &recorder{}
 	if _, err := a.Run(context.Background(), "r", Config{Mode: ModeVRAG, ContextLength: -1}, "Q", rec.sink); err != nil {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // DefaultSystemLine is the system message Qwen2/2.5(-VL) chat templates add when a conversation has none. VRAG-RL's
-// policy was trained with it (apply_chat_template in verl, the same template under vLLM); Loupe sends it explicitly
+// policy was trained with it (apply_chat_template in verl, the same template under vLLM); Proofglass sends it explicitly
 // so that a server whose template leaves it out (an Ollama import, a GGUF) shows the model the same tokens.
 const DefaultSystemLine = "You are a helpful assistant."
 

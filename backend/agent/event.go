@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // Kind names an event. The string values are part of the stored-run and SSE contract: never rename them.
@@ -81,8 +81,8 @@ type ContextInfo struct {
 	NumCtx        int `json:"num_ctx,omitempty"`        // the window sent as num_ctx; 0: none sent
 	Window        int `json:"window,omitempty"`         // the window the server uses as far as known (num_ctx or its default)
 	ModelMax      int `json:"model_max,omitempty"`      // the model's trained context length, when the server says
-	Needed        int `json:"needed,omitempty"`         // Loupe's estimate of the run's largest prompt plus a reply
-	Estimated     int `json:"estimated,omitempty"`      // error events: the prompt tokens Loupe sent, at least
+	Needed        int `json:"needed,omitempty"`         // Proofglass's estimate of the run's largest prompt plus a reply
+	Estimated     int `json:"estimated,omitempty"`      // error events: the prompt tokens Proofglass sent, at least
 	ServerCounted int `json:"server_counted,omitempty"` // error events: the prompt tokens the server reports
 }
 
@@ -252,7 +252,7 @@ type ErrorInfo struct {
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
-	// PromptTokensSent is Loupe's lower estimate of the prompt tokens it sent, over the agent's calls whose prompt
+	// PromptTokensSent is Proofglass's lower estimate of the prompt tokens it sent, over the agent's calls whose prompt
 	// the server counted: the server's count below it means the server cut prompts.
 	PromptTokensSent int   `json:"prompt_tokens_sent,omitempty"`
 	Images           int   `json:"images"`                  // images sent, counted once per model call that carried them

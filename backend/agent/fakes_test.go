@@ -12,9 +12,9 @@ import (
 	"sync"
 	"testing"
 
-	"loupe/backend/fixture"
-	"loupe/backend/model"
-	"loupe/backend/vision"
+	"proofglass/backend/fixture"
+	"proofglass/backend/model"
+	"proofglass/backend/vision"
 )
 
 func testdata(t testing.TB) string { return fixture.Dir(t) }

@@ -5,7 +5,7 @@ import (
 	"image"
 	"sync"
 
-	"loupe/backend/vision"
+	"proofglass/backend/vision"
 )
 
 // SearchHit is one unit a Retriever returns: the event's Hit fields plus the unit's text.

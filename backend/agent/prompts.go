@@ -29,7 +29,7 @@ const (
 	vragNoTag = "Your previous action is invalid. You must conduct reasoning inside <think> and </think> first every time you get new information. After reasoning, if you want to search, you should put the query between <search> and </search>.\nIf you find no further external knowledge needed, you can directly provide the answer inside <answer> and </answer>, without detailed illustrations. For example, <answer> Beijing </answer>. Please try again.\n"
 )
 
-// Loupe's own texts, for situations the reference never handles (it crashes or resends a duplicate).
+// Proofglass's own texts, for situations the reference never handles (it crashes or resends a duplicate).
 const (
 	noNewResults    = "No new results were found for this query; all of them have already been shown. Please try a different query or answer the question."
 	noResults       = "No results were found for this query. Please try a different query or answer the question."

@@ -11,9 +11,9 @@ import (
 	"log/slog"
 	"time"
 
-	"loupe/backend/followup"
-	"loupe/backend/model"
-	"loupe/backend/vision"
+	"proofglass/backend/followup"
+	"proofglass/backend/model"
+	"proofglass/backend/vision"
 )
 
 // Mode names a policy.

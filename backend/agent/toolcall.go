@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // toolCall is one parsed tool invocation.

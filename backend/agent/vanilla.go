@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"loupe/backend/model"
-	"loupe/backend/vision"
+	"proofglass/backend/model"
+	"proofglass/backend/vision"
 )
 
 // vanillaPolicy is the "Vanilla RAG" baseline of the VRAG-RL paper: retrieve the top-k pages for the question, show

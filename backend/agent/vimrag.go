@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"loupe/backend/model"
-	"loupe/backend/vision"
+	"proofglass/backend/model"
+	"proofglass/backend/vision"
 )
 
 // VimRAG's per-item limits (vrag.md §2b, §5.6).

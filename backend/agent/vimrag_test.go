@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"loupe/backend/model"
-	"loupe/backend/vision"
+	"proofglass/backend/model"
+	"proofglass/backend/vision"
 )
 
 func TestParseJSON5AndPyJSON(t *testing.T) {

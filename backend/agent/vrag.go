@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"loupe/backend/model"
-	"loupe/backend/vision"
+	"proofglass/backend/model"
+	"proofglass/backend/vision"
 )
 
 // vragPolicy is VRAG-RL's loop (vrag.md §2a), or with crop off the react baseline (search/answer only).

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"loupe/backend/model"
-	"loupe/backend/vision"
+	"proofglass/backend/model"
+	"proofglass/backend/vision"
 )
 
 func TestVRAGPromptBytes(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package bench measures Loupe at the size of a real library: ingest and search over a collection of many documents.
+// Package bench measures Proofglass at the size of a real library: ingest and search over a collection of many documents.
 package bench
 
 import (
@@ -21,13 +21,13 @@ import (
 	"syscall"
 	"time"
 
-	"loupe/backend/config"
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
-	"loupe/backend/library"
-	"loupe/backend/pdf"
-	"loupe/backend/search"
-	"loupe/backend/server"
+	"proofglass/backend/config"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/library"
+	"proofglass/backend/pdf"
+	"proofglass/backend/search"
+	"proofglass/backend/server"
 )
 
 // LibraryOptions configures Library.
@@ -45,7 +45,7 @@ type LibraryOptions struct {
 	// Workers for ingest (0: the number of CPUs); OCR enables recognition of pages without a text layer.
 	Workers int
 	OCR     bool
-	// Exe is the loupe binary for new-process searches (default: this executable).
+	// Exe is the proofglass binary for new-process searches (default: this executable).
 	Exe string
 	// Queries to search; a built-in list when empty. Searches is the number of warm searches per mode, Clients
 	// the concurrent clients of the concurrency rows.
@@ -103,7 +103,7 @@ func Library(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 		o.Exe = exe
 	}
 	if o.Dir == "" {
-		d, err := os.MkdirTemp("", "loupe-bench-library-")
+		d, err := os.MkdirTemp("", "proofglass-bench-library-")
 		if err != nil {
 			return err
 		}
@@ -128,7 +128,7 @@ func Library(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 	return warmSearches(ctx, o, cfg, emit)
 }
 
-// addAndDelete adds one more document to the full library and deletes it again, each as a new `loupe` process (as
+// addAndDelete adds one more document to the full library and deletes it again, each as a new `proofglass` process (as
 // a user at a terminal would), with a search after each: what one change costs once the library is large — the
 // dense index brought up to date and saved, not rebuilt or rewritten.
 func addAndDelete(ctx context.Context, o LibraryOptions, emit func(Row)) error {
@@ -160,13 +160,13 @@ func addAndDelete(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "loupe-bench-add-")
+	dir, err := os.MkdirTemp("", "proofglass-bench-add-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	copyPath := filepath.Join(dir, "added-"+filepath.Base(small))
-	data = append(data, []byte(fmt.Sprintf("\n%% loupe bench added %d\n", time.Now().UnixNano()))...)
+	data = append(data, []byte(fmt.Sprintf("\n%% proofglass bench added %d\n", time.Now().UnixNano()))...)
 	if err := os.WriteFile(copyPath, data, 0o644); err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func addAndDelete(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 		}
 	}
 	if id == 0 {
-		return fmt.Errorf("bench: no document id in the output of loupe add: %s", out)
+		return fmt.Errorf("bench: no document id in the output of proofglass add: %s", out)
 	}
 	q := o.Queries[0]
 	if _, err := run("search after the add, new process (hybrid)", "search", "--json", "--k", "10", q); err != nil {
@@ -278,7 +278,7 @@ func makeCopies(ctx context.Context, o LibraryOptions, dir string) ([]string, in
 			}
 			data := s.data
 			if round > 0 {
-				data = append(slices.Clone(data), []byte(fmt.Sprintf("\n%% loupe bench copy %d\n", round))...)
+				data = append(slices.Clone(data), []byte(fmt.Sprintf("\n%% proofglass bench copy %d\n", round))...)
 			}
 			p := filepath.Join(dir, fmt.Sprintf("r%02d-%s", round, filepath.Base(s.path)))
 			if err := os.WriteFile(p, data, 0o644); err != nil {
@@ -322,7 +322,7 @@ func ingestLibrary(ctx context.Context, o LibraryOptions, cfg *config.Config, em
 		got += r.Document.Pages
 	}
 	cpu := (self1 - self0 + kids1 - kids0).Seconds()
-	note := fmt.Sprintf("%d documents (%d failed), %d workers, ocr %v; CPU: loupe %.0f s + workers/tesseract %.0f s",
+	note := fmt.Sprintf("%d documents (%d failed), %d workers, ocr %v; CPU: proofglass %.0f s + workers/tesseract %.0f s",
 		len(res), failed, in.Workers(), o.OCR, (self1 - self0).Seconds(), (kids1 - kids0).Seconds())
 	if got != pages {
 		note += fmt.Sprintf("; %d pages planned", pages)
@@ -350,16 +350,16 @@ func ingestLibrary(ctx context.Context, o LibraryOptions, cfg *config.Config, em
 	return nil
 }
 
-// child is one finished `loupe` process: its wall time, CPU (its own and that of the children it waited for, such
+// child is one finished `proofglass` process: its wall time, CPU (its own and that of the children it waited for, such
 // as MuPDF workers), peak RSS and standard output.
 type child struct {
 	wall, cpu, rssMB float64
 	stdout           []byte
 }
 
-// runChild runs the loupe binary on the library with args, as a user at a terminal would.
+// runChild runs the proofglass binary on the library with args, as a user at a terminal would.
 func runChild(ctx context.Context, o LibraryOptions, args ...string) (child, error) {
-	rssFile, err := os.CreateTemp("", "loupe-bench-rss-")
+	rssFile, err := os.CreateTemp("", "proofglass-bench-rss-")
 	if err != nil {
 		return child{}, err
 	}
@@ -383,7 +383,7 @@ func runChild(ctx context.Context, o LibraryOptions, args ...string) (child, err
 	return c, nil
 }
 
-// newProcessSearches runs `loupe search` as a new process per query, as a user at a terminal would: the first
+// newProcessSearches runs `proofglass search` as a new process per query, as a user at a terminal would: the first
 // after the ingest (nothing in the page cache beyond what ingest left) and then one per query.
 func newProcessSearches(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 	for _, mode := range []string{"hybrid", "dense", "bm25"} {
@@ -414,7 +414,7 @@ func warmSearches(ctx context.Context, o LibraryOptions, cfg *config.Config, emi
 		return err
 	}
 	defer lib.Close()
-	// A warm process (the window, `loupe serve`) ranks words from its in-memory index: build it first and say what
+	// A warm process (the window, `proofglass serve`) ranks words from its in-memory index: build it first and say what
 	// that cost.
 	self0, _ := cpuTimes()
 	t0 := time.Now()

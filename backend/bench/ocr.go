@@ -8,19 +8,19 @@ import (
 	"strings"
 	"time"
 
-	"loupe/backend/ocr"
-	"loupe/backend/pdf"
+	"proofglass/backend/ocr"
+	"proofglass/backend/pdf"
 )
 
 // OCROptions configures OCR.
 type OCROptions struct {
 	Sources   []string // PDFs (or folders) whose pages are rendered and recognised
 	MaxPages  int      // pages at most (0: 16), three per file at most
-	Languages []string // Loupe's configured languages (default ocr.DefaultLanguages)
+	Languages []string // Proofglass's configured languages (default ocr.DefaultLanguages)
 	PDF       pdf.Options
 }
 
-// OCR renders pages at 300 dpi (as ingest does for OCR) and recognises them three ways, in the same run: Loupe's
+// OCR renders pages at 300 dpi (as ingest does for OCR) and recognises them three ways, in the same run: Proofglass's
 // engine (alphabetic models first, CJK only where needed), plain `tesseract -l` with every configured language
 // (what ingest did before), and `tesseract -l eng` (the floor). Rows give pages per CPU second of tesseract.
 func OCR(ctx context.Context, o OCROptions, emit func(Row)) error {
@@ -75,7 +75,7 @@ func OCR(ctx context.Context, o OCROptions, emit func(Row)) error {
 		what string
 		fn   func([]byte) error
 	}{
-		{"ocr: loupe (" + strings.Join(o.Languages, "+") + ", CJK where needed)", func(img []byte) error {
+		{"ocr: proofglass (" + strings.Join(o.Languages, "+") + ", CJK where needed)", func(img []byte) error {
 			r, err := eng.Recognize(ctx, "bench page", img)
 			if err == nil && len(r.Languages) == len(o.Languages) {
 				second++
@@ -103,7 +103,7 @@ func OCR(ctx context.Context, o OCROptions, emit func(Row)) error {
 			base = row.PerCPUS
 			row.Note = fmt.Sprintf("%d of %d pages needed the CJK model", second, len(pages))
 		default:
-			row.Note = fmt.Sprintf("loupe is %.2f× this per CPU second", base/row.PerCPUS)
+			row.Note = fmt.Sprintf("proofglass is %.2f× this per CPU second", base/row.PerCPUS)
 		}
 		emit(row)
 	}

@@ -1,4 +1,4 @@
-// Package buildinfo reports the version of this Loupe binary.
+// Package buildinfo reports the version of this Proofglass binary.
 package buildinfo
 
 import (
@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 )
 
-// Version is set at build time with -ldflags "-X loupe/backend/buildinfo.Version=v1.2.3".
+// Version is set at build time with -ldflags "-X proofglass/backend/buildinfo.Version=v1.2.3".
 var Version = "dev"
 
 // Info describes the running binary.

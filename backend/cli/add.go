@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
 )
 
 func init() {
@@ -21,14 +21,14 @@ func init() {
 			asJSON, noOCR, imageOCR bool
 			workers                 int
 		)
-		pw := secretFlag{name: "password", env: "LOUPE_PDF_PASSWORD"}
+		pw := secretFlag{name: "password", env: "PROOFGLASS_PDF_PASSWORD"}
 		cmd := &cobra.Command{
 			Use:   "add PATH...",
 			Short: "Add PDFs, images and videos (files or folders, recursively) to a collection",
 			Long: "Add files to the knowledge base. Types are recognised by content, not by name. A file already in the " +
 				"collection is reported and not ingested again. Documents left unfinished by an interrupted run are " +
-				"resumed first. Encrypted PDFs need a password: --ask-password, --password-stdin or $LOUPE_PDF_PASSWORD " +
-				"(or later `loupe documents retry ID --ask-password`); it is remembered only for the files it opens.",
+				"resumed first. Encrypted PDFs need a password: --ask-password, --password-stdin or $PROOFGLASS_PDF_PASSWORD " +
+				"(or later `proofglass documents retry ID --ask-password`); it is remembered only for the files it opens.",
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				ctx := cmd.Context()
@@ -66,7 +66,7 @@ func init() {
 	})
 }
 
-// resultLine is one line of `loupe add --json` (type "result"); progress events have type "progress".
+// resultLine is one line of `proofglass add --json` (type "result"); progress events have type "progress".
 type resultLine struct {
 	Type string `json:"type"`
 	ingest.Result

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestAddAndDocuments runs `loupe add` and `loupe documents` on an image and an empty file (images need no PDF
+// TestAddAndDocuments runs `proofglass add` and `proofglass documents` on an image and an empty file (images need no PDF
 // worker, which this test binary does not serve).
 func TestAddAndDocuments(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)

@@ -14,13 +14,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/agent"
-	"loupe/backend/config"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/library"
-	"loupe/backend/search"
-	"loupe/backend/transcript"
+	"proofglass/backend/agent"
+	"proofglass/backend/config"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/library"
+	"proofglass/backend/search"
+	"proofglass/backend/transcript"
 )
 
 func init() {
@@ -65,7 +65,7 @@ func init() {
 				convID, err := lib.BeginTurn(ctx, conversation, question)
 				if err != nil {
 					if errors.Is(err, kb.ErrNotFound) {
-						return fmt.Errorf("--conversation %d: no such conversation (see loupe conversations list)", conversation)
+						return fmt.Errorf("--conversation %d: no such conversation (see proofglass conversations list)", conversation)
 					}
 					return err
 				}
@@ -74,10 +74,10 @@ func init() {
 					err = printErr()
 				}
 				if t.Result.Status == agent.StatusCancelled {
-					fmt.Fprintf(cmd.ErrOrStderr(), "run %d cancelled and stored; see it with: loupe runs show %d\n", t.RunID, t.RunID)
+					fmt.Fprintf(cmd.ErrOrStderr(), "run %d cancelled and stored; see it with: proofglass runs show %d\n", t.RunID, t.RunID)
 				}
 				if t.RunID != 0 && !asJSON {
-					fmt.Fprintf(cmd.ErrOrStderr(), "conversation %d · ask a follow-up with: loupe ask --conversation %d QUESTION\n", convID, convID)
+					fmt.Fprintf(cmd.ErrOrStderr(), "conversation %d · ask a follow-up with: proofglass ask --conversation %d QUESTION\n", convID, convID)
 				}
 				return err
 			},

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/kb"
+	"proofglass/backend/agent"
+	"proofglass/backend/kb"
 )
 
-// TestAskE2EOllama runs `loupe ask` against the real Ollama of ../shared/tools/ollama-e2e with tiny-vision
+// TestAskE2EOllama runs `proofglass ask` against the real Ollama of ../shared/tools/ollama-e2e with tiny-vision
 // (random weights): it shows the plumbing — page images reach the model and the run completes and is stored —
 // never what the model says.
 func TestAskE2EOllama(t *testing.T) {
@@ -23,8 +23,8 @@ func TestAskE2EOllama(t *testing.T) {
 	data := t.TempDir()
 	texts, _ := askKB(t, data, "pdf/real/blood_loss_report.pdf")
 	word, page := uniqueWord(t, texts)
-	t.Setenv("LOUPE_PROVIDER", "")
-	t.Setenv("LOUPE_MODEL", "")
+	t.Setenv("PROOFGLASS_PROVIDER", "")
+	t.Setenv("PROOFGLASS_MODEL", "")
 	// runnerCrashed is set when the server's model runner crashed mid-run (tiny-vision's random weights can make
 	// ggml segfault on a long multi-image context: HTTP 500 "model runner has unexpectedly stopped"). That is the
 	// server failing, not the model saying something; the loop must then end cleanly with the run stored as failed.
@@ -106,7 +106,7 @@ func TestAskE2EOllama(t *testing.T) {
 		t.Logf("vrag: %s after %d model calls, recoverable errors %v", st.Done.Status, st.Done.Usage.Steps, codes)
 	})
 
-	k, err := kb.Open(context.Background(), filepath.Join(data, "loupe.db"), filepath.Join(data, "blobs"))
+	k, err := kb.Open(context.Background(), filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}

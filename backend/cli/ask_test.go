@@ -21,12 +21,12 @@ import (
 	"sync"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/fixture"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/pdf"
-	"loupe/backend/vision"
+	"proofglass/backend/agent"
+	"proofglass/backend/fixture"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/pdf"
+	"proofglass/backend/vision"
 )
 
 func askTestdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
@@ -37,7 +37,7 @@ func askKB(t *testing.T, data, rel string) (texts []string, units []int64) {
 	t.Helper()
 	ctx := context.Background()
 	path := askTestdata(t, rel)
-	k, err := kb.Open(ctx, filepath.Join(data, "loupe.db"), filepath.Join(data, "blobs"))
+	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func (s *chatServer) images(t *testing.T, n int) []vision.Size {
 	return out
 }
 
-// cli runs the loupe command tree in-process.
+// cli runs the proofglass command tree in-process.
 func cli(ctx context.Context, data string, args ...string) (string, error) {
 	root := NewRoot()
 	var out bytes.Buffer
@@ -213,8 +213,8 @@ func cli(ctx context.Context, data string, args ...string) (string, error) {
 func openAIEnv(t *testing.T, url string) {
 	t.Setenv("OPENAI_BASE_URL", url+"/v1")
 	t.Setenv("OPENAI_API_KEY", "test-key")
-	t.Setenv("LOUPE_PROVIDER", "")
-	t.Setenv("LOUPE_MODEL", "")
+	t.Setenv("PROOFGLASS_PROVIDER", "")
+	t.Setenv("PROOFGLASS_MODEL", "")
 }
 
 func TestAskVRAGEndToEnd(t *testing.T) {
@@ -239,7 +239,7 @@ func TestAskVRAGEndToEnd(t *testing.T) {
 	}
 	t.Logf("live transcript:\n%s", live)
 
-	k, err := kb.Open(ctx, filepath.Join(data, "loupe.db"), filepath.Join(data, "blobs"))
+	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +404,7 @@ func TestAskCancelledRunIsStored(t *testing.T) {
 	if err == nil {
 		t.Fatal("a cancelled ask must fail")
 	}
-	k, err := kb.Open(context.Background(), filepath.Join(data, "loupe.db"), filepath.Join(data, "blobs"))
+	k, err := kb.Open(context.Background(), filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}

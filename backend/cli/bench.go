@@ -8,14 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/vector/vecbench"
+	"proofglass/backend/vector/vecbench"
 )
 
 func init() {
 	register("bench", func(g *Globals) *cobra.Command {
 		c := &cobra.Command{
 			Use:   "bench",
-			Short: "Measure Loupe's components on this machine",
+			Short: "Measure Proofglass's components on this machine",
 		}
 		c.AddCommand(benchVectorCmd(), benchIngestCmd(), benchLibraryCmd(), benchOCRCmd())
 		return c
@@ -28,7 +28,7 @@ func benchVectorCmd() *cobra.Command {
 	var asJSON, sweep bool
 	c := &cobra.Command{
 		Use:   "vector",
-		Short: "Compare exact scan, Loupe's HNSW and coder/hnsw: recall@10, QPS, build rate, file size, load time, memory",
+		Short: "Compare exact scan, Proofglass's HNSW and coder/hnsw: recall@10, QPS, build rate, file size, load time, memory",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			for _, f := range strings.Split(efs, ",") {
@@ -62,7 +62,7 @@ func benchVectorCmd() *cobra.Command {
 	f.IntVar(&o.Dims, "dim", 768, "dimension of synthetic vectors")
 	f.StringVar(&o.Data, "data", "synthetic", "synthetic (random projection of a 32-d latent Gaussian, plus noise) or glove")
 	f.IntVar(&o.Queries, "queries", 200, "queries, held out from the indexed vectors")
-	f.StringVar(&efs, "ef", "48,128,256", "efSearch settings for Loupe's HNSW, comma-separated")
+	f.StringVar(&efs, "ef", "48,128,256", "efSearch settings for Proofglass's HNSW, comma-separated")
 	f.IntVar(&o.M, "m", 16, "HNSW M")
 	f.IntVar(&o.EfC, "efc", 128, "HNSW efConstruction")
 	f.IntVar(&o.Workers, "threads", 8, "concurrent searchers for the qps8 column")

@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/ingest"
+	"proofglass/backend/ingest"
 )
 
-// benchIngestCmd is `loupe bench ingest PATH...`; the bench command attaches it.
+// benchIngestCmd is `proofglass bench ingest PATH...`; the bench command attaches it.
 func benchIngestCmd() *cobra.Command {
 	var o ingest.BenchOptions
 	var asJSON bool
@@ -28,7 +28,7 @@ func benchIngestCmd() *cobra.Command {
 				return err
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "kind\twhat\tpages\tseconds\tpages/s\tCPU ms/page\tits CPU ÷ loupe's\tpeak RSS MB\trender p50/p99 ms\tnote")
+			fmt.Fprintln(tw, "kind\twhat\tpages\tseconds\tpages/s\tCPU ms/page\tits CPU ÷ proofglass's\tpeak RSS MB\trender p50/p99 ms\tnote")
 			for _, r := range rows {
 				fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.1f\t%.2f\t%.2f\t%.0f\t%.1f/%.1f\t%s\n", r.Kind, r.Name, r.Pages, r.Seconds, r.PagesPS, r.CPUms, r.Ratio,
 					float64(r.PeakRSS)/(1<<20), r.RenderMS[0], r.RenderMS[1], r.Note)
@@ -40,7 +40,7 @@ func benchIngestCmd() *cobra.Command {
 	f := c.Flags()
 	f.IntVar(&o.Workers, "workers", 0, "parallel workers (default: number of CPUs)")
 	f.BoolVar(&o.OCR, "ocr", false, "include OCR of pages without a text layer")
-	f.IntVar(&o.BaselinePages, "baseline-pages", 100, "pages per file (first N): Loupe and the baselines all work on copies of these pages")
+	f.IntVar(&o.BaselinePages, "baseline-pages", 100, "pages per file (first N): Proofglass and the baselines all work on copies of these pages")
 	f.IntVar(&o.Rounds, "rounds", 3, "interleaved rounds of ingest and baselines (medians are reported)")
 	f.IntVar(&o.Renders, "renders", 200, "on-demand renders to time")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object per row")

@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/bench"
+	"proofglass/backend/bench"
 )
 
-// benchLibraryCmd is `loupe bench library`; the bench command attaches it.
+// benchLibraryCmd is `proofglass bench library`; the bench command attaches it.
 func benchLibraryCmd() *cobra.Command {
 	var o bench.LibraryOptions
 	var asJSON bool
@@ -36,13 +36,13 @@ func benchLibraryCmd() *cobra.Command {
 	return c
 }
 
-// benchOCRCmd is `loupe bench ocr`.
+// benchOCRCmd is `proofglass bench ocr`.
 func benchOCRCmd() *cobra.Command {
 	var o bench.OCROptions
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "ocr",
-		Short: "OCR pages per CPU second: Loupe's per-page language choice beside plain tesseract with all languages and with eng",
+		Short: "OCR pages per CPU second: Proofglass's per-page language choice beside plain tesseract with all languages and with eng",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return bench.OCR(cmd.Context(), o, rowPrinter(cmd.OutOrStdout(), asJSON, false))
@@ -51,7 +51,7 @@ func benchOCRCmd() *cobra.Command {
 	f := c.Flags()
 	f.StringSliceVar(&o.Sources, "from", []string{"../shared/testdata/pdf/scanned", "../shared/testdata/pdf/cjk/zhlipsum.pdf"}, "PDFs whose pages are OCRed")
 	f.IntVar(&o.MaxPages, "pages", 16, "pages at most (three per file)")
-	f.StringSliceVar(&o.Languages, "lang", nil, "Loupe's OCR languages (default: eng,chi_sim)")
+	f.StringSliceVar(&o.Languages, "lang", nil, "Proofglass's OCR languages (default: eng,chi_sim)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object per figure")
 	return c
 }

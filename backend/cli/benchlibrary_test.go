@@ -9,17 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/fixture"
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
+	"proofglass/backend/fixture"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
 )
 
-// asLoupeEnv makes the test binary be the loupe CLI for its arguments, so `loupe bench library` can start its new
-// `loupe search`, `add` and `documents delete` processes from a test.
-const asLoupeEnv = "LOUPE_TEST_AS_LOUPE"
+// asProofglassEnv makes the test binary be the proofglass CLI for its arguments, so `proofglass bench library` can start its new
+// `proofglass search`, `add` and `documents delete` processes from a test.
+const asProofglassEnv = "PROOFGLASS_TEST_AS_PROOFGLASS"
 
 func init() {
-	if os.Getenv(asLoupeEnv) != "1" || (len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand) {
+	if os.Getenv(asProofglassEnv) != "1" || (len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand) {
 		return
 	}
 	os.Exit(Execute(context.Background(), os.Args[1:]))
@@ -42,7 +42,7 @@ func TestBenchLibrarySmall(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Setenv(asLoupeEnv, "1")
+	t.Setenv(asProofglassEnv, "1")
 	dir := filepath.Join(t.TempDir(), "lib")
 	out, err := run(t, t.TempDir(), "bench", "library", "--from", from, "--docs", "3", "--pages", "30", "--dir", dir,
 		"--searches", "1", "--clients", "2", "--json")
@@ -68,12 +68,12 @@ func TestBenchLibrarySmall(t *testing.T) {
 		if cpu, _ := r["cpu_s"].(float64); cpu <= 0 {
 			t.Errorf("%q: no CPU time measured: %v", what, r)
 		}
-		// The child's own peak, reported by itself (--peak-rss-file): a loupe process holds tens of MB.
+		// The child's own peak, reported by itself (--peak-rss-file): a proofglass process holds tens of MB.
 		if rss, _ := r["peak_rss_mb"].(float64); runtime.GOOS == "linux" && (rss < 5 || rss > 2000) {
 			t.Errorf("%q: peak RSS %v MB", what, r["peak_rss_mb"])
 		}
 	}
-	k, err := kb.Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := kb.Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}

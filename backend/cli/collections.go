@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 func init() {

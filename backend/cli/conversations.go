@@ -8,12 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 func init() {
 	register("conversations", func(g *Globals) *cobra.Command {
-		cmd := &cobra.Command{Use: "conversations", Short: "List and show chat conversations (continue one with loupe ask --conversation ID)"}
+		cmd := &cobra.Command{Use: "conversations", Short: "List and show chat conversations (continue one with proofglass ask --conversation ID)"}
 		var listJSON bool
 		list := &cobra.Command{
 			Use:   "list",
@@ -67,7 +67,7 @@ func init() {
 				defer k.Close()
 				c, err := k.Conversation(ctx, id)
 				if errors.Is(err, kb.ErrNotFound) {
-					return fmt.Errorf("conversation %d: no such conversation (see loupe conversations list)", id)
+					return fmt.Errorf("conversation %d: no such conversation (see proofglass conversations list)", id)
 				}
 				if err != nil {
 					return err
@@ -91,9 +91,9 @@ func init() {
 					default:
 						run := ""
 						if m.RunID != 0 {
-							run = fmt.Sprintf(" (run %d: loupe runs show %d)", m.RunID, m.RunID)
+							run = fmt.Sprintf(" (run %d: proofglass runs show %d)", m.RunID, m.RunID)
 						}
-						fmt.Fprintf(w, "loupe%s: %s\n", run, m.Content)
+						fmt.Fprintf(w, "proofglass%s: %s\n", run, m.Content)
 					}
 				}
 				return nil

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/config"
-	"loupe/backend/doctor"
+	"proofglass/backend/config"
+	"proofglass/backend/doctor"
 )
 
 // doctorEndpoints tests configured model endpoints; the model layer's file sets it, so doctor works without it.

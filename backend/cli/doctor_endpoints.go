@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"loupe/backend/config"
-	"loupe/backend/doctor"
-	"loupe/backend/model/provider"
+	"proofglass/backend/config"
+	"proofglass/backend/doctor"
+	"proofglass/backend/model/provider"
 )
 
 func init() { doctorEndpoints = endpointChecks }

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"slices"
 
-	"loupe/backend/agent"
-	"loupe/backend/config"
-	"loupe/backend/doctor"
-	"loupe/backend/model/probe"
+	"proofglass/backend/agent"
+	"proofglass/backend/config"
+	"proofglass/backend/doctor"
+	"proofglass/backend/model/probe"
 )
 
-// modelChecks probes one chat model for what a mode needs (`loupe doctor --model M`).
+// modelChecks probes one chat model for what a mode needs (`proofglass doctor --model M`).
 func modelChecks(ctx context.Context, cfg *config.Config, profile, modelName, mode string) ([]doctor.Check, error) {
 	p, err := cfg.Provider(profile)
 	if err != nil {

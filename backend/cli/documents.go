@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
 )
 
 func init() {
@@ -105,7 +105,7 @@ func collectionNames(ctx context.Context, k *kb.KB) (map[int64]string, error) {
 	return m, nil
 }
 
-// docDetail is `loupe documents show --json`.
+// docDetail is `proofglass documents show --json`.
 type docDetail struct {
 	kb.Document
 	Warnings []string       `json:"warnings,omitempty"`
@@ -220,7 +220,7 @@ func docDeleteCmd(g *Globals) *cobra.Command {
 }
 
 func docRetryCmd(g *Globals) *cobra.Command {
-	pw := secretFlag{name: "password", env: "LOUPE_PDF_PASSWORD"}
+	pw := secretFlag{name: "password", env: "PROOFGLASS_PDF_PASSWORD"}
 	var asJSON, allFailed, noOCR bool
 	cmd := &cobra.Command{
 		Use:   "retry [ID...]",

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/eval"
-	"loupe/backend/kb"
-	"loupe/backend/search"
+	"proofglass/backend/eval"
+	"proofglass/backend/kb"
+	"proofglass/backend/search"
 )
 
 func init() {

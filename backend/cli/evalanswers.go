@@ -16,10 +16,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/eval"
-	"loupe/backend/evalrun"
-	"loupe/backend/kb"
-	"loupe/backend/library"
+	"proofglass/backend/eval"
+	"proofglass/backend/evalrun"
+	"proofglass/backend/kb"
+	"proofglass/backend/library"
 )
 
 func evalAnswersCmd(g *Globals) *cobra.Command {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"loupe/backend/eval"
+	"proofglass/backend/eval"
 )
 
 // TestEvalAnswersE2EOllama runs the whole pipeline against the real Ollama of ../shared/tools/ollama-e2e: the agent
@@ -40,8 +40,8 @@ func TestEvalAnswersE2EOllama(t *testing.T) {
 	if err := os.WriteFile(dataset, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("LOUPE_PROVIDER", "")
-	t.Setenv("LOUPE_MODEL", "")
+	t.Setenv("PROOFGLASS_PROVIDER", "")
+	t.Setenv("PROOFGLASS_MODEL", "")
 	ctx := context.Background()
 	report := filepath.Join(data, "report.html")
 	out, err := cli(ctx, data, "eval", "answers", "--dataset", dataset, "--collection", "papers", "--mode", "vanilla,vrag",

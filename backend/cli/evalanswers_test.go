@@ -21,17 +21,17 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"loupe/backend/agent"
-	"loupe/backend/eval"
-	"loupe/backend/fixture"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/pdf"
+	"proofglass/backend/agent"
+	"proofglass/backend/eval"
+	"proofglass/backend/fixture"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/pdf"
 )
 
 // childArgsEnv makes the test binary run the CLI with these (JSON) arguments instead of the tests, so a test can
 // kill -9 a real evaluation process.
-const childArgsEnv = "LOUPE_TEST_CLI_ARGS"
+const childArgsEnv = "PROOFGLASS_TEST_CLI_ARGS"
 
 func init() {
 	raw := os.Getenv(childArgsEnv)
@@ -57,7 +57,7 @@ func devKB(t *testing.T, data string) (string, []eval.Question) {
 		t.Skipf("development set not found: %v", err)
 	}
 	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(data, "loupe.db"), filepath.Join(data, "blobs"))
+	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 	}
 	_ = child.Wait()
 	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(data, "loupe.db"), filepath.Join(data, "blobs"))
+	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 	}
 
 	// 3. The numbers, by hand: 22 right of 66; per source, the right ones among the questions citing it.
-	k, err = kb.Open(ctx, filepath.Join(data, "loupe.db"), filepath.Join(data, "blobs"))
+	k, err = kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}

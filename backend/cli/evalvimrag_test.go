@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"loupe/backend/eval"
+	"proofglass/backend/eval"
 )
 
 // vimragModel is a scripted OpenAI-compatible VimRAG model: per question it adds search node A (off the root),

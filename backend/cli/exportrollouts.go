@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/eval"
-	"loupe/backend/evalrun"
+	"proofglass/backend/eval"
+	"proofglass/backend/evalrun"
 )
 
 func init() {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/library"
-	"loupe/backend/mcp"
+	"proofglass/backend/library"
+	"proofglass/backend/mcp"
 )
 
 func init() {
@@ -17,12 +17,12 @@ func init() {
 			Use:   "mcp",
 			Short: "Serve the library to an MCP client (desktop assistants, IDE agents) on stdin/stdout",
 			Long: `Serve the library over the Model Context Protocol on stdin/stdout, for an MCP client that starts
-"loupe mcp" itself. The same server is at /mcp under "loupe serve" (streamable HTTP, behind the bearer token).
+"proofglass mcp" itself. The same server is at /mcp under "proofglass serve" (streamable HTTP, behind the bearer token).
 
 Tools: search (pages with snippets, scores and page images; optional collection, document_ids and k), get_page
-(a page or a region of it at a requested width), ask (Loupe's visual agent, with progress notifications; returns
-the answer with citations), list_documents. Resources: loupe://documents/ID (a document's text as Markdown) and
-loupe://units/ID/image (a page image).
+(a page or a region of it at a requested width), ask (Proofglass's visual agent, with progress notifications; returns
+the answer with citations), list_documents. Resources: proofglass://documents/ID (a document's text as Markdown) and
+proofglass://units/ID/image (a page image).
 
 Logs go to stderr; stdout carries only the protocol.`,
 			Args: cobra.NoArgs,

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/config"
-	"loupe/backend/model/provider"
+	"proofglass/backend/config"
+	"proofglass/backend/model/provider"
 )
 
 func init() {

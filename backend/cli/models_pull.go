@@ -6,12 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/config"
-	"loupe/backend/model/ollama"
-	"loupe/backend/model/provider"
+	"proofglass/backend/config"
+	"proofglass/backend/model/ollama"
+	"proofglass/backend/model/provider"
 )
 
-// pullCommand is `loupe models pull NAME`: an Ollama server downloads a model, with progress.
+// pullCommand is `proofglass models pull NAME`: an Ollama server downloads a model, with progress.
 func pullCommand(g *Globals) *cobra.Command {
 	var prov string
 	cmd := &cobra.Command{

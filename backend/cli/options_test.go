@@ -55,10 +55,10 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// TestAskOptionsReachTheWire: settings (profile sampling and context length, agent step limits) and `loupe ask`
+// TestAskOptionsReachTheWire: settings (profile sampling and context length, agent step limits) and `proofglass ask`
 // flags end up in each provider's request body, over the mode's defaults.
 func TestAskOptionsReachTheWire(t *testing.T) {
-	for _, v := range []string{"OLLAMA_HOST", "OPENAI_BASE_URL", "DASHSCOPE_BASE_URL", "LOUPE_PROVIDER", "LOUPE_MODEL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY"} {
+	for _, v := range []string{"OLLAMA_HOST", "OPENAI_BASE_URL", "DASHSCOPE_BASE_URL", "PROOFGLASS_PROVIDER", "PROOFGLASS_MODEL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY"} {
 		t.Setenv(v, "")
 	}
 	rc := &recorder{}

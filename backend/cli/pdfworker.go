@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/pdf"
+	"proofglass/backend/pdf"
 )
 
-// The hidden pdf-worker command is the child-process side of backend/pdf: Loupe re-executes itself with it so
+// The hidden pdf-worker command is the child-process side of backend/pdf: Proofglass re-executes itself with it so
 // that a MuPDF crash ends the worker, not the app.
 func init() {
 	register(pdf.WorkerCommand, func(g *Globals) *cobra.Command {

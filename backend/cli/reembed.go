@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/ingest"
+	"proofglass/backend/ingest"
 )
 
-// collectionsEmbedderCmds are `loupe collections set-embedder` and `loupe collections reembed`; collections.go
+// collectionsEmbedderCmds are `proofglass collections set-embedder` and `proofglass collections reembed`; collections.go
 // attaches them.
 func collectionsEmbedderCmds(g *Globals) []*cobra.Command {
 	var asJSON bool

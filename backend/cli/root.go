@@ -1,4 +1,4 @@
-// Package cli builds Loupe's command-line interface: one cobra tree shared by the desktop and headless binaries.
+// Package cli builds Proofglass's command-line interface: one cobra tree shared by the desktop and headless binaries.
 package cli
 
 import (
@@ -14,12 +14,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/bench"
+	"proofglass/backend/bench"
 )
 
 // Globals holds the flags every subcommand shares.
 type Globals struct {
-	DataDir string // --data; empty means LOUPE_DATA or the OS user data dir
+	DataDir string // --data; empty means PROOFGLASS_DATA or the OS user data dir
 	Verbose bool
 	// CPUProfile, when set, receives a pprof CPU profile of the command (--cpuprofile, hidden: for measuring).
 	CPUProfile string
@@ -42,16 +42,16 @@ func register(name string, f commandFactory) {
 func NewRoot() *cobra.Command {
 	g := &Globals{}
 	root := &cobra.Command{
-		Use:           "loupe",
-		Short:         "Loupe: local visual document Q&A",
+		Use:           "proofglass",
+		Short:         "Proofglass: local visual document Q&A",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&g.DataDir, "data", "", "data directory (default: $LOUPE_DATA or the OS user data dir)")
+	root.PersistentFlags().StringVar(&g.DataDir, "data", "", "data directory (default: $PROOFGLASS_DATA or the OS user data dir)")
 	root.PersistentFlags().BoolVarP(&g.Verbose, "verbose", "v", false, "log debug detail to stderr")
 	root.PersistentFlags().StringVar(&g.CPUProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
-	// For benchmarks that run loupe as a child: its own peak memory, which the parent cannot read (bench.PeakRSSMB).
+	// For benchmarks that run proofglass as a child: its own peak memory, which the parent cannot read (bench.PeakRSSMB).
 	root.PersistentFlags().StringVar(&peakRSSFile, "peak-rss-file", "", "write the command's peak RSS in MB to this file at exit")
 	root.PersistentFlags().MarkHidden("peak-rss-file")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
@@ -89,11 +89,11 @@ func Execute(ctx context.Context, args []string) int {
 	pprof.StopCPUProfile() // a no-op unless --cpuprofile started one
 	if peakRSSFile != "" {
 		if werr := os.WriteFile(peakRSSFile, []byte(strconv.FormatFloat(bench.PeakRSSMB(), 'f', 1, 64)), 0o600); werr != nil {
-			fmt.Fprintln(os.Stderr, "loupe: peak RSS:", werr)
+			fmt.Fprintln(os.Stderr, "proofglass: peak RSS:", werr)
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "loupe:", err)
+		fmt.Fprintln(os.Stderr, "proofglass:", err)
 		return 1
 	}
 	return 0

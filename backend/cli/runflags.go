@@ -3,7 +3,7 @@ package cli
 import (
 	"github.com/spf13/pflag"
 
-	"loupe/backend/library"
+	"proofglass/backend/library"
 )
 
 // runFlags are the flags of one agent run that override settings: sampling, thinking, limits, context window.

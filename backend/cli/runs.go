@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/kbagent"
+	"proofglass/backend/kbagent"
 )
 
 func init() {

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
+	"proofglass/backend/agent"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
 )
 
 // scopeKB holds two real PDFs in one collection; the word returned occurs only in the first, which is left out of
@@ -84,7 +84,7 @@ func TestAskDocScopeKeepsAgentSearchesInside(t *testing.T) {
 		"--model", "m", "--doc", "hsaur3-Ch_analysis_of_variance.pdf", "--json"); err != nil {
 		t.Fatalf("ask: %v\n%s", err, out)
 	}
-	k, err := kb.Open(ctx, filepath.Join(data, "loupe.db"), filepath.Join(data, "blobs"))
+	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}

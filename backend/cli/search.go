@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/search"
+	"proofglass/backend/search"
 )
 
-// searchLine is one line of `loupe search --json`; evaluations read these fields, so keep them stable.
+// searchLine is one line of `proofglass search --json`; evaluations read these fields, so keep them stable.
 type searchLine struct {
 	Doc        string        `json:"doc"`
 	DocumentID int64         `json:"document_id"`

@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"proofglass/backend/config"
 )
 
 // secretFlag is a secret a command takes (a PDF password, a server token). It can come from a no-echo prompt,
@@ -73,11 +75,11 @@ func (s *secretFlag) read(cmd *cobra.Command) (string, error) {
 		}
 		return v, nil
 	case onCLI:
-		fmt.Fprintf(cmd.ErrOrStderr(), "loupe: warning: a %s given on the command line is visible to every local user "+
+		fmt.Fprintf(cmd.ErrOrStderr(), "proofglass: warning: a %s given on the command line is visible to every local user "+
 			"(ps, /proc); use --%s-stdin, --ask-%s%s instead\n", s.name, s.name, s.name, envHint(s.env))
 		return s.value, nil
 	case s.env != "":
-		return os.Getenv(s.env), nil
+		return config.Getenv(strings.TrimPrefix(s.env, config.EnvPrefix)), nil
 	}
 	return "", nil
 }

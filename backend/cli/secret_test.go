@@ -34,7 +34,7 @@ func TestSecretFlag(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			t.Setenv("LOUPE_TEST_TOKEN", tc.env)
+			t.Setenv("PROOFGLASS_TEST_TOKEN", tc.env)
 			old := promptSecret
 			promptSecret = func(string) (string, error) {
 				if tc.prompt == "" {
@@ -43,7 +43,7 @@ func TestSecretFlag(t *testing.T) {
 				return tc.prompt, nil
 			}
 			defer func() { promptSecret = old }()
-			s := secretFlag{name: "token", env: "LOUPE_TEST_TOKEN"}
+			s := secretFlag{name: "token", env: "PROOFGLASS_TEST_TOKEN"}
 			var got string
 			var rerr error
 			cmd := &cobra.Command{Use: "x", RunE: func(cmd *cobra.Command, _ []string) error {
@@ -78,11 +78,11 @@ func TestSecretFlag(t *testing.T) {
 	}
 }
 
-// TestAddPasswordStdin: `loupe add --password-stdin` opens an encrypted PDF with the password read from standard
+// TestAddPasswordStdin: `proofglass add --password-stdin` opens an encrypted PDF with the password read from standard
 // input and remembers it for that file only; a wrong password of the batch is not stored.
 func TestAddPasswordStdin(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent") // the 0600 file store, never the real keyring
-	t.Setenv("LOUPE_PDF_PASSWORD", "")
+	t.Setenv("PROOFGLASS_PDF_PASSWORD", "")
 	data := t.TempDir()
 	opens := testdataPath(t, "bad", "pdf", "qpdf", "enc-R3,V2,U=view,O=master.pdf")
 	wrong := testdataPath(t, "bad", "pdf", "debian", "a-text-pass-A5d.pdf")

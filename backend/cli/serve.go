@@ -11,22 +11,22 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/library"
-	"loupe/backend/server"
+	"proofglass/backend/library"
+	"proofglass/backend/server"
 )
 
 func init() {
 	register("serve", func(g *Globals) *cobra.Command {
 		var addr string
 		var noToken, noWatch bool
-		tok := secretFlag{name: "token", env: "LOUPE_SERVER_TOKEN"}
+		tok := secretFlag{name: "token", env: "PROOFGLASS_SERVER_TOKEN"}
 		cmd := &cobra.Command{
 			Use:   "serve",
 			Short: "Serve the knowledge base over HTTP: VRAG's search API, questions as server-sent events, page images",
 			Long: `Serve the knowledge base over HTTP on 127.0.0.1:8002 (VRAG's search engine port) by default.
 
 Every request but GET /healthz needs "Authorization: Bearer TOKEN". The token is kept in the secret store and made
-on first use; print it with "loupe serve token". --token-stdin, --ask-token or LOUPE_SERVER_TOKEN set one
+on first use; print it with "proofglass serve token". --token-stdin, --ask-token or PROOFGLASS_SERVER_TOKEN set one
 explicitly (--token T works too, but other local users can read it in the process list). --no-token is
 allowed on a loopback address only, for VRAG's own scripts, which send no header; then only loopback Host names
 (localhost, 127.0.0.1, [::1], 0.0.0.0) are served and cross-origin browser requests are refused.
@@ -39,7 +39,7 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
   GET  /v1/runs/ID/events                                                    a stored run's events
   /mcp                                                                       the MCP server (streamable HTTP)
 
-Watched folders (loupe watch add) are kept in sync while it serves, unless --no-watch.`,
+Watched folders (proofglass watch add) are kept in sync while it serves, unless --no-watch.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				ctx := cmd.Context()
@@ -47,7 +47,7 @@ Watched folders (loupe watch add) are kept in sync while it serves, unless --no-
 				if err != nil {
 					return err
 				}
-				given := token != "" // by flag, stdin or LOUPE_SERVER_TOKEN: not the stored one
+				given := token != "" // by flag, stdin or PROOFGLASS_SERVER_TOKEN: not the stored one
 				lib, err := library.Open(ctx, g.DataDir)
 				if err != nil {
 					return err
@@ -82,9 +82,9 @@ Watched folders (loupe watch add) are kept in sync while it serves, unless --no-
 				case given:
 					auth = "the bearer token you gave (fingerprint " + server.Fingerprint(token) + ")"
 				case token != "":
-					auth = "bearer token fingerprint " + server.Fingerprint(token) + " (print the token with `loupe serve token`)"
+					auth = "bearer token fingerprint " + server.Fingerprint(token) + " (print the token with `proofglass serve token`)"
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "loupe: serving %s on http://%s, %s\n", lib.Config.DataDir, ln.Addr(), auth)
+				fmt.Fprintf(cmd.ErrOrStderr(), "proofglass: serving %s on http://%s, %s\n", lib.Config.DataDir, ln.Addr(), auth)
 				if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 					return err
 				}
@@ -92,7 +92,7 @@ Watched folders (loupe watch add) are kept in sync while it serves, unless --no-
 			},
 		}
 		cmd.Flags().StringVar(&addr, "addr", server.DefaultAddr, "address to listen on")
-		addSecretFlags(cmd, &tok, "bearer token (default: $LOUPE_SERVER_TOKEN, else the stored one)")
+		addSecretFlags(cmd, &tok, "bearer token (default: $PROOFGLASS_SERVER_TOKEN, else the stored one)")
 		cmd.Flags().BoolVar(&noToken, "no-token", false, "serve without a token (loopback addresses only)")
 		cmd.Flags().BoolVar(&noWatch, "no-watch", false, "do not sync watched folders while serving")
 		cmd.AddCommand(&cobra.Command{

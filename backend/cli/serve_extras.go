@@ -4,14 +4,14 @@ import (
 	"context"
 	"log/slog"
 
-	"loupe/backend/ingest"
-	"loupe/backend/library"
-	"loupe/backend/mcp"
-	"loupe/backend/server"
-	"loupe/backend/watch"
+	"proofglass/backend/ingest"
+	"proofglass/backend/library"
+	"proofglass/backend/mcp"
+	"proofglass/backend/server"
+	"proofglass/backend/watch"
 )
 
-// serveExtras adds what `loupe serve` runs beside the HTTP API: the MCP server under /mcp, and (unless noWatch) the
+// serveExtras adds what `proofglass serve` runs beside the HTTP API: the MCP server under /mcp, and (unless noWatch) the
 // watched folders. The returned function stops them.
 func serveExtras(ctx context.Context, lib *library.Library, s *server.Server, noWatch bool) func() {
 	s.Handle("/mcp", mcp.New(lib, mcp.Options{Log: slog.Default()}).Handler())

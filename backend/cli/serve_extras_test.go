@@ -16,8 +16,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"loupe/backend/config"
-	"loupe/backend/kb"
+	"proofglass/backend/config"
+	"proofglass/backend/kb"
 )
 
 type bearerRT struct{ token string }
@@ -28,8 +28,8 @@ func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestServeMCPAndWatch runs `loupe serve` as a user would: its /mcp answers the SDK's client behind the token, and a
-// folder recorded with `loupe watch add` is synced while it serves.
+// TestServeMCPAndWatch runs `proofglass serve` as a user would: its /mcp answers the SDK's client behind the token, and a
+// folder recorded with `proofglass watch add` is synced while it serves.
 func TestServeMCPAndWatch(t *testing.T) {
 	data, dir := t.TempDir(), t.TempDir()
 	img := image.NewRGBA(image.Rect(0, 0, 24, 24))

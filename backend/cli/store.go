@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 
-	"loupe/backend/config"
-	"loupe/backend/kb"
+	"proofglass/backend/config"
+	"proofglass/backend/kb"
 )
 
 // Config loads the configuration of the data directory the flags name.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/buildinfo"
+	"proofglass/backend/buildinfo"
 )
 
 func init() {
@@ -13,7 +13,7 @@ func init() {
 		var asJSON bool
 		cmd := &cobra.Command{
 			Use:   "version",
-			Short: "Print the version of Loupe",
+			Short: "Print the version of Proofglass",
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				i := buildinfo.Get()
@@ -24,7 +24,7 @@ func init() {
 				if i.Desktop {
 					kind = "desktop"
 				}
-				_, err := fmt.Fprintf(cmd.OutOrStdout(), "loupe %s (%s, %s %s/%s)\n", i.Version, kind, i.GoVersion, i.OS, i.Arch)
+				_, err := fmt.Fprintf(cmd.OutOrStdout(), "proofglass %s (%s, %s %s/%s)\n", i.Version, kind, i.GoVersion, i.OS, i.Arch)
 				return err
 			},
 		}

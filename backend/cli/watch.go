@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
-	"loupe/backend/library"
-	"loupe/backend/watch"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/library"
+	"proofglass/backend/watch"
 )
 
 func init() {
@@ -27,8 +27,8 @@ videos are ingested, deleted files leave the library, renamed files keep their d
 has been unmodified for 2 s, so files still being copied are not read half-written. A full rescan every 10 minutes
 catches what notifications miss (network drives, a machine that slept).
 
-"loupe watch" with no subcommand watches every recorded folder until interrupted; the desktop app and
-"loupe serve" do the same while they run. A folder that disappears (an unmounted drive) keeps its documents until it
+"proofglass watch" with no subcommand watches every recorded folder until interrupted; the desktop app and
+"proofglass serve" do the same while they run. A folder that disappears (an unmounted drive) keeps its documents until it
 is back or removed from the watch list.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
@@ -56,12 +56,12 @@ is back or removed from the watch list.`,
 					return err
 				}
 				if len(fs) == 0 {
-					return fmt.Errorf("no folder is watched: add one with `loupe watch add DIR --collection C`")
+					return fmt.Errorf("no folder is watched: add one with `proofglass watch add DIR --collection C`")
 				}
 				if _, err := in.Resume(ctx, pr.event); err != nil && ctx.Err() == nil {
 					slog.Warn("resume ingest", "err", err)
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "loupe: watching %d folder(s) of %s; Ctrl-C stops\n", len(fs), lib.Config.DataDir)
+				fmt.Fprintf(cmd.ErrOrStderr(), "proofglass: watching %d folder(s) of %s; Ctrl-C stops\n", len(fs), lib.Config.DataDir)
 				return m.Run(ctx)
 			},
 		}
@@ -72,8 +72,8 @@ is back or removed from the watch list.`,
 	})
 }
 
-// withWatcher opens the knowledge base and a Manager that records folders (it does not run: that is `loupe watch`,
-// the app or `loupe serve`).
+// withWatcher opens the knowledge base and a Manager that records folders (it does not run: that is `proofglass watch`,
+// the app or `proofglass serve`).
 func withWatcher(ctx context.Context, g *Globals, fn func(*watch.Manager) error) error {
 	lib, err := library.Open(ctx, g.DataDir)
 	if err != nil {
@@ -97,7 +97,7 @@ func watchAddCmd(g *Globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "watching %s for collection %s (folder %d); run `loupe watch` (or the app, or `loupe serve`) to sync it\n",
+				fmt.Fprintf(cmd.OutOrStdout(), "watching %s for collection %s (folder %d); run `proofglass watch` (or the app, or `proofglass serve`) to sync it\n",
 					f.Path, f.Collection, f.ID)
 				return nil
 			})

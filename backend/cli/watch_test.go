@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/config"
-	"loupe/backend/kb"
+	"proofglass/backend/config"
+	"proofglass/backend/kb"
 )
 
 // syncBuffer is a bytes.Buffer safe to read while a command writes to it.

@@ -9,7 +9,7 @@ import (
 
 // WindowArgs is what the desktop binary is asked to open when its arguments name no subcommand.
 type WindowArgs struct {
-	DataDir string   // --data; "" means LOUPE_DATA or the OS user data dir
+	DataDir string   // --data; "" means PROOFGLASS_DATA or the OS user data dir
 	Paths   []string // files and folders to add to the current collection, absolute and clean
 }
 
@@ -17,7 +17,7 @@ type WindowArgs struct {
 var wailsDevFlags = map[string]bool{"assetdir": true, "devserver": true, "frontenddevserverurl": true, "loglevel": true}
 
 // ParseWindowArgs reads the window's arguments (those IsCommand rejected): --data DIR and the files or folders to
-// open, as a file manager passes them (`loupe FILE…`, the desktop entry's %F). An argument that is neither a flag nor
+// open, as a file manager passes them (`proofglass FILE…`, the desktop entry's %F). An argument that is neither a flag nor
 // an existing path is an error naming it, so a mistyped subcommand is not silently taken for a window.
 func ParseWindowArgs(args []string) (WindowArgs, error) {
 	var w WindowArgs
@@ -31,7 +31,7 @@ func ParseWindowArgs(args []string) (WindowArgs, error) {
 		if flags && len(a) > 1 && a[0] == '-' {
 			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 			if name != "data" && !wailsDevFlags[name] {
-				return WindowArgs{}, fmt.Errorf("unknown flag %s (see loupe --help)", a)
+				return WindowArgs{}, fmt.Errorf("unknown flag %s (see proofglass --help)", a)
 			}
 			if !hasValue {
 				if i+1 >= len(args) {
@@ -51,7 +51,7 @@ func ParseWindowArgs(args []string) (WindowArgs, error) {
 		}
 		if _, err := os.Stat(p); err != nil {
 			if os.IsNotExist(err) {
-				return WindowArgs{}, fmt.Errorf("%q is neither a command nor a file or folder (see loupe --help)", a)
+				return WindowArgs{}, fmt.Errorf("%q is neither a command nor a file or folder (see proofglass --help)", a)
 			}
 			return WindowArgs{}, fmt.Errorf("open %s: %w", a, err)
 		}

@@ -1,4 +1,4 @@
-// Package config loads Loupe's settings: data directory, versioned settings file, environment overrides, providers.
+// Package config loads Proofglass's settings: data directory, versioned settings file, environment overrides, providers.
 package config
 
 import (
@@ -92,7 +92,7 @@ func (s Sampling) Check() error {
 	return nil
 }
 
-// AgentDefaults are the defaults of `loupe ask`, `/v1/ask` and the chat screen.
+// AgentDefaults are the defaults of `proofglass ask`, `/v1/ask` and the chat screen.
 type AgentDefaults struct {
 	Provider string `json:"provider"` // profile name
 	Mode     string `json:"mode"`     // vrag|vimrag|vanilla|react
@@ -141,7 +141,7 @@ type Settings struct {
 
 // Cache bounds the data directory's cache of derived files.
 type Cache struct {
-	// PagesMB caps the page images `loupe serve` hands to VRAG clients (cache/pages); the least recently used go
+	// PagesMB caps the page images `proofglass serve` hands to VRAG clients (cache/pages); the least recently used go
 	// first. 0 means 2048.
 	PagesMB int `json:"pages_mb"`
 }
@@ -175,21 +175,44 @@ type Config struct {
 }
 
 // Paths inside the data directory.
-func (c *Config) DBPath() string       { return filepath.Join(c.DataDir, "loupe.db") }
+func (c *Config) DBPath() string       { return filepath.Join(c.DataDir, dbName) }
 func (c *Config) BlobDir() string      { return filepath.Join(c.DataDir, "blobs") }
 func (c *Config) CacheDir() string     { return filepath.Join(c.DataDir, "cache") }
 func (c *Config) IndexDir() string     { return filepath.Join(c.DataDir, "index") }
 func (c *Config) SettingsPath() string { return filepath.Join(c.DataDir, "settings.json") }
 
-// ResolveDataDir picks the data directory: the flag, then LOUPE_DATA, then the OS user data dir.
+// ResolveDataDir picks the data directory: the flag, then PROOFGLASS_DATA, then the OS user data dir. The first time
+// after the rename it adopts what Loupe left: its default directory is moved to the new default, and a database of
+// the old name in a directory named explicitly is renamed (legacy.go).
 func ResolveDataDir(flag string) (string, error) {
-	if flag != "" {
-		return filepath.Abs(flag)
+	explicit := flag
+	if explicit == "" {
+		explicit = Getenv("DATA")
 	}
-	if d := os.Getenv("LOUPE_DATA"); d != "" {
-		return filepath.Abs(d)
+	if explicit != "" {
+		dir, err := filepath.Abs(explicit)
+		if err != nil {
+			return "", err
+		}
+		renamed, err := adoptLegacyDB(dir)
+		if err != nil {
+			return "", err
+		}
+		if renamed {
+			tellOnce(dir, fmt.Sprintf("Loupe is now Proofglass: %s/%s was renamed %s", dir, legacyDBName, dbName))
+		}
+		return dir, nil
 	}
-	return defaultDataDir()
+	dir, err := defaultDataDir()
+	if err != nil {
+		return "", err
+	}
+	msg, err := adoptLegacyDataDir(dir)
+	if err != nil {
+		return "", err
+	}
+	tellOnce(dir, msg)
+	return dir, nil
 }
 
 // Load reads the configuration of the data directory named by flag (see ResolveDataDir), creating the directory and
@@ -226,7 +249,7 @@ func readSettings(path string) (Settings, error) {
 		return Settings{}, fmt.Errorf("settings file %s is not valid JSON: %w (fix or delete it to start from defaults)", path, err)
 	}
 	if s.Version > SettingsVersion {
-		return Settings{}, fmt.Errorf("settings file %s has version %d, newer than this Loupe understands (%d)", path, s.Version, SettingsVersion)
+		return Settings{}, fmt.Errorf("settings file %s has version %d, newer than this Proofglass understands (%d)", path, s.Version, SettingsVersion)
 	}
 	s.sent = nil // only settings sent by the window are merged key by key
 	// Version 0 is a file written before versioning: same shape, just stamp it.
@@ -352,10 +375,10 @@ func withEnv(s Settings) Settings {
 			}
 		}
 	}
-	if v := os.Getenv("LOUPE_PROVIDER"); v != "" {
+	if v := Getenv("PROVIDER"); v != "" {
 		s.Agent.Provider = v
 	}
-	if v := os.Getenv("LOUPE_MODEL"); v != "" {
+	if v := Getenv("MODEL"); v != "" {
 		for i := range s.Providers {
 			if s.Providers[i].Name == s.Agent.Provider {
 				s.Providers[i].ChatModel = v

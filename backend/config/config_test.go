@@ -14,11 +14,11 @@ func TestResolveDataDir(t *testing.T) {
 	}{
 		"flag wins":       {"/from/flag", "/from/env", "/from/flag"},
 		"env next":        {"", "/from/env", "/from/env"},
-		"os default last": {"", "", "/xdg/loupe"},
+		"os default last": {"", "", "/xdg/proofglass"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			t.Setenv("LOUPE_DATA", c.env)
+			t.Setenv("PROOFGLASS_DATA", c.env)
 			got, err := ResolveDataDir(c.flag)
 			if err != nil || got != c.want {
 				t.Errorf("got %q %v, want %q", got, err, c.want)
@@ -74,7 +74,7 @@ func TestSettingsFile(t *testing.T) {
 		wantErr string
 	}{
 		"unversioned file is upgraded": {`{"theme":"dark"}`, ""},
-		"newer version refused":        {`{"version": 99}`, "newer than this Loupe"},
+		"newer version refused":        {`{"version": 99}`, "newer than this Proofglass"},
 		"broken JSON names the file":   {`{"theme":`, "settings.json is not valid JSON"},
 	}
 	for name, c := range cases {

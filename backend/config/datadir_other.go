@@ -12,7 +12,7 @@ import (
 func defaultDataDir() (string, error) {
 	d, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("no user data dir (use --data or LOUPE_DATA): %w", err)
+		return "", fmt.Errorf("no user data dir (use --data or PROOFGLASS_DATA): %w", err)
 	}
-	return filepath.Join(d, "Loupe"), nil
+	return filepath.Join(d, "Proofglass"), nil
 }

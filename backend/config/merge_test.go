@@ -28,8 +28,8 @@ func TestSettingsRoundTripThroughWindow(t *testing.T) {
 		`"agent":{"provider":"ollama","mode":"vrag","top_k":5},"ingest":{"ocr_languages":["eng","chi_sim"],"clip_seconds":60},"theme":"system"}`), 0o600)
 	t.Setenv("OLLAMA_HOST", "127.0.0.1:11435")
 	t.Setenv("OPENAI_BASE_URL", "http://gpu-box:8000/v1")
-	t.Setenv("LOUPE_MODEL", "env-model")
-	t.Setenv("LOUPE_PROVIDER", "")
+	t.Setenv("PROOFGLASS_MODEL", "env-model")
+	t.Setenv("PROOFGLASS_PROVIDER", "")
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("DASHSCOPE_API_KEY", "")
 	c, err := Load(dir)
@@ -74,7 +74,7 @@ func TestSettingsRoundTripThroughWindow(t *testing.T) {
 		"dashscope model changed":        {byName(file, "dashscope").ChatModel, "qwen-vl-plus"},
 		"OLLAMA_HOST not persisted":      {byName(file, "ollama").BaseURL, "http://127.0.0.1:11434"},
 		"OPENAI_BASE_URL not persisted":  {byName(file, "openai").BaseURL, "http://127.0.0.1:8000/v1"},
-		"LOUPE_MODEL not persisted":      {byName(file, "ollama").ChatModel, "file-model"},
+		"PROOFGLASS_MODEL not persisted": {byName(file, "ollama").ChatModel, "file-model"},
 		"effective view keeps env URL":   {byName(c.Settings, "openai").BaseURL, "http://gpu-box:8000/v1"},
 		"effective view keeps env model": {byName(c.Settings, "ollama").ChatModel, "env-model"},
 	}
@@ -200,7 +200,7 @@ func TestUpdateKeepsFieldsTheWindowDoesNotSend(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"version":1,"cache":{"pages_mb":500},"theme":"light",`+
 		`"agent":{"provider":"ollama","mode":"vimrag","top_k":7,"follow_ups":"off"}}`), 0o600)
-	t.Setenv("LOUPE_PROVIDER", "")
+	t.Setenv("PROOFGLASS_PROVIDER", "")
 	c, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ type SecretStore interface {
 	Delete(key string) error
 }
 
-const keyringService = "loupe"
+const keyringService = "proofglass"
 
 // DefaultSecretStore uses the OS keyring and falls back to a 0600 file in the data directory where no keyring
 // answers (a headless server, CI, a desktop without a Secret Service).
@@ -35,9 +35,26 @@ type osKeyring struct{}
 func (osKeyring) Get(key string) (string, error) {
 	v, err := keyring.Get(keyringService, key)
 	if errors.Is(err, keyring.ErrNotFound) {
-		return "", ErrNoSecret
+		return moveLegacySecret(key)
 	}
 	return v, err
+}
+
+// moveLegacySecret moves a key Loupe stored under its own keyring service to this app's, on first use: the keyring
+// cannot list a service's keys, so each moves when it is first asked for.
+func moveLegacySecret(key string) (string, error) {
+	v, err := keyring.Get(legacyKeyring, key)
+	if errors.Is(err, keyring.ErrNotFound) {
+		return "", ErrNoSecret
+	}
+	if err != nil {
+		return "", err
+	}
+	if err := keyring.Set(keyringService, key, v); err != nil {
+		return v, nil // still readable where it was; moved next time
+	}
+	_ = keyring.Delete(legacyKeyring, key)
+	return v, nil
 }
 func (osKeyring) Set(key, value string) error { return keyring.Set(keyringService, key, value) }
 func (osKeyring) Delete(key string) error {

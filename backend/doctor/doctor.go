@@ -1,4 +1,4 @@
-// Package doctor checks a Loupe installation: the knowledge base, the blob store and the tools Loupe shells out to,
+// Package doctor checks a Proofglass installation: the knowledge base, the blob store and the tools Proofglass shells out to,
 // and says exactly what is wrong and how to fix it.
 package doctor
 
@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"loupe/backend/buildinfo"
-	"loupe/backend/config"
-	"loupe/backend/kb"
-	"loupe/backend/pagecache"
-	"loupe/backend/pdf"
+	"proofglass/backend/buildinfo"
+	"proofglass/backend/config"
+	"proofglass/backend/kb"
+	"proofglass/backend/pagecache"
+	"proofglass/backend/pdf"
 )
 
 // Check is one finding.
@@ -57,7 +57,7 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
 	if err != nil {
 		return []Check{{Name: "database", Detail: err.Error(),
-			Fix: "move " + cfg.DBPath() + " aside and run Loupe again to start a fresh knowledge base, then re-add your documents"}}
+			Fix: "move " + cfg.DBPath() + " aside and run Proofglass again to start a fresh knowledge base, then re-add your documents"}}
 	}
 	defer k.Close()
 	var out []Check
@@ -77,7 +77,7 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 		out = append(out, c)
 	case len(problems) > 0:
 		out = append(out, Check{Name: "database", Detail: strings.Join(problems, "; "),
-			Fix: "run `loupe doctor --fix` to rebuild the full-text indexes; if problems remain, restore from a backup"})
+			Fix: "run `proofglass doctor --fix` to rebuild the full-text indexes; if problems remain, restore from a backup"})
 	default:
 		v, _ := k.SchemaVersionOf(ctx)
 		out = append(out, Check{Name: "database", OK: true, Detail: fmt.Sprintf("%s: integrity ok, schema v%d", cfg.DBPath(), v)})
@@ -90,7 +90,7 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 	missing := Check{Name: "blobs missing", OK: len(r.Missing) == 0, Detail: fmt.Sprintf("%d stored, %d referenced but missing", r.Stored, len(r.Missing))}
 	if !missing.OK {
 		missing.Detail += " (e.g. " + r.Missing[0] + ")"
-		missing.Fix = "delete and re-add the affected documents (`loupe documents list` shows them failing to open)"
+		missing.Fix = "delete and re-add the affected documents (`proofglass documents list` shows them failing to open)"
 	}
 	orphans := Check{Name: "blobs orphaned", OK: len(r.Orphans) == 0, Detail: fmt.Sprintf("%d unreferenced blob(s) older than %s", len(r.Orphans), orphanGrace)}
 	if !orphans.OK {
@@ -102,7 +102,7 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 				orphans.Detail += ": " + err.Error()
 			}
 		} else {
-			orphans.Fix = "run `loupe doctor --fix` to remove them"
+			orphans.Fix = "run `proofglass doctor --fix` to remove them"
 		}
 	}
 	return append(out, missing, orphans, pageCache(ctx, cfg, k, fix), wordBoxes(ctx, k, fix), freeSpace(ctx, k, fix))
@@ -129,11 +129,11 @@ func freeSpace(ctx context.Context, k *kb.KB, fix bool) Check {
 		c.Detail = fmt.Sprintf("rewritten without its free pages: %.1f MB → %.1f MB", mb(before), mb(after))
 		if err != nil {
 			c.Detail = err.Error()
-			c.Fix = "close Loupe's window, `loupe serve` and `loupe watch`, then run `loupe doctor --fix` again"
+			c.Fix = "close Proofglass's window, `proofglass serve` and `proofglass watch`, then run `proofglass doctor --fix` again"
 		}
 	default:
 		c.Detail = fmt.Sprintf("%.1f MB, of which %.1f MB free pages (deleted documents, compacted word boxes)", mb(size), mb(free))
-		c.Fix = "run `loupe doctor --fix` to give the free pages back to the disk (needs about the file's size in temporary space)"
+		c.Fix = "run `proofglass doctor --fix` to give the free pages back to the disk (needs about the file's size in temporary space)"
 	}
 	return c
 }
@@ -161,7 +161,7 @@ func wordBoxes(ctx context.Context, k *kb.KB, fix bool) Check {
 		}
 	default:
 		c.Detail = fmt.Sprintf("%d page(s) keep their word boxes as JSON (%.1f MB), written by an earlier version", n, float64(size)/(1<<20))
-		c.Fix = "run `loupe doctor --fix` to rewrite them in the compact form (about a fifth of the size; faster search)"
+		c.Fix = "run `proofglass doctor --fix` to rewrite them in the compact form (about a fifth of the size; faster search)"
 	}
 	return c
 }
@@ -189,12 +189,12 @@ func pageCache(ctx context.Context, cfg *config.Config, k *kb.KB, fix bool) Chec
 		c.OK, c.Detail = true, fmt.Sprintf("removed %d stale page file(s) or folder(s) (e.g. %s: %s)", n, stale[0].Path, stale[0].Reason)
 	default:
 		c.Detail = fmt.Sprintf("%d stale entr(ies) (e.g. %s: %s)", len(stale), stale[0].Path, stale[0].Reason)
-		c.Fix = "run `loupe doctor --fix` to remove them (a running `loupe serve` also sweeps them every 10 minutes)"
+		c.Fix = "run `proofglass doctor --fix` to remove them (a running `proofglass serve` also sweeps them every 10 minutes)"
 	}
 	return c
 }
 
-// Tools checks the external programs Loupe runs.
+// Tools checks the external programs Proofglass runs.
 func Tools(ctx context.Context, ocrLangs []string) []Check {
 	var out []Check
 	for _, t := range []struct{ bin, versionArg, why string }{
@@ -302,7 +302,7 @@ func pdfWorker() Check {
 		c.OK, c.Detail = true, fmt.Sprintf("%s (%s)", p, pdf.CompanionVersion())
 	case buildinfo.Get().Desktop:
 		c.Detail = "this binary, re-executed: each worker start loads GTK and WebKit first (≈ 0.2 s of CPU)"
-		c.Fix = "install " + pdf.CompanionName + " of the same build beside it (`make worker`) or in ../lib/loupe"
+		c.Fix = "install " + pdf.CompanionName + " of the same build beside it (`make worker`) or in ../lib/proofglass"
 	default:
 		c.OK, c.Detail = true, "this binary, re-executed (it starts quickly: no window libraries)"
 	}

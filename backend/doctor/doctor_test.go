@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/config"
-	"loupe/backend/kb"
+	"proofglass/backend/config"
+	"proofglass/backend/kb"
 )
 
 func find(t *testing.T, checks []Check, name string) Check {
@@ -79,7 +79,7 @@ func TestStoreReportsCorruptDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := find(t, Store(context.Background(), cfg, false), "database")
-	if c.OK || c.Fix == "" || !strings.Contains(c.Detail, "loupe.db") {
+	if c.OK || c.Fix == "" || !strings.Contains(c.Detail, "proofglass.db") {
 		t.Errorf("corrupt database: %+v", c)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/kb"
-	"loupe/backend/pagecache"
+	"proofglass/backend/kb"
+	"proofglass/backend/pagecache"
 )
 
 func TestPageCacheFindsAndFixesStaleFiles(t *testing.T) {
@@ -20,7 +20,7 @@ func TestPageCacheFindsAndFixesStaleFiles(t *testing.T) {
 	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), 0)
 	kept, _ := pages.Put(pagecache.Key{Collection: "docs", SHA256: liveSHA, Name: "kept.pdf", Page: 1, DPI: 200}, []byte("k"))
 	stale, _ := pages.Put(pagecache.Key{Collection: "docs", SHA256: goneSHA, Name: "kept.pdf", Page: 1, DPI: 200}, []byte("s"))
-	old := filepath.Join(pages.Root(), "unit-3.jpg") // an older Loupe's id-named file
+	old := filepath.Join(pages.Root(), "unit-3.jpg") // an older Proofglass's id-named file
 	os.WriteFile(old, []byte("o"), 0o600)
 
 	chk := find(t, Store(ctx, cfg, false), "page cache")

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"loupe/backend/agent"
+	"proofglass/backend/agent"
 )
 
 // RunOutput is what one agent run gives the evaluation: the stored run, its events and its model calls.

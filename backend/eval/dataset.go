@@ -1,4 +1,4 @@
-// Package eval measures Loupe: evaluation datasets, retrieval metrics and reports.
+// Package eval measures Proofglass: evaluation datasets, retrieval metrics and reports.
 package eval
 
 import (

@@ -101,7 +101,7 @@ func Rollouts(rep *AnswersReport, qs []Question) []Rollout {
 			if it.Mode == "vimrag" {
 				id += fmt.Sprintf("-%d", c.Step)
 			}
-			r := Rollout{ID: id, DataSource: "loupe", Evaluation: rep.Evaluation, RunID: it.RunID, QuestionID: it.QuestionID,
+			r := Rollout{ID: id, DataSource: "proofglass", Evaluation: rep.Evaluation, RunID: it.RunID, QuestionID: it.QuestionID,
 				Mode: it.Mode, Sample: int32(it.Sample), Step: int32(c.Step), NodeID: c.NodeID, OnAnswerPath: c.OnAnswerPath,
 				Text: tr.PromptText() + tr.Response(), Reward: it.Reward, Advantage: it.Advantage, Judge: it.Judge,
 				Format: it.Format, NDCG: it.NDCG, Score: it.Score, Success: it.Judge >= 0.5, Answer: it.Answer,

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // judgeTemplate is VRAG-RL's judge prompt, byte for byte (vrag.md §2e).

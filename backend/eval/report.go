@@ -164,7 +164,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"join": func(xs []string) string { return strings.Join(xs, ", ") },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<title>Loupe answer evaluation {{.R.Evaluation}}</title>
+<title>Proofglass answer evaluation {{.R.Evaluation}}</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1200px}
 table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}
@@ -203,7 +203,7 @@ binary verdict; reward = 0.7·judge + 0.1·format + 0.2·NDCG (0 when the format
 <b>Pages shown:</b> {{join .Shown}}<br>
 <b>Scores:</b> rule {{f3 .Score}}, judge {{.Judge}} ({{.JudgeKind}}{{if .JudgeError}}: {{.JudgeError}}{{end}}), format {{.Format}}, NDCG {{f3 .NDCG}}, reward {{f3 .Reward}}, advantage {{f3 .Advantage}}<br>
 <b>Cost:</b> {{.Cost.ModelCalls}} model calls, {{.Cost.PromptTokens}}+{{.Cost.CompletionTokens}} tokens, {{.Cost.Images}} images ({{.Cost.VisualTokens}} visual tokens), {{.Cost.Steps}} steps, {{.Cost.WallMS}} ms<br>
-Replay: <code>loupe runs show {{.RunID}}</code></p>
+Replay: <code>proofglass runs show {{.RunID}}</code></p>
 {{range .Calls}}<details><summary>model call {{.Step}}{{if .NodeID}} — node {{.NodeID}}{{if .OnAnswerPath}} (answer path){{end}}{{end}}</summary><pre>{{traj .}}</pre></details>{{end}}
 </section>
 {{end}}

@@ -29,10 +29,10 @@ func TestReportHTMLSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := b.String()
-	if p := os.Getenv("LOUPE_REPORT_OUT"); p != "" {
+	if p := os.Getenv("PROOFGLASS_REPORT_OUT"); p != "" {
 		_ = os.WriteFile(p, b.Bytes(), 0o644)
 	}
-	for _, want := range []string{`<a href="#run-11">run 11</a>`, `id="run-12"`, "loupe runs show 13", "<svg", "table", "chart", "text",
+	for _, want := range []string{`<a href="#run-11">run 11</a>`, `id="run-12"`, "proofglass runs show 13", "<svg", "table", "chart", "text",
 		"&lt;script&gt;alert(1)&lt;/script&gt;", "What &lt;b&gt;is&lt;/b&gt; it?"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report lacks %q", want)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/agent"
+	"proofglass/backend/agent"
 )
 
 // noTagObservation is the text of VRAG-RL's invalid-action observation (it quotes <search> and <answer> Beijing).

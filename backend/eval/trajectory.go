@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"loupe/backend/agent"
-	"loupe/backend/model"
+	"proofglass/backend/agent"
+	"proofglass/backend/model"
 )
 
 // Part is one piece of a stored message: text, or an image named by its blob id (the SHA-256 the agent stored it

@@ -13,11 +13,11 @@ import (
 	"slices"
 	"strings"
 
-	"loupe/backend/agent"
-	"loupe/backend/eval"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/library"
+	"proofglass/backend/agent"
+	"proofglass/backend/eval"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/library"
 )
 
 // Spec is what an evaluation runs: the same Spec resumes the same unfinished evaluation.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // Citation is a page a previous answer cited.
@@ -94,7 +94,7 @@ func hasCJK(s string) bool {
 	return false
 }
 
-// SystemPrompt is Loupe's own instruction for the rewrite (not part of any agent protocol).
+// SystemPrompt is Proofglass's own instruction for the rewrite (not part of any agent protocol).
 const SystemPrompt = "You rewrite the last question of a conversation about documents into one standalone question " +
 	"that can be understood without the conversation. Resolve pronouns and omissions from the conversation; keep the " +
 	"user's language and every name, number, year and unit; name the document when the question refers to it. " +

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 var history = []Turn{{

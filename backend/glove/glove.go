@@ -1,4 +1,4 @@
-// Package glove is Loupe's built-in offline text embedder: mean-pooled GloVe 6B 100-d word vectors.
+// Package glove is Proofglass's built-in offline text embedder: mean-pooled GloVe 6B 100-d word vectors.
 package glove
 
 import (
@@ -11,7 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"loupe/backend/glove/internal/tablefmt"
+	"proofglass/backend/glove/internal/tablefmt"
 )
 
 // Dim is the dimension of every vector this package returns.

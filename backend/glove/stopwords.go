@@ -1,7 +1,7 @@
 package glove
 
 // stopWords are English function words: frequent everywhere, so their vectors pull every mean towards the same
-// direction and blur the difference between texts. Written for Loupe; lower-case, as Tokens produces them.
+// direction and blur the difference between texts. Written for Proofglass; lower-case, as Tokens produces them.
 var stopWords = func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, w := range []string{

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"loupe/backend/glove/internal/tablefmt"
+	"proofglass/backend/glove/internal/tablefmt"
 )
 
 // referenceTokens is Tokens as first written (a rune loop over the Unicode classes), against which its ASCII

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/fixture"
+	"proofglass/backend/fixture"
 )
 
 func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }

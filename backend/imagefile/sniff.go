@@ -29,7 +29,7 @@ const (
 	MPEGTS   Kind = "mpeg-ts"
 )
 
-// Class is what Loupe does with a kind.
+// Class is what Proofglass does with a kind.
 type Class string
 
 // Classes of kinds.

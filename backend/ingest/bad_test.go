@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/kb"
-	"loupe/backend/media"
+	"proofglass/backend/kb"
+	"proofglass/backend/media"
 )
 
 // passwords are the user passwords bad/README.md gives for the encrypted test PDFs.

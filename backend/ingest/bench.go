@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
 )
 
 // BenchOptions configures Bench.
@@ -22,7 +22,7 @@ type BenchOptions struct {
 	Paths   []string // PDFs to ingest, grouped into kinds by the name of their folder (text, scanned, cjk…)
 	Workers int
 	OCR     bool // include OCR of pages without a text layer (off: OCR is reported separately)
-	// BaselinePages caps the pages per file (0 means 100): with mutool installed, Loupe and every baseline work on
+	// BaselinePages caps the pages per file (0 means 100): with mutool installed, Proofglass and every baseline work on
 	// copies of the first BaselinePages pages of each file (`mutool clean`), so all CPU per page is on the same pages.
 	BaselinePages int
 	// Rounds repeats ingest and baselines, interleaved, so that on a shared machine each ratio compares runs made
@@ -39,11 +39,11 @@ type BenchRow struct {
 	Pages   int     `json:"pages"`
 	Seconds float64 `json:"seconds"`
 	PagesPS float64 `json:"pages_per_s"`
-	// CPUms is user+system CPU per page (Loupe: this process and its workers); median of the rounds.
+	// CPUms is user+system CPU per page (Proofglass: this process and its workers); median of the rounds.
 	CPUms float64 `json:"cpu_ms_per_page,omitempty"`
-	// Ratio is this row's CPU per page over Loupe's on the same pages (median of the rounds' ratios): above 1,
-	// Loupe spends less.
-	Ratio    float64    `json:"ratio_cpu_vs_loupe,omitempty"`
+	// Ratio is this row's CPU per page over Proofglass's on the same pages (median of the rounds' ratios): above 1,
+	// Proofglass spends less.
+	Ratio    float64    `json:"ratio_cpu_vs_proofglass,omitempty"`
 	Note     string     `json:"note,omitempty"`
 	PeakRSS  int64      `json:"peak_rss_bytes,omitempty"`
 	RenderMS [2]float64 `json:"render_p50_p99_ms,omitempty"`
@@ -97,7 +97,7 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 	if o.Rounds <= 0 {
 		o.Rounds = 3
 	}
-	dir, err := os.MkdirTemp("", "loupe-bench-")
+	dir, err := os.MkdirTemp("", "proofglass-bench-")
 	if err != nil {
 		return nil, err
 	}
@@ -140,13 +140,13 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 		k := byName[name]
 		if k == nil {
 			k = &kind{name: name,
-				ingest: &benchSeries{name: "loupe ingest (text layer, thumbnails, embed)"},
+				ingest: &benchSeries{name: "proofglass ingest (text layer, thumbnails, embed)"},
 				stext:  &benchSeries{name: "mutool draw -F stext -o /dev/null"},
 				raster: &benchSeries{name: "mutool draw thumbnail raster -F pam -o /dev/null"},
 				both:   &benchSeries{name: "MuPDF text + thumbnail raster (combined)"},
 				ppm:    &benchSeries{name: "pdftoppm -r 200 -jpeg"}}
 			if o.OCR {
-				k.ingest.name = "loupe ingest (with OCR)"
+				k.ingest.name = "proofglass ingest (with OCR)"
 			}
 			if errMutool != nil {
 				k.stext.note, k.raster.note, k.both.note = "not installed (Debian: mupdf-tools)", "not installed", "not installed"
@@ -163,7 +163,7 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 	thumb := 0 // the thumbnail's longest side, as the Ingester sets it
 	runIngest := func(k *kind, round int) error {
 		rd := filepath.Join(dir, fmt.Sprintf("kb-%s-%d", k.name, round))
-		db, err := kb.Open(ctx, filepath.Join(rd, "loupe.db"), filepath.Join(rd, "blobs"))
+		db, err := kb.Open(ctx, filepath.Join(rd, "proofglass.db"), filepath.Join(rd, "blobs"))
 		if err != nil {
 			return err
 		}
@@ -232,7 +232,7 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 			st := baseline(k, k.stext, func(p string, last int, out string) *exec.Cmd {
 				return exec.CommandContext(ctx, "mutool", "draw", "-q", "-F", "stext", "-o", os.DevNull, p, "1-"+strconv.Itoa(last))
 			})
-			// -w/-h are maxima when -r is given: the page fits in thumb×thumb pixels, as Loupe's thumbnail does.
+			// -w/-h are maxima when -r is given: the page fits in thumb×thumb pixels, as Proofglass's thumbnail does.
 			ra := baseline(k, k.raster, func(p string, last int, out string) *exec.Cmd {
 				return exec.CommandContext(ctx, "mutool", "draw", "-q", "-r", "72", "-w", strconv.Itoa(thumb), "-h", strconv.Itoa(thumb),
 					"-F", "pam", "-o", os.DevNull, p, "1-"+strconv.Itoa(last))

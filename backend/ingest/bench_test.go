@@ -50,8 +50,8 @@ func BenchmarkIngestScanned(b *testing.B) {
 
 // BenchmarkIngestRefman: R's 2,415-page reference manual (minutes).
 func BenchmarkIngestRefman(b *testing.B) {
-	if os.Getenv("LOUPE_BENCH_REFMAN") == "" {
-		b.Skip("set LOUPE_BENCH_REFMAN=1 to ingest the 2,415-page manual")
+	if os.Getenv("PROOFGLASS_BENCH_REFMAN") == "" {
+		b.Skip("set PROOFGLASS_BENCH_REFMAN=1 to ingest the 2,415-page manual")
 	}
 	runBench(b, BenchOptions{Paths: []string{testdata(b, "pdf", "real", "R-refman.pdf")}, BaselinePages: 200})
 }

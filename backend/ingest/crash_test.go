@@ -13,19 +13,19 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 // crashChildEnv names the data directory of a child test process that ingests crashDoc and prints a line per
 // finished unit, until its parent kills it.
-const crashChildEnv = "LOUPE_INGEST_CRASH_CHILD"
+const crashChildEnv = "PROOFGLASS_INGEST_CRASH_CHILD"
 
 const crashDoc = "reportlab-userguide.pdf" // 134 pages with a text layer
 
 func crashChild() int {
 	dir := os.Getenv(crashChildEnv)
 	ctx := context.Background()
-	k, err := kb.Open(ctx, dir+"/loupe.db", dir+"/blobs")
+	k, err := kb.Open(ctx, dir+"/proofglass.db", dir+"/blobs")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -34,7 +34,7 @@ func crashChild() int {
 	defer in.Close()
 	out := bufio.NewWriter(os.Stdout)
 	extracted := 0
-	_, err = in.Add(ctx, "crash", []string{os.Getenv("LOUPE_INGEST_CRASH_FILE")}, func(p Progress) {
+	_, err = in.Add(ctx, "crash", []string{os.Getenv("PROOFGLASS_INGEST_CRASH_FILE")}, func(p Progress) {
 		switch p.Stage {
 		case StageExtract:
 			// The page's extract step is recorded before its event. Progress callbacks run one at a time, so the
@@ -63,7 +63,7 @@ func TestResumeAfterKill(t *testing.T) {
 	dir := t.TempDir()
 	killAt := 20 + rand.IntN(60)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, "LOUPE_INGEST_CRASH_FILE="+path)
+	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, "PROOFGLASS_INGEST_CRASH_FILE="+path)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"loupe/backend/kb"
-	"loupe/backend/model"
+	"proofglass/backend/kb"
+	"proofglass/backend/model"
 )
 
 // embedItem is a unit waiting for its vectors.

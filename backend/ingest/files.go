@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"loupe/backend/imagefile"
+	"proofglass/backend/imagefile"
 )
 
 // file is one input file; fromFolder marks files found by walking a folder, where files of other types are
@@ -72,7 +72,7 @@ func expand(paths []string) ([]file, error) {
 	return out, nil
 }
 
-// kindOf maps a sniffed type to a document kind ("" when Loupe cannot ingest it).
+// kindOf maps a sniffed type to a document kind ("" when Proofglass cannot ingest it).
 func kindOf(k imagefile.Kind) string {
 	switch k.Class() {
 	case imagefile.ClassDocument:
@@ -136,7 +136,7 @@ func rejectReason(path string, size int64) error {
 	case "pdf":
 		return fmt.Errorf("%s: not a PDF (the content is not a PDF, image or video whatever the name says)", name)
 	case "image":
-		return fmt.Errorf("%s: unsupported or unrecognised image format (Loupe reads JPEG, PNG, GIF, WebP, TIFF, BMP)", name)
+		return fmt.Errorf("%s: unsupported or unrecognised image format (Proofglass reads JPEG, PNG, GIF, WebP, TIFF, BMP)", name)
 	case "video":
 		return fmt.Errorf("%s: unsupported or unrecognised video format", name)
 	}

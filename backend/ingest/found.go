@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 // AddFound ingests files that a caller found by walking a folder itself (a watched folder): like AddRequest with

@@ -4,8 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"loupe/backend/imagefile"
-	"loupe/backend/kb"
+	"proofglass/backend/imagefile"
+	"proofglass/backend/kb"
 )
 
 // image ingests a picture as one unit: the upright, normalised JPEG (whose pixels the unit's size and word boxes

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
 )
 
 // Text that is only in pictures: a born-digital page whose text layer is fine may still carry charts, scanned

@@ -16,8 +16,8 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
-	"loupe/backend/kb"
-	"loupe/backend/search"
+	"proofglass/backend/kb"
+	"proofglass/backend/search"
 )
 
 // chartPixels draws lines of text into a grey image, enlarged so the 7×13 bitmap font reads like a chart's labels.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/search"
+	"proofglass/backend/search"
 )
 
 // After an ingest the saved dense index is current: a new searcher (the next process) opens it and never builds

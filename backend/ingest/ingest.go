@@ -23,14 +23,14 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"loupe/backend/config"
-	"loupe/backend/imagefile"
-	"loupe/backend/kb"
-	"loupe/backend/media"
-	"loupe/backend/model/provider"
-	"loupe/backend/ocr"
-	"loupe/backend/pdf"
-	"loupe/backend/search"
+	"proofglass/backend/config"
+	"proofglass/backend/imagefile"
+	"proofglass/backend/kb"
+	"proofglass/backend/media"
+	"proofglass/backend/model/provider"
+	"proofglass/backend/ocr"
+	"proofglass/backend/pdf"
+	"proofglass/backend/search"
 )
 
 // Stages recorded per unit in kb ingest steps, and reported in Progress.
@@ -520,7 +520,7 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 		if errors.Is(err, pdf.ErrPasswordRequired) {
 			job.meta.NeedsPassword = true
 			d.Meta = job.meta.String()
-			d.Error += " (give it with: loupe documents retry " + fmt.Sprint(d.ID) + " --ask-password)"
+			d.Error += " (give it with: proofglass documents retry " + fmt.Sprint(d.ID) + " --ask-password)"
 		}
 	} else {
 		d.Status = kb.StatusReady

@@ -9,10 +9,10 @@ import (
 	"sync"
 	"testing"
 
-	"loupe/backend/kb"
-	"loupe/backend/media"
-	"loupe/backend/ocr"
-	"loupe/backend/search"
+	"proofglass/backend/kb"
+	"proofglass/backend/media"
+	"proofglass/backend/ocr"
+	"proofglass/backend/search"
 )
 
 func needTool(t *testing.T, names ...string) {

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
 )
 
 // TestLayerWordsStoredAsDecoded ingests real text and CJK PDFs (their words go from the worker's answer straight

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
 )
 
 // workerEnv makes the test binary serve MuPDF requests when an Ingester's pdf client re-executes it.
-const workerEnv = "LOUPE_INGEST_TEST_PDF_WORKER"
+const workerEnv = "PROOFGLASS_INGEST_TEST_PDF_WORKER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) == "1" {
@@ -49,7 +49,7 @@ func workerOptions() pdf.Options {
 // openKB opens a fresh knowledge base in dir.
 func openKB(t testing.TB, dir string) *kb.KB {
 	t.Helper()
-	k, err := kb.Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := kb.Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 // TestBatchPasswordRememberedOnlyWhereItOpened: one password for a batch is tried on every file; it is remembered

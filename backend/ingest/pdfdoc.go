@@ -13,10 +13,10 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"loupe/backend/kb"
-	"loupe/backend/model"
-	"loupe/backend/ocr"
-	"loupe/backend/pdf"
+	"proofglass/backend/kb"
+	"proofglass/backend/model"
+	"proofglass/backend/ocr"
+	"proofglass/backend/pdf"
 )
 
 // minLayerRunes is the least number of letters and digits a page's text layer needs to count as text; pages with

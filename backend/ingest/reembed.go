@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
 )
 
 // ReembedResult sums up one Reembed.

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/glove"
-	"loupe/backend/kb"
-	"loupe/backend/model"
-	"loupe/backend/model/builtin"
-	"loupe/backend/search"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
+	"proofglass/backend/model"
+	"proofglass/backend/model/builtin"
+	"proofglass/backend/search"
 )
 
 func TestPassageSpans(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"loupe/backend/config"
-	"loupe/backend/kb"
-	"loupe/backend/search"
+	"proofglass/backend/config"
+	"proofglass/backend/kb"
+	"proofglass/backend/search"
 )
 
 // A scripted Whisper endpoint (no speech model runs here): the settings turn transcription on, and each clip's

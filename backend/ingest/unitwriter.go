@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 // Units are stored in batches: one transaction and one blob sync per unitBatch extracted pages, or per

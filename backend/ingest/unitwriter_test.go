@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 // TestCancelMidBatch cancels an ingest while pages are extracted and batched: what was stored is whole (every

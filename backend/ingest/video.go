@@ -4,9 +4,9 @@ import (
 	"context"
 	"math"
 
-	"loupe/backend/imagefile"
-	"loupe/backend/kb"
-	"loupe/backend/media"
+	"proofglass/backend/imagefile"
+	"proofglass/backend/kb"
+	"proofglass/backend/media"
 )
 
 // video ingests a video as clips (the retrieval unit, 60 s by default): each clip's kept keyframes are stored as

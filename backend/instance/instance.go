@@ -1,4 +1,4 @@
-// Package instance keeps one Loupe window per data directory: the first launch listens on a unix socket in the data
+// Package instance keeps one Proofglass window per data directory: the first launch listens on a unix socket in the data
 // directory, and a later launch hands it the files it was asked to open instead of opening a second window.
 package instance
 
@@ -19,13 +19,13 @@ import (
 	"time"
 )
 
-// ErrRunning means another Loupe holds the data directory; Send hands it the files.
-var ErrRunning = errors.New("another Loupe is running on this data directory")
+// ErrRunning means another Proofglass holds the data directory; Send hands it the files.
+var ErrRunning = errors.New("another Proofglass is running on this data directory")
 
 // Socket and lock file names inside the data directory.
 const (
-	socketName = "loupe.sock"
-	lockName   = "loupe.lock"
+	socketName = "proofglass.sock"
+	lockName   = "proofglass.lock"
 )
 
 // Limits on what a peer may send: a request is a single JSON line.
@@ -198,7 +198,7 @@ func Send(ctx context.Context, dataDir string, paths []string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("reach the running Loupe at %s: %w", path, err)
+			return fmt.Errorf("reach the running Proofglass at %s: %w", path, err)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -211,18 +211,18 @@ func Send(ctx context.Context, dataDir string, paths []string) error {
 		return fmt.Errorf("encode request: %w", err)
 	}
 	if _, err := c.Write(append(b, '\n')); err != nil {
-		return fmt.Errorf("send to the running Loupe: %w", err)
+		return fmt.Errorf("send to the running Proofglass: %w", err)
 	}
 	line, err := bufio.NewReader(c).ReadBytes('\n')
 	if err != nil {
-		return fmt.Errorf("read the running Loupe's answer: %w", err)
+		return fmt.Errorf("read the running Proofglass's answer: %w", err)
 	}
 	var r response
 	if err := json.Unmarshal(line, &r); err != nil {
-		return fmt.Errorf("malformed answer from the running Loupe: %w", err)
+		return fmt.Errorf("malformed answer from the running Proofglass: %w", err)
 	}
 	if !r.OK {
-		return fmt.Errorf("the running Loupe refused: %s", r.Error)
+		return fmt.Errorf("the running Proofglass refused: %s", r.Error)
 	}
 	return nil
 }
@@ -238,17 +238,29 @@ func socketPath(dataDir string) (string, error) {
 	if rt == "" {
 		return "", fmt.Errorf("socket path %s is too long and XDG_RUNTIME_DIR is unset", p)
 	}
-	q := filepath.Join(rt, "loupe-"+shortHash(dataDir)+".sock")
+	q := filepath.Join(rt, "proofglass-"+shortHash(dataDir)+".sock")
 	if len(q) >= maxSocketPath {
 		return "", fmt.Errorf("socket path %s is too long", q)
 	}
 	return q, nil
 }
 
-// maxSocketPath is the shortest sun_path limit among the systems Loupe targets (104 bytes on macOS, 108 on Linux).
+// maxSocketPath is the shortest sun_path limit among the systems Proofglass targets (104 bytes on macOS, 108 on Linux).
 const maxSocketPath = 104
 
 func shortHash(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:8])
+}
+
+// LockHeld reports whether another process holds the lock file at path (an absent file is not held). The rename's
+// adoption of an old data directory uses it to leave alone a directory an older window still has open.
+func LockHeld(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	got, err := tryLock(f)
+	return err == nil && !got
 }

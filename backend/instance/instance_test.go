@@ -84,7 +84,7 @@ func TestSecondLaunchHandsItsFilesToTheFirst(t *testing.T) {
 func TestHandlerErrorReachesTheSender(t *testing.T) {
 	data := t.TempDir()
 	_, c := claim(t, data)
-	c.err = errors.New("Loupe could not start: disk full")
+	c.err = errors.New("Proofglass could not start: disk full")
 	err := send(t, data, []string{file(t, t.TempDir(), "a.pdf")})
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("Send: got %v, want the primary's error", err)
@@ -123,7 +123,7 @@ func TestPrimaryRefusesBadRequests(t *testing.T) {
 	cases := map[string]struct{ line, want string }{
 		"not json":      {"hello\n", "malformed request"},
 		"relative path": {`{"paths":["etc/passwd"]}` + "\n", "not an absolute clean path"},
-		"missing file":  {`{"paths":["/nonexistent/loupe-test.pdf"]}` + "\n", "/nonexistent/loupe-test.pdf"},
+		"missing file":  {`{"paths":["/nonexistent/proofglass-test.pdf"]}` + "\n", "/nonexistent/proofglass-test.pdf"},
 		"no newline":    {`{"paths":[]}`, "read request"},
 		"too large":     {`{"paths":["` + strings.Repeat("a", maxRequestBytes) + `"]}` + "\n", "larger than"},
 	}
@@ -203,15 +203,15 @@ func TestCloseReleasesTheDataDirectory(t *testing.T) {
 	claim(t, data)
 }
 
-// A Loupe killed outright leaves its socket file behind; the next launch must notice nobody holds the lock, take
+// A Proofglass killed outright leaves its socket file behind; the next launch must notice nobody holds the lock, take
 // over, and serve on a fresh socket.
 func TestKilledPrimaryIsReplaced(t *testing.T) {
-	if os.Getenv("LOUPE_INSTANCE_CHILD") != "" {
+	if os.Getenv("PROOFGLASS_INSTANCE_CHILD") != "" {
 		return
 	}
 	data := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperPrimary$")
-	cmd.Env = append(os.Environ(), "LOUPE_INSTANCE_CHILD="+data)
+	cmd.Env = append(os.Environ(), "PROOFGLASS_INSTANCE_CHILD="+data)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +244,7 @@ func TestKilledPrimaryIsReplaced(t *testing.T) {
 // TestHelperPrimary is the child process of TestKilledPrimaryIsReplaced: it claims the data directory and waits to
 // be killed.
 func TestHelperPrimary(t *testing.T) {
-	data := os.Getenv("LOUPE_INSTANCE_CHILD")
+	data := os.Getenv("PROOFGLASS_INSTANCE_CHILD")
 	if data == "" {
 		t.Skip("helper process only")
 	}

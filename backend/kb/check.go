@@ -38,7 +38,7 @@ func (k *KB) Integrity(ctx context.Context) ([]string, error) {
 	}
 	for _, t := range []string{"units_fts", "units_fts_cjk"} {
 		if _, err := k.db.ExecContext(ctx, fmt.Sprintf(`INSERT INTO %[1]s(%[1]s, rank) VALUES ('integrity-check', 1)`, t)); err != nil {
-			problems = append(problems, fmt.Sprintf("full-text index %s does not match the units table: %v (repair: loupe doctor --fix rebuilds it)", t, err))
+			problems = append(problems, fmt.Sprintf("full-text index %s does not match the units table: %v (repair: proofglass doctor --fix rebuilds it)", t, err))
 		}
 	}
 	return problems, fk.Err()

@@ -7,7 +7,7 @@ import (
 )
 
 // Units ingested before word boxes had a compact form hold them as JSON, about five times larger; they read as
-// before, and these rewrite them on request (`loupe doctor --fix`).
+// before, and these rewrite them on request (`proofglass doctor --fix`).
 
 // legacyWordsWhere selects the units whose word boxes are JSON text: the compact form is a BLOB.
 const legacyWordsWhere = `typeof(words) = 'text' AND words <> '[]'`

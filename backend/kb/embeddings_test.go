@@ -204,7 +204,7 @@ func BenchmarkEmbeddings(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			ctx := context.Background()
 			dir := b.TempDir()
-			k, err := Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+			k, err := Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-// Package kb is Loupe's knowledge base: the SQLite store of collections, documents, units, vectors and runs, and the
+// Package kb is Proofglass's knowledge base: the SQLite store of collections, documents, units, vectors and runs, and the
 // content-addressed blob store beside it.
 package kb
 
@@ -35,7 +35,7 @@ type KB struct {
 	stmts stmtCache
 }
 
-// DSN returns the connection string that every connection to a Loupe database uses: WAL so readers never wait for
+// DSN returns the connection string that every connection to a Proofglass database uses: WAL so readers never wait for
 // the writer, a busy timeout so concurrent writers queue instead of failing, foreign keys for cascades, and
 // BEGIN IMMEDIATE so a read-then-write transaction cannot deadlock on lock upgrade.
 func DSN(path string) string {
@@ -127,7 +127,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return nil
 	}
 	if version > SchemaVersion {
-		return fmt.Errorf("schema version %d is newer than this Loupe (%d): upgrade Loupe", version, SchemaVersion)
+		return fmt.Errorf("schema version %d is newer than this Proofglass (%d): upgrade Proofglass", version, SchemaVersion)
 	}
 	// A migration may rebuild a parent table (7 does); with foreign keys on, dropping the old copy would cascade to
 	// every child row. They are off for the migration only (the pragma cannot change inside a transaction) and the

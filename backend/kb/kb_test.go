@@ -20,7 +20,7 @@ import (
 func openTest(t *testing.T) *KB {
 	t.Helper()
 	dir := t.TempDir()
-	k, err := Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	db.Exec(fmt.Sprintf("CREATE TABLE x(a); PRAGMA user_version = %d", SchemaVersion+1))
 	db.Close()
 	_, err := Open(context.Background(), path, filepath.Join(dir, "b"))
-	if err == nil || !strings.Contains(err.Error(), "newer than this Loupe") {
+	if err == nil || !strings.Contains(err.Error(), "newer than this Proofglass") {
 		t.Fatalf("want a newer-schema error, got %v", err)
 	}
 }
@@ -360,13 +360,13 @@ func TestConcurrentWriters(t *testing.T) {
 // TestCrashMidTransaction kills a child process (SIGKILL) while it holds an open write transaction with many
 // uncommitted rows, then checks the database opens, passes integrity_check and holds exactly the committed state.
 func TestCrashMidTransaction(t *testing.T) {
-	if os.Getenv("LOUPE_KB_CRASH_CHILD") != "" {
+	if os.Getenv("PROOFGLASS_KB_CRASH_CHILD") != "" {
 		crashChild()
 		return
 	}
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashMidTransaction$")
-	cmd.Env = append(os.Environ(), "LOUPE_KB_CRASH_CHILD="+dir)
+	cmd.Env = append(os.Environ(), "PROOFGLASS_KB_CRASH_CHILD="+dir)
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
@@ -386,7 +386,7 @@ func TestCrashMidTransaction(t *testing.T) {
 	cmd.Wait()
 
 	ctx := context.Background()
-	k, err := Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatalf("database does not open after the crash: %v", err)
 	}
@@ -414,9 +414,9 @@ func TestCrashMidTransaction(t *testing.T) {
 }
 
 func crashChild() {
-	dir := os.Getenv("LOUPE_KB_CRASH_CHILD")
+	dir := os.Getenv("PROOFGLASS_KB_CRASH_CHILD")
 	ctx := context.Background()
-	k, err := Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		panic(err)
 	}

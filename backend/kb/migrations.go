@@ -309,7 +309,7 @@ CREATE TRIGGER units_au AFTER UPDATE OF text ON units BEGIN
 END;
 PRAGMA legacy_alter_table = OFF;`,
 	// 8: watched folders and the files seen in them (size, mtime, content, document), so a restart knows what
-	// changed while Loupe was not running; owned marks the file whose ingest created the document.
+	// changed while Proofglass was not running; owned marks the file whose ingest created the document.
 	`CREATE TABLE watch_folders (
   id            INTEGER PRIMARY KEY,
   collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
@@ -330,7 +330,7 @@ CREATE TABLE watch_files (
   PRIMARY KEY (folder_id, rel)
 ) WITHOUT ROWID;
 CREATE INDEX watch_files_document ON watch_files(document_id);`,
-	// 9: answer evaluations: one row per `loupe eval answers`, one item per question × mode × sample, each linked
+	// 9: answer evaluations: one row per `proofglass eval answers`, one item per question × mode × sample, each linked
 	// to its stored run, so an interrupted evaluation resumes where it stopped.
 	`CREATE TABLE evaluations (
   id          INTEGER PRIMARY KEY,

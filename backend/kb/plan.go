@@ -32,7 +32,7 @@ func (k *KB) QueryPlan(ctx context.Context, query string, args ...any) ([]PlanSt
 	return out, rows.Err()
 }
 
-// selectiveKeys are the columns whose equality names a handful of rows in any Loupe table: a probe on one of them
+// selectiveKeys are the columns whose equality names a handful of rows in any Proofglass table: a probe on one of them
 // inside a loop costs O(log n) per outer row.
 var selectiveKeys = map[string]bool{
 	"rowid": true, "id": true, "unit_id": true, "document_id": true, "run_id": true, "conversation_id": true,

@@ -6,11 +6,11 @@ import (
 	"log/slog"
 	"strconv"
 
-	"loupe/backend/agent"
-	"loupe/backend/kb"
-	"loupe/backend/model"
-	"loupe/backend/pdf"
-	"loupe/backend/search"
+	"proofglass/backend/agent"
+	"proofglass/backend/kb"
+	"proofglass/backend/model"
+	"proofglass/backend/pdf"
+	"proofglass/backend/search"
 )
 
 // Deps are the long-lived parts a question is answered with.

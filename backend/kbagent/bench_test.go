@@ -6,12 +6,12 @@ import (
 	"sync"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/kb"
-	"loupe/backend/model"
-	"loupe/backend/pdf"
-	"loupe/backend/search"
-	"loupe/backend/vision"
+	"proofglass/backend/agent"
+	"proofglass/backend/kb"
+	"proofglass/backend/model"
+	"proofglass/backend/pdf"
+	"proofglass/backend/search"
+	"proofglass/backend/vision"
 )
 
 // BenchmarkAgentStep measures the agent's own work for one search step and one crop step, excluding the model:

@@ -10,15 +10,15 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/agent"
-	"loupe/backend/model"
-	"loupe/backend/model/ollama"
-	"loupe/backend/pdf"
-	"loupe/backend/search"
+	"proofglass/backend/agent"
+	"proofglass/backend/model"
+	"proofglass/backend/model/ollama"
+	"proofglass/backend/pdf"
+	"proofglass/backend/search"
 )
 
 // replayOverOllama replays scripted model turns while the real Ollama server receives and counts every prompt: each
-// request goes to the server as Loupe built it (num_ctx included; one token of reply), and the server's prompt count
+// request goes to the server as Proofglass built it (num_ctx included; one token of reply), and the server's prompt count
 // comes back with the scripted turn. The tiny test models cannot follow the VRAG protocol; the prompt they are sent
 // and count is the subject here.
 type replayOverOllama struct {
@@ -88,7 +88,7 @@ func e2eOllama(t *testing.T) (*ollama.Client, string) {
 
 // TestE2EVRAGContextWindow: a vrag run over a 13-page PDF whose last prompt is over 4,096 tokens, against the real
 // Ollama with tiny-vision (trained context 32,768, loaded with num_ctx 2048 by its Modelfile). With the context
-// sized by Loupe the server counts every prompt token Loupe estimates; with no num_ctx (context length -1) the
+// sized by Proofglass the server counts every prompt token Proofglass estimates; with no num_ctx (context length -1) the
 // server cuts the prompt to 2,048 tokens and the run reports it.
 func TestE2EVRAGContextWindow(t *testing.T) {
 	real, host := e2eOllama(t)
@@ -154,10 +154,10 @@ func TestE2EVRAGContextWindow(t *testing.T) {
 	if last.ServerCounted > 2048 || last.ServerCounted >= last.Estimated {
 		t.Fatalf("truncation event %+v", last)
 	}
-	t.Logf("without num_ctx: server counts %v; %d truncation events, the last: server %d < Loupe's estimate %d (window %d)",
+	t.Logf("without num_ctx: server counts %v; %d truncation events, the last: server %d < Proofglass's estimate %d (window %d)",
 		chat.counts, len(truncated), last.ServerCounted, last.Estimated, last.Window)
 
-	// Sized by Loupe: every prompt is counted in full.
+	// Sized by Proofglass: every prompt is counted in full.
 	res, evs, chat = run("sized", 0)
 	if n := res.Options.NumCtx; n <= 4096 || n > 32768 {
 		t.Fatalf("num_ctx %d, want above 4096 and within the model's 32768", n)
@@ -177,12 +177,12 @@ func TestE2EVRAGContextWindow(t *testing.T) {
 	}
 	lastCount := chat.counts[len(chat.counts)-1]
 	if lastCount <= 4096 || res.Usage.PromptTokens < res.Usage.PromptTokensSent || len(chat.counts) != 11 {
-		t.Fatalf("server counts %v (total %d, Loupe's estimate %d)", chat.counts, res.Usage.PromptTokens, res.Usage.PromptTokensSent)
+		t.Fatalf("server counts %v (total %d, Proofglass's estimate %d)", chat.counts, res.Usage.PromptTokens, res.Usage.PromptTokensSent)
 	}
-	t.Logf("num_ctx %d (first %d, grown to %v as the counts showed this tokenizer's density): server counts %v; total %d >= Loupe's estimate %d; last prompt %d tokens",
+	t.Logf("num_ctx %d (first %d, grown to %v as the counts showed this tokenizer's density): server counts %v; total %d >= Proofglass's estimate %d; last prompt %d tokens",
 		res.Options.NumCtx, evs[0].Run.Options.NumCtx, grown, chat.counts, res.Usage.PromptTokens, res.Usage.PromptTokensSent, lastCount)
 
-	// /api/ps: the model is loaded with the context Loupe asked for.
+	// /api/ps: the model is loaded with the context Proofglass asked for.
 	resp, err := http.Get(host + "/api/ps")
 	if err != nil {
 		t.Fatal(err)

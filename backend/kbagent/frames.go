@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"loupe/backend/agent"
-	"loupe/backend/kb"
+	"proofglass/backend/agent"
+	"proofglass/backend/kb"
 )
 
 // Frames serves a video clip's stored keyframes to the agent.

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 
-	"loupe/backend/agent"
-	"loupe/backend/search"
+	"proofglass/backend/agent"
+	"proofglass/backend/search"
 )
 
 // ID formats a knowledge-base id the way agent events carry it.

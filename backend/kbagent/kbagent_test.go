@@ -10,12 +10,12 @@ import (
 	"math"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/imagefile"
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
-	"loupe/backend/search"
-	"loupe/backend/vision"
+	"proofglass/backend/agent"
+	"proofglass/backend/imagefile"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
+	"proofglass/backend/search"
+	"proofglass/backend/vision"
 )
 
 const testPDF = "pdf/real/blood_loss_report.pdf"

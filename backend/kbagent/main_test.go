@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"loupe/backend/fixture"
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
+	"proofglass/backend/fixture"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
 )
 
-// TestMain lets the test binary serve as the pdf worker, the way the loupe binary does: the pdf client
+// TestMain lets the test binary serve as the pdf worker, the way the proofglass binary does: the pdf client
 // re-executes os.Executable() with the worker command.
 func TestMain(m *testing.M) {
 	pdf.ServeWorkerIfAsked()
@@ -25,7 +25,7 @@ func testdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
 func openKB(t testing.TB) *kb.KB {
 	t.Helper()
 	dir := t.TempDir()
-	k, err := kb.Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := kb.Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"testing"
 
-	"loupe/backend/imagefile"
-	"loupe/backend/kb"
-	"loupe/backend/vision"
+	"proofglass/backend/imagefile"
+	"proofglass/backend/kb"
+	"proofglass/backend/vision"
 )
 
 // psnrOf compares two images of one size in dB over RGB (+Inf when identical).

@@ -12,15 +12,15 @@ import (
 	"math"
 	"sync"
 
-	"loupe/backend/agent"
-	"loupe/backend/imagefile"
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
-	"loupe/backend/vision"
+	"proofglass/backend/agent"
+	"proofglass/backend/imagefile"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
+	"proofglass/backend/vision"
 )
 
 // RawDPI is the resolution a PDF page's raw pixels are measured at: VRAG's corpus was rendered at 200 DPI, so the
-// model's bbox padding (56 raw px) and crop sizes mean the same on Loupe's pages as in training.
+// model's bbox padding (56 raw px) and crop sizes mean the same on Proofglass's pages as in training.
 const RawDPI = 200
 
 // Renderer draws units for the agent: PDF pages through MuPDF (any region at the resolution asked: a true zoom),

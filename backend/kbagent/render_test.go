@@ -7,8 +7,8 @@ import (
 	"math"
 	"testing"
 
-	"loupe/backend/pdf"
-	"loupe/backend/vision"
+	"proofglass/backend/pdf"
+	"proofglass/backend/vision"
 )
 
 func TestFitRender(t *testing.T) {

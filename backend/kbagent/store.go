@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"sync"
 
-	"loupe/backend/agent"
-	"loupe/backend/kb"
+	"proofglass/backend/agent"
+	"proofglass/backend/kb"
 )
 
 // Blobs stores the agent's images in the knowledge base's blob store and ties them to a run, so they outlive

@@ -53,7 +53,7 @@ type snapshot struct {
 	tokens int64
 }
 
-// New returns an index over db (a Loupe knowledge base at schema 10 or later). Nothing is read until the first
+// New returns an index over db (a Proofglass knowledge base at schema 10 or later). Nothing is read until the first
 // Search or Refresh.
 func New(db *sql.DB) *Index {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/fixture"
-	"loupe/backend/kb"
+	"proofglass/backend/fixture"
+	"proofglass/backend/kb"
 )
 
 // stemFTS asks SQLite's own porter tokenizer for a word's token, so these tests do not trust any Go stemmer.
@@ -39,7 +39,7 @@ func stemFTS(t testing.TB) func(string) string {
 	}
 }
 
-// pdfTexts returns each page's text of a real PDF, extracted by poppler (independent of Loupe's extractor).
+// pdfTexts returns each page's text of a real PDF, extracted by poppler (independent of Proofglass's extractor).
 func pdfTexts(t testing.TB, rel string) []string {
 	t.Helper()
 	if _, err := exec.LookPath("pdftotext"); err != nil {
@@ -66,7 +66,7 @@ func newCorpus(t testing.TB) *corpus {
 	t.Helper()
 	dir := t.TempDir()
 	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}

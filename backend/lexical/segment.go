@@ -1,5 +1,5 @@
 // Package lexical ranks units by BM25 from an in-memory inverted index that scores exactly as SQLite FTS5's
-// bm25() on Loupe's word index (units_fts), so a search reads only its terms' postings from memory instead of
+// bm25() on Proofglass's word index (units_fts), so a search reads only its terms' postings from memory instead of
 // every matching row and its size record from SQLite.
 package lexical
 

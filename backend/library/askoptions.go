@@ -1,6 +1,6 @@
 package library
 
-import "loupe/backend/config"
+import "proofglass/backend/config"
 
 // AskOptions are a run's choices as the window's Ask and POST /v1/ask receive them, under the same JSON names;
 // both requests embed it, so a field added here reaches both faces (and the window's TypeScript model) at once.

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"loupe/backend/config"
+	"proofglass/backend/config"
 )
 
 func TestAskOptionsRunOptions(t *testing.T) {

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"loupe/backend/agent"
-	"loupe/backend/followup"
-	"loupe/backend/kb"
+	"proofglass/backend/agent"
+	"proofglass/backend/followup"
+	"proofglass/backend/kb"
 )
 
 // maxPreferredDocs bounds the soft scope hint: the documents the most recent answers cited, newest first.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/model"
-	"loupe/backend/model/ollama"
+	"proofglass/backend/agent"
+	"proofglass/backend/model"
+	"proofglass/backend/model/ollama"
 )
 
 // rewriteTo sends rewrite calls to another model name on the same server (to make the real server fail them).

@@ -8,13 +8,13 @@ import (
 	"sync"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/followup"
-	"loupe/backend/kbagent"
-	"loupe/backend/model"
+	"proofglass/backend/agent"
+	"proofglass/backend/followup"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/model"
 )
 
-// convModel is a scripted model for conversations: rewrite requests (Loupe's own system prompt) get the next of
+// convModel is a scripted model for conversations: rewrite requests (Proofglass's own system prompt) get the next of
 // rewrites, agent calls the next of turns. It records every request.
 type convModel struct {
 	mu         sync.Mutex

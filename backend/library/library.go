@@ -1,4 +1,4 @@
-// Package library opens one Loupe data directory with the long-lived parts that the desktop app, the CLI and the
+// Package library opens one Proofglass data directory with the long-lived parts that the desktop app, the CLI and the
 // HTTP server share: configuration, knowledge base, searcher, PDF renderer and the agent's dependencies.
 package library
 
@@ -8,16 +8,16 @@ import (
 	"log/slog"
 	"path/filepath"
 
-	"loupe/backend/agent"
-	"loupe/backend/config"
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/model"
-	"loupe/backend/model/provider"
-	"loupe/backend/pagecache"
-	"loupe/backend/pdf"
-	"loupe/backend/search"
+	"proofglass/backend/agent"
+	"proofglass/backend/config"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/model"
+	"proofglass/backend/model/provider"
+	"proofglass/backend/pagecache"
+	"proofglass/backend/pdf"
+	"proofglass/backend/search"
 )
 
 // renderCacheBytes bounds the cache of on-demand page renders held in memory.
@@ -35,7 +35,7 @@ type Library struct {
 	pdfClient *pdf.Client
 }
 
-// Open loads the configuration of dataDir ("" = LOUPE_DATA or the OS default) and opens its knowledge base.
+// Open loads the configuration of dataDir ("" = PROOFGLASS_DATA or the OS default) and opens its knowledge base.
 func Open(ctx context.Context, dataDir string) (*Library, error) {
 	cfg, err := config.Load(dataDir)
 	if err != nil {

@@ -8,17 +8,17 @@ import (
 	"os"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/fixture"
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/model"
-	"loupe/backend/pdf"
-	"loupe/backend/vision"
+	"proofglass/backend/agent"
+	"proofglass/backend/fixture"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/model"
+	"proofglass/backend/pdf"
+	"proofglass/backend/vision"
 )
 
-// TestMain lets the test binary serve as the MuPDF worker, as the loupe binary does.
+// TestMain lets the test binary serve as the MuPDF worker, as the proofglass binary does.
 func TestMain(m *testing.M) {
 	pdf.ServeWorkerIfAsked()
 	os.Exit(m.Run())

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"loupe/backend/agent"
-	"loupe/backend/config"
-	"loupe/backend/model"
+	"proofglass/backend/agent"
+	"proofglass/backend/config"
+	"proofglass/backend/model"
 )
 
 // RunOptions are what the caller of one run chooses (CLI flags, /v1/ask fields, the chat screen); zero values take

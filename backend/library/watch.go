@@ -3,8 +3,8 @@ package library
 import (
 	"path/filepath"
 
-	"loupe/backend/ingest"
-	"loupe/backend/watch"
+	"proofglass/backend/ingest"
+	"proofglass/backend/watch"
 )
 
 // Watcher returns the manager of the library's watched folders, ingesting through in. The data directory is never

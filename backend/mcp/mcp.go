@@ -1,4 +1,4 @@
-// Package mcp serves a Loupe library to other agents over the Model Context Protocol (the official Go SDK):
+// Package mcp serves a Proofglass library to other agents over the Model Context Protocol (the official Go SDK):
 // tools to search, look at pages, ask the visual agent and list documents, and the documents as resources.
 package mcp
 
@@ -10,11 +10,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"loupe/backend/buildinfo"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/library"
-	"loupe/backend/model"
+	"proofglass/backend/buildinfo"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/library"
+	"proofglass/backend/model"
 )
 
 // Options configure a server.
@@ -39,9 +39,9 @@ func New(lib *library.Library, o Options) *Server {
 		o.Log = slog.Default()
 	}
 	s := &Server{lib: lib, opt: o, log: o.Log, rend: &kbagent.Renderer{KB: lib.KB, PDF: lib.PDF, Password: lib.PDFPassword}}
-	s.srv = sdk.NewServer(&sdk.Implementation{Name: "loupe", Title: "Loupe", Version: buildinfo.Get().Version}, &sdk.ServerOptions{
-		Instructions: "Loupe is the user's local library of PDFs, images and videos, searched by page. Use search to find " +
-			"pages (with their images), get_page to look closer at a page or a region of it, ask to have Loupe's visual " +
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: "proofglass", Title: "Proofglass", Version: buildinfo.Get().Version}, &sdk.ServerOptions{
+		Instructions: "Proofglass is the user's local library of PDFs, images and videos, searched by page. Use search to find " +
+			"pages (with their images), get_page to look closer at a page or a region of it, ask to have Proofglass's visual " +
 			"agent answer a question with citations, and list_documents to see what the library holds.",
 		Logger: slog.New(quiet{o.Log.Handler()}),
 	})
@@ -60,7 +60,7 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 	return s.srv.Run(ctx, &sdk.StdioTransport{})
 }
 
-// Handler serves the streamable HTTP transport. Authentication is the caller's (loupe serve puts its bearer token
+// Handler serves the streamable HTTP transport. Authentication is the caller's (proofglass serve puts its bearer token
 // in front); the SDK itself refuses a non-local Host header on a loopback connection (DNS rebinding).
 func (s *Server) Handler() http.Handler {
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{

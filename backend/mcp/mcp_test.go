@@ -21,17 +21,17 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"loupe/backend/config"
-	"loupe/backend/fixture"
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
-	"loupe/backend/library"
-	"loupe/backend/pdf"
-	"loupe/backend/server"
+	"proofglass/backend/config"
+	"proofglass/backend/fixture"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/library"
+	"proofglass/backend/pdf"
+	"proofglass/backend/server"
 )
 
-// stdioEnv makes the test binary serve MCP on stdin/stdout over the data dir in LOUPE_DATA, as `loupe mcp` does.
-const stdioEnv = "LOUPE_MCP_TEST_STDIO"
+// stdioEnv makes the test binary serve MCP on stdin/stdout over the data dir in PROOFGLASS_DATA, as `proofglass mcp` does.
+const stdioEnv = "PROOFGLASS_MCP_TEST_STDIO"
 
 func TestMain(m *testing.M) {
 	pdf.ServeWorkerIfAsked()
@@ -64,7 +64,7 @@ func newLibrary(t *testing.T) testLibrary {
 	t.Helper()
 	src := fixture.Path(t, "pdf/real/blood_loss_report.pdf")
 	data := t.TempDir()
-	t.Setenv("LOUPE_DATA", data)
+	t.Setenv("PROOFGLASS_DATA", data)
 	cfg, err := config.Load(data)
 	if err != nil {
 		t.Fatal(err)
@@ -156,8 +156,8 @@ func scriptedModel(t *testing.T, word string) {
 	t.Cleanup(hs.Close)
 	t.Setenv("OPENAI_BASE_URL", hs.URL+"/v1")
 	t.Setenv("OPENAI_API_KEY", "test-key")
-	t.Setenv("LOUPE_PROVIDER", "")
-	t.Setenv("LOUPE_MODEL", "")
+	t.Setenv("PROOFGLASS_PROVIDER", "")
+	t.Setenv("PROOFGLASS_MODEL", "")
 }
 
 func TestStdio(t *testing.T) {
@@ -217,7 +217,7 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 	ctx := context.Background()
 	var pmu sync.Mutex
 	var progress []string
-	client := sdk.NewClient(&sdk.Implementation{Name: "loupe-test", Version: "1"}, &sdk.ClientOptions{
+	client := sdk.NewClient(&sdk.Implementation{Name: "proofglass-test", Version: "1"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
 			pmu.Lock()
 			progress = append(progress, r.Params.Message)
@@ -228,7 +228,7 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 		t.Fatalf("initialize: %v", err)
 	}
 	defer cs.Close()
-	if info := cs.InitializeResult(); info.ServerInfo.Name != "loupe" || info.Capabilities.Tools == nil || info.Capabilities.Resources == nil {
+	if info := cs.InitializeResult(); info.ServerInfo.Name != "proofglass" || info.Capabilities.Tools == nil || info.Capabilities.Resources == nil {
 		t.Fatalf("initialize result %+v", info)
 	}
 
@@ -418,7 +418,7 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 			!strings.HasPrefix(doc.Contents[0].Text, "# blood_loss_report.pdf") {
 			t.Errorf("document resource %.200q", doc.Contents[0].Text)
 		}
-		img, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: fmt.Sprintf("loupe://units/%d/image", l.units[2])})
+		img, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: fmt.Sprintf("proofglass://units/%d/image", l.units[2])})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,14 +9,14 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
-// Documents are resources: loupe://documents/ID reads as Markdown (what the document is, then its pages' text), and
-// loupe://units/ID/image is a page's image.
+// Documents are resources: proofglass://documents/ID reads as Markdown (what the document is, then its pages' text), and
+// proofglass://units/ID/image is a page's image.
 const (
-	documentPrefix = "loupe://documents/"
-	unitPrefix     = "loupe://units/"
+	documentPrefix = "proofglass://documents/"
+	unitPrefix     = "proofglass://units/"
 	// maxResourceText bounds a document read: a 2,000-page manual would not fit any client's context.
 	maxResourceText = 256 << 10
 	// listPage is how many documents one resources/list answer holds.

@@ -10,11 +10,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"loupe/backend/agent"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/search"
-	"loupe/backend/vision"
+	"proofglass/backend/agent"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/search"
+	"proofglass/backend/vision"
 )
 
 // Bounds on what a call may ask for: the HTTP API's limits, and images small enough for a client's context.
@@ -40,8 +40,8 @@ func (s *Server) addTools() {
 		Description: "Render a page (by unit_id, or document_id and page) or a region of it at the width asked, with " +
 			"its text. Regions are fractions of the page: [x0, y0, x1, y1] from the top-left corner.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, s.getPage)
-	sdk.AddTool(s.srv, &sdk.Tool{Name: "ask", Title: "Ask Loupe's visual agent",
-		Description: "Have Loupe's agent answer a question from the library: it searches, looks at pages and zooms into " +
+	sdk.AddTool(s.srv, &sdk.Tool{Name: "ask", Title: "Ask Proofglass's visual agent",
+		Description: "Have Proofglass's agent answer a question from the library: it searches, looks at pages and zooms into " +
 			"regions, then answers with citations (document, page, region). Slow: progress is reported as it works."},
 		s.ask)
 	sdk.AddTool(s.srv, &sdk.Tool{Name: "list_documents", Title: "List documents",

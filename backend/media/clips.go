@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"loupe/backend/ocr"
+	"proofglass/backend/ocr"
 )
 
 // Options shapes Extract.
@@ -108,7 +108,7 @@ func Extract(ctx context.Context, path string, o Options, fn func(Clip) error) (
 	if err := p.Validate(path); err != nil {
 		return p, err
 	}
-	tmp, err := os.MkdirTemp("", "loupe-frames-")
+	tmp, err := os.MkdirTemp("", "proofglass-frames-")
 	if err != nil {
 		return p, fmt.Errorf("video %s: %w", path, err)
 	}

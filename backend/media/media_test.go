@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/fixture"
-	"loupe/backend/ocr"
+	"proofglass/backend/fixture"
+	"proofglass/backend/ocr"
 )
 
 func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/fixture"
+	"proofglass/backend/fixture"
 )
 
 func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }

@@ -17,7 +17,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"loupe/backend/config"
+	"proofglass/backend/config"
 )
 
 // Key names one page image by content: the same document bytes, page and resolution give the same file, and a
@@ -265,7 +265,7 @@ func (c *Cache) Scan(live func(collection, sha256 string) bool) ([]Stale, error)
 	for _, cd := range colls {
 		cpath := filepath.Join(c.root, cd.Name())
 		if !cd.IsDir() {
-			out = append(out, Stale{cpath, "not in the collection/document layout (left by an older Loupe)"})
+			out = append(out, Stale{cpath, "not in the collection/document layout (left by an older Proofglass)"})
 			continue
 		}
 		docs, err := os.ReadDir(cpath)

@@ -17,7 +17,7 @@ import (
 type Options struct {
 	// Command is the worker executable; empty means the companion worker of this build when one is installed
 	// (Companion), else this process's own executable (os.Executable), which must dispatch Args to ServeWorker
-	// (Loupe's CLI does, through the hidden "pdf-worker" command).
+	// (Proofglass's CLI does, through the hidden "pdf-worker" command).
 	Command string
 	// Args are the worker's arguments; nil means []string{WorkerCommand}.
 	Args []string

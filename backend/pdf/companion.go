@@ -9,16 +9,16 @@ import (
 	"sync"
 	"time"
 
-	"loupe/backend/buildinfo"
+	"proofglass/backend/buildinfo"
 )
 
 // The desktop binary links GTK and WebKit: re-executed as a MuPDF worker it spent 0.15–0.19 s of CPU loading 169
 // libraries before serving a page (the headless CLI 0.03 s). A worker-only executable made by the same build,
 // installed beside it, starts in a few milliseconds; the client uses it when it answers with this build's version.
 
-// CompanionName is the worker-only executable: beside Loupe's binary (build/bin), or in ../lib/loupe (a package's
-// /usr/lib/loupe for /usr/bin/loupe).
-const CompanionName = "loupe-pdf-worker"
+// CompanionName is the worker-only executable: beside Proofglass's binary (build/bin), or in ../lib/proofglass (a package's
+// /usr/lib/proofglass for /usr/bin/proofglass).
+const CompanionName = "proofglass-pdf-worker"
 
 // ProtocolVersion names the request and response frames; change it whenever they change, so a companion left from
 // another build with the same version string is not used.
@@ -57,7 +57,7 @@ func findCompanion(exe, want string) string {
 		return ""
 	}
 	dir := filepath.Dir(exe)
-	for _, p := range []string{filepath.Join(dir, CompanionName), filepath.Join(dir, "..", "lib", "loupe", CompanionName)} {
+	for _, p := range []string{filepath.Join(dir, CompanionName), filepath.Join(dir, "..", "lib", "proofglass", CompanionName)} {
 		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestCompanionWorker builds the worker-only executable as a release build would (a version in its ldflags), and
-// checks that it is found beside a binary of the same version (and in ../lib/loupe, a package's layout), refused
+// checks that it is found beside a binary of the same version (and in ../lib/proofglass, a package's layout), refused
 // for another version or an unversioned build, and that pages extracted through it equal the in-process ones.
 func TestCompanionWorker(t *testing.T) {
 	goBin, err := exec.LookPath("go")
@@ -22,14 +22,14 @@ func TestCompanionWorker(t *testing.T) {
 	root := filepath.Join(filepath.Dir(here), "..", "..")
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
-	build := exec.Command(goBin, "build", "-ldflags", "-X loupe/backend/buildinfo.Version=v9.8.7-test",
-		"-o", filepath.Join(bin, CompanionName), "./cmd/loupe-pdf-worker")
+	build := exec.Command(goBin, "build", "-ldflags", "-X proofglass/backend/buildinfo.Version=v9.8.7-test",
+		"-o", filepath.Join(bin, CompanionName), "./cmd/proofglass-pdf-worker")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/loupe-pdf-worker: %v\n%s", err, out)
+		t.Fatalf("go build ./cmd/proofglass-pdf-worker: %v\n%s", err, out)
 	}
 	want := "v9.8.7-test protocol " + ProtocolVersion
-	exe := filepath.Join(bin, "loupe") // the main binary need not exist: only its folder counts
+	exe := filepath.Join(bin, "proofglass") // the main binary need not exist: only its folder counts
 	if got := findCompanion(exe, want); got != filepath.Join(bin, CompanionName) {
 		t.Fatalf("findCompanion beside the binary = %q", got)
 	}
@@ -42,17 +42,17 @@ func TestCompanionWorker(t *testing.T) {
 			t.Errorf("%s: findCompanion = %q, want none", name, got)
 		}
 	}
-	// A package: /usr/bin/loupe and /usr/lib/loupe/loupe-pdf-worker.
-	lib := filepath.Join(dir, "usr", "lib", "loupe")
+	// A package: /usr/bin/proofglass and /usr/lib/proofglass/proofglass-pdf-worker.
+	lib := filepath.Join(dir, "usr", "lib", "proofglass")
 	if err := os.MkdirAll(lib, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(filepath.Join(bin, CompanionName), filepath.Join(lib, CompanionName)); err != nil {
 		t.Fatal(err)
 	}
-	found := findCompanion(filepath.Join(dir, "usr", "bin", "loupe"), want)
+	found := findCompanion(filepath.Join(dir, "usr", "bin", "proofglass"), want)
 	if found != filepath.Join(lib, CompanionName) {
-		t.Fatalf("findCompanion in ../lib/loupe = %q", found)
+		t.Fatalf("findCompanion in ../lib/proofglass = %q", found)
 	}
 
 	pdfPath := testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf")

@@ -1,7 +1,7 @@
 // The encryption dictionary of an opened PDF, read so that a damaged one is reported as damaged, not as a
 // password prompt no password can satisfy.
-#ifndef LOUPE_CRYPT_H
-#define LOUPE_CRYPT_H
+#ifndef PROOFGLASS_CRYPT_H
+#define PROOFGLASS_CRYPT_H
 
 #include "mupdf_glue.h"
 

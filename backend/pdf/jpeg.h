@@ -1,6 +1,6 @@
 // Baseline JPEG encoder for renders (jpeg.c).
-#ifndef LOUPE_JPEG_H
-#define LOUPE_JPEG_H
+#ifndef PROOFGLASS_JPEG_H
+#define PROOFGLASS_JPEG_H
 
 #include <stddef.h>
 

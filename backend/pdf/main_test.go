@@ -8,7 +8,7 @@ import (
 )
 
 // workerEnv makes the test binary act as the pdf worker when the client re-executes it.
-const workerEnv = "LOUPE_PDF_TEST_WORKER"
+const workerEnv = "PROOFGLASS_PDF_TEST_WORKER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) == "1" {

@@ -1,8 +1,8 @@
-// Declarations of the MuPDF 1.28 C API used by Loupe, written from the API documentation. The library itself is
+// Declarations of the MuPDF 1.28 C API used by Proofglass, written from the API documentation. The library itself is
 // the static build that github.com/gen2brain/go-fitz bundles and links; go-fitz's Go API lacks password
 // authentication, region rendering and per-character boxes, so this package calls MuPDF directly.
-#ifndef LOUPE_MUPDF_H
-#define LOUPE_MUPDF_H
+#ifndef PROOFGLASS_MUPDF_H
+#define PROOFGLASS_MUPDF_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 // Interface between the Go side of package pdf and mupdf.c.
-#ifndef LOUPE_MUPDF_GLUE_H
-#define LOUPE_MUPDF_GLUE_H
+#ifndef PROOFGLASS_MUPDF_GLUE_H
+#define PROOFGLASS_MUPDF_GLUE_H
 
 #include <stddef.h>
 

@@ -16,7 +16,7 @@ const WorkerCommand = "pdf-worker"
 
 // testHooksEnv enables the worker's "crash" and "hang" operations, which tests use to prove that the parent
 // survives a dying or stuck worker. Production workers ignore those operations.
-const testHooksEnv = "LOUPE_PDF_WORKER_TESTHOOKS"
+const testHooksEnv = "PROOFGLASS_PDF_WORKER_TESTHOOKS"
 
 // ServeWorker answers requests from r on w until r ends. It is the child-process side of Client: all MuPDF work
 // happens here, so a crash in MuPDF ends this process only.
@@ -142,8 +142,8 @@ func lookup(docs map[int]*engineDoc, id int) (*engineDoc, error) {
 }
 
 // ProfileEnv names an environment variable: when set, each worker writes a CPU profile of its life to
-// $LOUPE_PDF_WORKER_CPUPROFILE.<pid>, for finding where extraction time goes (go tool pprof).
-const ProfileEnv = "LOUPE_PDF_WORKER_CPUPROFILE"
+// $PROOFGLASS_PDF_WORKER_CPUPROFILE.<pid>, for finding where extraction time goes (go tool pprof).
+const ProfileEnv = "PROOFGLASS_PDF_WORKER_CPUPROFILE"
 
 func profile() func() {
 	base := os.Getenv(ProfileEnv)
@@ -166,7 +166,7 @@ func profile() func() {
 
 // ServeWorkerIfAsked turns this process into a worker, serving stdin/stdout and exiting, when its first argument is
 // WorkerCommand. Test binaries call it from TestMain so the client can re-execute them as its worker, the way the
-// loupe binary serves through its hidden command.
+// proofglass binary serves through its hidden command.
 func ServeWorkerIfAsked() {
 	if len(os.Args) < 2 || os.Args[1] != WorkerCommand {
 		return

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"loupe/backend/config"
+	"proofglass/backend/config"
 )
 
 // Collection is the name the sample library is added under.

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"loupe/backend/imagefile"
+	"proofglass/backend/imagefile"
 )
 
 func TestExtractWritesEveryKind(t *testing.T) {

@@ -15,13 +15,13 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/glove"
-	"loupe/backend/kb"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
 )
 
-// benchUnits is the size of the synthetic knowledge base (LOUPE_BENCH_UNITS overrides 100,000).
+// benchUnits is the size of the synthetic knowledge base (PROOFGLASS_BENCH_UNITS overrides 100,000).
 func benchUnits() int {
-	if n, err := strconv.Atoi(os.Getenv("LOUPE_BENCH_UNITS")); err == nil && n > 0 {
+	if n, err := strconv.Atoi(os.Getenv("PROOFGLASS_BENCH_UNITS")); err == nil && n > 0 {
 		return n
 	}
 	return 100_000
@@ -42,9 +42,9 @@ func vocab(b *testing.B) []string {
 
 // synthKB builds (once per directory) a knowledge base of n page units in 100-page documents, each page 150
 // Zipf-distributed English words with word boxes and its built-in text vector, then saves the dense index.
-// LOUPE_BENCH_DIR keeps it between runs.
+// PROOFGLASS_BENCH_DIR keeps it between runs.
 func synthKB(b *testing.B, n int) (dir string) {
-	dir = os.Getenv("LOUPE_BENCH_DIR")
+	dir = os.Getenv("PROOFGLASS_BENCH_DIR")
 	if dir == "" {
 		dir = b.TempDir()
 	}
@@ -54,7 +54,7 @@ func synthKB(b *testing.B, n int) (dir string) {
 	}
 	os.RemoveAll(dir)
 	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func BenchmarkSearchLatency(b *testing.B) {
 	n := benchUnits()
 	dir := synthKB(b, n)
 	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func BenchmarkColdOpen(b *testing.B) {
 	ctx := context.Background()
 	open := func(indexDir string, build IndexBuilder) time.Duration {
 		t0 := time.Now()
-		k, err := kb.Open(ctx, filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+		k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"loupe/backend/lexical"
+	"proofglass/backend/lexical"
 )
 
 // filterSQL returns the WHERE conditions (on units u and documents d) and arguments that restrict to the scope.

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
-	"loupe/backend/kb"
-	"loupe/backend/model"
-	"loupe/backend/model/builtin"
+	"proofglass/backend/kb"
+	"proofglass/backend/model"
+	"proofglass/backend/model/builtin"
 )
 
 // Neighbor is an indexed vector near a query, with its cosine similarity. UnitID is the id the vector was added

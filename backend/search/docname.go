@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"loupe/backend/glove"
+	"proofglass/backend/glove"
 )
 
 // The document-name signal. A question often names its document: by title ("the LOGIC-LM paper"), by the subject

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/glove"
-	"loupe/backend/kb"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
 )
 
 func TestNameShare(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 // DocRefs names documents by id or by file name, as `--doc 3 --doc report.pdf` and `"documents": [3, "report.pdf"]`

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/fixture"
-	"loupe/backend/glove"
-	"loupe/backend/kb"
+	"proofglass/backend/fixture"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
 )
 
 func testdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
@@ -23,7 +23,7 @@ func testdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
 func openKB(t testing.TB) *kb.KB {
 	t.Helper()
 	dir := t.TempDir()
-	k, err := kb.Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := kb.Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ var (
 )
 
 // pdfPages extracts every page's words with their boxes in points using poppler's pdftotext, an extractor
-// independent of Loupe's own, so the search tests do not depend on the ingest pipeline.
+// independent of Proofglass's own, so the search tests do not depend on the ingest pipeline.
 func pdfPages(t testing.TB, path string) []page {
 	t.Helper()
 	if _, err := exec.LookPath("pdftotext"); err != nil {

@@ -14,8 +14,8 @@ import (
 	"time"
 	"unsafe"
 
-	"loupe/backend/kb"
-	"loupe/backend/vector"
+	"proofglass/backend/kb"
+	"proofglass/backend/vector"
 )
 
 // metaTable holds the filter fields of every indexed id, sorted by id, in flat arrays: saved beside the index file

@@ -11,7 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"loupe/backend/glove"
+	"proofglass/backend/glove"
 )
 
 // Passage re-ranking. FTS5 scores a page by its words one at a time: a page that repeats one of the question's

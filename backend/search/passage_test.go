@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/glove"
+	"proofglass/backend/glove"
 )
 
 func TestPassageShare(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 // fillForPlans gives the planner a library-shaped database: many passages per embedder, a few per unit.

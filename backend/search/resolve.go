@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"loupe/backend/config"
-	"loupe/backend/glove"
-	"loupe/backend/model"
-	"loupe/backend/model/provider"
+	"proofglass/backend/config"
+	"proofglass/backend/glove"
+	"proofglass/backend/model"
+	"proofglass/backend/model/provider"
 )
 
 // ConfigResolver resolves "profile/model" ids through the configured provider profiles, so a collection pinned to

@@ -1,4 +1,4 @@
-// Package search is Loupe's hybrid retrieval: BM25 over FTS5, dense text and dense visual vectors, fused by
+// Package search is Proofglass's hybrid retrieval: BM25 over FTS5, dense text and dense visual vectors, fused by
 // reciprocal rank, with per-signal scores and hit boxes.
 package search
 
@@ -17,11 +17,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"loupe/backend/glove"
-	"loupe/backend/kb"
-	"loupe/backend/lexical"
-	"loupe/backend/model"
-	"loupe/backend/model/builtin"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
+	"proofglass/backend/lexical"
+	"proofglass/backend/model"
+	"proofglass/backend/model/builtin"
 )
 
 // Mode selects which signals a search uses.
@@ -205,7 +205,7 @@ func New(k *kb.KB, o Options) *Searcher {
 }
 
 // UseLexicalIndex turns on the in-memory word index (Options.Lexical) and starts building it now, for a process
-// that will serve many searches (the window, `loupe serve`, `loupe mcp`, `loupe watch`).
+// that will serve many searches (the window, `proofglass serve`, `proofglass mcp`, `proofglass watch`).
 func (s *Searcher) UseLexicalIndex() {
 	if s.lex.Load() == nil {
 		s.lex.CompareAndSwap(nil, lexical.New(s.kb.DB()))

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"unicode"
 
-	"loupe/backend/glove"
-	"loupe/backend/kb"
-	"loupe/backend/model"
-	"loupe/backend/model/builtin"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
+	"proofglass/backend/model"
+	"proofglass/backend/model/builtin"
 )
 
 var realPDFs = []string{

@@ -2,7 +2,7 @@ package search
 
 // stem reduces a lower-case word token to its Porter stem, the way SQLite FTS5's "porter" tokenizer does, so hit
 // boxes can be matched by stem exactly where the word index matched ("degrees" and "degree" both give "degre").
-// Written for Loupe from M.F. Porter's published algorithm ("An algorithm for suffix stripping", 1980), with the
+// Written for Proofglass from M.F. Porter's published algorithm ("An algorithm for suffix stripping", 1980), with the
 // two changes of Porter's own later reference version that FTS5 also follows (step 2: "bli" → "ble" in place of
 // "abli" → "able", and "logi" → "log"). Like FTS5, words shorter than three or longer than 64 bytes are kept as
 // they are, the rules work on bytes (any byte that is not an ASCII vowel counts as a consonant), and two of FTS5's

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"loupe/backend/glove"
-	"loupe/backend/kb"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
 )
 
 func TestStemPorterExamples(t *testing.T) {

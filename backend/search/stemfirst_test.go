@@ -3,7 +3,7 @@ package search
 import (
 	"testing"
 
-	"loupe/backend/glove"
+	"proofglass/backend/glove"
 )
 
 // TestStemKeepsFirstByte checks what matchBoxes relies on to skip stemming most words: Porter rewrites suffixes

@@ -28,7 +28,7 @@ type StructureWeights struct {
 }
 
 // DefaultStructure are the weights a search uses unless Query.Structure sets others, as measured on
-// shared/eval/dev with `loupe eval retrieval` (whole collection, recall@5): the document pass alone took 0.594 to
+// shared/eval/dev with `proofglass eval retrieval` (whole collection, recall@5): the document pass alone took 0.594 to
 // 0.636, page references at 0.3 to 0.646; captions/headings of named labels at 0.3 kept recall@5 and raised recall@1
 // 0.353 → 0.372 and MRR 0.571 → 0.586 (at 1 they cost recall@5). A neighbouring-page signal cost 0.04 recall@5 and
 // was dropped; so was dropping question words ("answer", "shown"), which cost 0.03.
@@ -38,7 +38,7 @@ type StructureWeights struct {
 // document 0.800 → 0.819; at 1 the same recall@5, lower MRR. With the document pass and names in place, labels
 // at BM25's own weight (1, plain reciprocal-rank fusion) took recall@5 0.691 → 0.703 (table 0.743 → 0.774,
 // pure text 0.718 → 0.724, no source lower), MRR 0.649 → 0.660, per document unchanged; 0.5–0.7 gave 0.694, 1.5
-// 0.703, 2 0.694 (figure lower). Try others with `loupe eval retrieval --structure label=…`.
+// 0.703, 2 0.694 (figure lower). Try others with `proofglass eval retrieval --structure label=…`.
 var DefaultStructure = StructureWeights{Doc: 1, Label: 1, Page: 0.3, Passage: 1, Name: 0.3, Figure: 0.3}
 
 // ParseStructure reads structure weights as "doc=1,label=0.5"; unnamed signals keep DefaultStructure's weights.

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 func TestParseQuestion(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"loupe/backend/glove"
-	"loupe/backend/kb"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
 )
 
 // terms is a query split the way the indexes see it.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // blockingEmbedder answers only when released: a model server taking its time.

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 func TestFuse(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"loupe/backend/vector"
+	"proofglass/backend/vector"
 )
 
 // vectorIndex adapts a vector.Index (cosine metric) to Index.

@@ -15,10 +15,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"loupe/backend/glove"
-	"loupe/backend/kb"
-	"loupe/backend/model"
-	"loupe/backend/model/openai"
+	"proofglass/backend/glove"
+	"proofglass/backend/kb"
+	"proofglass/backend/model"
+	"proofglass/backend/model/openai"
 )
 
 // visualServer is a scripted multimodal embedding server speaking vLLM's chat-style /v1/embeddings: an image is

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/library"
-	"loupe/backend/pagecache"
+	"proofglass/backend/library"
+	"proofglass/backend/pagecache"
 )
 
 // BenchmarkVRAGSearch measures what VRAG-RL's rollout does: one request of 100 queries (top_k 10), cold (no page

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Threat model (README "loupe serve: threat model"): without a token, anything that can reach the port may use it,
+// Threat model (README "proofglass serve: threat model"): without a token, anything that can reach the port may use it,
 // so the server must be reachable only from this machine, and a web page in the user's browser must not be able to
 // use it either: DNS rebinding (a page whose name now resolves to 127.0.0.1) sends its own Host, which is refused;
 // a cross-site page sends Origin or Sec-Fetch-Site, which are refused; a cross-site form or fetch without a CORS

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"sync"
 
-	"loupe/backend/kb"
-	"loupe/backend/pagecache"
-	"loupe/backend/pdf"
-	"loupe/backend/vision"
+	"proofglass/backend/kb"
+	"proofglass/backend/pagecache"
+	"proofglass/backend/pdf"
+	"proofglass/backend/vision"
 )
 
 // PageDPI is the resolution of the page files: VRAG's corpus was made by pdf2image's default, 200 DPI.
@@ -49,7 +49,7 @@ func (it item) key() pagecache.Key {
 	return k
 }
 
-// vragType is the item's type in VRAG's vocabulary, which tells a client how to open file_path: every file Loupe
+// vragType is the item's type in VRAG's vocabulary, which tells a client how to open file_path: every file Proofglass
 // returns is a JPEG, so "image" (a video clip is returned as its representative frame; unit_type says so).
 func (it item) vragType() string { return "image" }
 

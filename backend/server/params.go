@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"loupe/backend/search"
-	"loupe/backend/vision"
+	"proofglass/backend/search"
+	"proofglass/backend/vision"
 )
 
 // Limits of the VRAG search endpoints. A request is bounded by its total work (queries × top_k pages), not by a
@@ -71,7 +71,7 @@ func CutQuery(q string) string {
 }
 
 // searchBody is VRAG's POST /search body: the newer API's {"queries", "top_k", "vrag_ret"}, the FAISS API's
-// "search_corpus", and Loupe's "collection" and "mode".
+// "search_corpus", and Proofglass's "collection" and "mode".
 type searchBody struct {
 	Queries      *[]string       `json:"queries"`
 	TopK         *int            `json:"top_k"`

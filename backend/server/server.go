@@ -1,4 +1,4 @@
-// Package server is Loupe's HTTP face: VRAG's search API in both shapes (so VRAG and VRAG-RL can search a Loupe
+// Package server is Proofglass's HTTP face: VRAG's search API in both shapes (so VRAG and VRAG-RL can search a Proofglass
 // knowledge base), questions answered as server-sent events, and page images and blobs by id. It binds loopback by
 // default and wants a bearer token.
 package server
@@ -24,14 +24,14 @@ import (
 	"strings"
 	"time"
 
-	"loupe/backend/agent"
-	"loupe/backend/buildinfo"
-	"loupe/backend/kb"
-	"loupe/backend/kbagent"
-	"loupe/backend/library"
-	"loupe/backend/model"
-	"loupe/backend/search"
-	"loupe/backend/vision"
+	"proofglass/backend/agent"
+	"proofglass/backend/buildinfo"
+	"proofglass/backend/kb"
+	"proofglass/backend/kbagent"
+	"proofglass/backend/library"
+	"proofglass/backend/model"
+	"proofglass/backend/search"
+	"proofglass/backend/vision"
 )
 
 // Options configure a Server.
@@ -68,7 +68,7 @@ type Server struct {
 // maxBody bounds request bodies but /search's: every other request is a small JSON object.
 const maxBody = 1 << 20
 
-// DefaultAddr is where `loupe serve` listens: VRAG's search engine port (its vLLM server has 8001).
+// DefaultAddr is where `proofglass serve` listens: VRAG's search engine port (its vLLM server has 8001).
 const DefaultAddr = "127.0.0.1:8002"
 
 // New builds the server's handler over lib. Close stops its render workers.
@@ -171,8 +171,8 @@ func (s *Server) auth(h http.Handler) http.Handler {
 		if s.opt.Token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.opt.Token)) != 1 {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="loupe"`)
-				refuse(w, http.StatusUnauthorized, "missing or wrong bearer token (see `loupe serve token`)")
+				w.Header().Set("WWW-Authenticate", `Bearer realm="proofglass"`)
+				refuse(w, http.StatusUnauthorized, "missing or wrong bearer token (see `proofglass serve token`)")
 				return
 			}
 		}
@@ -395,7 +395,8 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	w.Header().Set("X-Loupe-Conversation", strconv.FormatInt(convID, 10))
+	w.Header().Set("X-Proofglass-Conversation", strconv.FormatInt(convID, 10))
+	w.Header().Set("X-Loupe-Conversation", strconv.FormatInt(convID, 10)) // the old name, for one release
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")

@@ -17,14 +17,14 @@ import (
 	"sync"
 	"testing"
 
-	corpus "loupe/backend/fixture"
-	"loupe/backend/ingest"
-	"loupe/backend/library"
-	"loupe/backend/model"
-	"loupe/backend/pdf"
+	corpus "proofglass/backend/fixture"
+	"proofglass/backend/ingest"
+	"proofglass/backend/library"
+	"proofglass/backend/model"
+	"proofglass/backend/pdf"
 )
 
-// TestMain lets the test binary serve as the MuPDF worker, as the loupe binary does.
+// TestMain lets the test binary serve as the MuPDF worker, as the proofglass binary does.
 func TestMain(m *testing.M) {
 	pdf.ServeWorkerIfAsked()
 	os.Exit(m.Run())
@@ -50,7 +50,7 @@ func newFixture(t testing.TB, chat model.Chat) *fixture {
 	pdfPath := testdata(t, "pdf/real/blood_loss_report.pdf")
 	imgPath := testdata(t, "images/charts/bkf_plot.png")
 	fixOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "loupe-server-test-")
+		dir, err := os.MkdirTemp("", "proofglass-server-test-")
 		if err != nil {
 			fixErr = err
 			return

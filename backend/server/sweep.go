@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"loupe/backend/pagecache"
+	"proofglass/backend/pagecache"
 )
 
 // SweepPages removes page files whose document is gone: deleted by another process (the CLI, the window) while

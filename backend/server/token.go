@@ -4,7 +4,7 @@ import (
 	"crypto/rand"
 	"errors"
 
-	"loupe/backend/config"
+	"proofglass/backend/config"
 )
 
 var randRead = rand.Read

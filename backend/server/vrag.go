@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"loupe/backend/kb"
-	"loupe/backend/search"
+	"proofglass/backend/kb"
+	"proofglass/backend/search"
 )
 
 // VRAG's search API in both shapes. Every query is answered on its own: a blank query, a query the full-text

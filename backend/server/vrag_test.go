@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/ingest"
-	"loupe/backend/library"
+	"proofglass/backend/ingest"
+	"proofglass/backend/library"
 )
 
 // vragClient speaks exactly as VRAG's clients do: no Authorization header, Host 0.0.0.0:8002 (they are told the

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"loupe/backend/agent"
+	"proofglass/backend/agent"
 )
 
 const (

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/agent"
+	"proofglass/backend/agent"
 )
 
 func sampleRun() []agent.Event {

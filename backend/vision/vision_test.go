@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"loupe/backend/fixture"
+	"proofglass/backend/fixture"
 )
 
 func testdata(t testing.TB) string { return fixture.Dir(t) }

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"loupe/backend/ingest"
+	"proofglass/backend/ingest"
 )
 
 // stat is what a pass compares with the recorded row: a file whose size and modification time are unchanged is
@@ -315,7 +315,7 @@ func (m *Manager) excluded(dir string) bool {
 	return false
 }
 
-// hidden reports whether a rel path has a component starting with a dot (skipped, as by `loupe add`).
+// hidden reports whether a rel path has a component starting with a dot (skipped, as by `proofglass add`).
 func hidden(rel string) bool {
 	for _, c := range strings.Split(rel, "/") {
 		if strings.HasPrefix(c, ".") {

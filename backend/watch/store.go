@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"loupe/backend/kb"
+	"proofglass/backend/kb"
 )
 
 // Folder is a watched folder as stored.

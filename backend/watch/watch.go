@@ -16,8 +16,8 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
 )
 
 // Ingester is the part of ingest.Ingester a Manager uses.
@@ -225,7 +225,7 @@ func (m *Manager) folder(ctx context.Context, id int64) (Folder, error) {
 	return Folder{}, fmt.Errorf("watched folder %d: %w", id, kb.ErrNotFound)
 }
 
-// Run watches every recorded folder until ctx ends: a full pass of each first (what changed while Loupe was not
+// Run watches every recorded folder until ctx ends: a full pass of each first (what changed while Proofglass was not
 // running), then passes after notifications and at every rescan.
 func (m *Manager) Run(ctx context.Context) error {
 	fsw, err := fsnotify.NewBufferedWatcher(1024)

@@ -20,9 +20,9 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/ingest"
-	"loupe/backend/kb"
-	"loupe/backend/pdf"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
 )
 
 func TestMain(m *testing.M) {
@@ -109,7 +109,7 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	dir := t.TempDir()
-	k, err := kb.Open(context.Background(), filepath.Join(dir, "loupe.db"), filepath.Join(dir, "blobs"))
+	k, err := kb.Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,12 +151,12 @@ func (h *harness) stop() {
 }
 
 // diskDocs maps the sha256 of every visible file under dir to its rel path (.txt files are not documents, and
-// loupe-data stands for a data directory inside the watched folder, which is never walked).
+// proofglass-data stands for a data directory inside the watched folder, which is never walked).
 func diskDocs(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if d != nil && d.IsDir() && d.Name() == "loupe-data" {
+		if d != nil && d.IsDir() && d.Name() == "proofglass-data" {
 			return filepath.SkipDir
 		}
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || filepath.Ext(p) == ".txt" {
@@ -245,7 +245,7 @@ func (h *harness) docByName(collection, name string) kb.Document {
 }
 
 // TestWatchFolder drives a watched folder through the real file system: create, modify, touch, rename, delete, a
-// burst of files, a file still being written, a subfolder removed, changes made while Loupe was stopped, and the
+// burst of files, a file still being written, a subfolder removed, changes made while Proofglass was stopped, and the
 // folder itself disappearing. After each step the library holds exactly the folder's files, each ingested once.
 func TestWatchFolder(t *testing.T) {
 	pdfA := testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf")
@@ -257,9 +257,9 @@ func TestWatchFolder(t *testing.T) {
 	copyFile(t, pdfA, filepath.Join(dir, "a.pdf"))
 	writeFile(t, filepath.Join(dir, "notes.txt"), []byte("not a document: skipped, never failed"))
 	writeFile(t, filepath.Join(dir, ".hidden.png"), pngBytes(t, 99, 16))
-	writeFile(t, filepath.Join(dir, "loupe-data", "blobs", "x.png"), pngBytes(t, 98, 16))
+	writeFile(t, filepath.Join(dir, "proofglass-data", "blobs", "x.png"), pngBytes(t, 98, 16))
 
-	h.start(filepath.Join(dir, "loupe-data"))
+	h.start(filepath.Join(dir, "proofglass-data"))
 	f, err := h.m.Add(ctx, "watched", dir)
 	if err != nil {
 		t.Fatal(err)
@@ -377,7 +377,7 @@ func TestWatchFolder(t *testing.T) {
 	t.Run("restart", func(t *testing.T) {
 		h.stop()
 		renamedID := h.docByName("watched", "slow.png").ID
-		// While Loupe is not running: a file created, one deleted, one moved, and a subfolder made again.
+		// While Proofglass is not running: a file created, one deleted, one moved, and a subfolder made again.
 		writeFile(t, filepath.Join(dir, "offline.png"), pngBytes(t, 3, 40))
 		if err := os.Remove(filepath.Join(dir, "img1.png")); err != nil {
 			t.Fatal(err)
@@ -387,7 +387,7 @@ func TestWatchFolder(t *testing.T) {
 		}
 		writeFile(t, filepath.Join(dir, "burst", "again.png"), pngBytes(t, 4, 20))
 		time.Sleep(500 * time.Millisecond) // older than Settle
-		h.start(filepath.Join(dir, "loupe-data"))
+		h.start(filepath.Join(dir, "proofglass-data"))
 		waitEqualMedia()
 		if d := h.docByName("watched", "slow-moved.png"); d.ID != renamedID {
 			t.Errorf("a file moved while stopped got document %d, want %d", d.ID, renamedID)

@@ -15,9 +15,9 @@ const vragScript = [
 test('export: a conversation to Markdown and to a self-contained HTML report that opens standalone; dark theme screens', async () => {
   const model = await startScriptedModel()
   const { browser, page, errors } = await openApp()
-  // The dev build answers the save dialog with LOUPE_E2E_SAVE_DIR/<suggested name> (run.sh); the Go side then
+  // The dev build answers the save dialog with PROOFGLASS_E2E_SAVE_DIR/<suggested name> (run.sh); the Go side then
   // writes only that path.
-  const saveDir = process.env.LOUPE_E2E_SAVE_DIR ?? shotDir
+  const saveDir = process.env.PROOFGLASS_E2E_SAVE_DIR ?? shotDir
   const files = { md: '', html: '' }
   try {
     await useModel(page, model)

@@ -9,8 +9,8 @@ test('the shell calls the bound Go Status method and shows its answer', async ()
   try {
     // Direct call through the binding: the real Go backend answers.
     const status = await page.evaluate(() => window.go.main.App.Status())
-    assert.equal(status.data_dir, process.env.LOUPE_DATA)
-    assert.ok(status.collections >= Number(process.env.LOUPE_E2E_COLLECTIONS)) // other tests may add collections
+    assert.equal(status.data_dir, process.env.PROOFGLASS_DATA)
+    assert.ok(status.collections >= Number(process.env.PROOFGLASS_E2E_COLLECTIONS)) // other tests may add collections
     assert.equal(typeof status.schema_version, 'number')
     assert.ok(status.schema_version >= 1)
 
@@ -19,10 +19,10 @@ test('the shell calls the bound Go Status method and shows its answer', async ()
     const text = await page.textContent('[data-testid="collections"]')
     assert.match(text, new RegExp(`${status.collections} collections? · ${status.documents} documents?`))
 
-    // The footer names the binary's own version, the one `loupe version` prints and the package is named after.
-    const bin = JSON.parse(execFileSync(path.resolve('../build/bin/loupe-dev'), ['version', '--json'], { encoding: 'utf8' }))
+    // The footer names the binary's own version, the one `proofglass version` prints and the package is named after.
+    const bin = JSON.parse(execFileSync(path.resolve('../build/bin/proofglass-dev'), ['version', '--json'], { encoding: 'utf8' }))
     assert.equal(status.version, bin.version)
-    assert.equal(await page.textContent('[data-testid="version"]'), `Loupe ${bin.version}`)
+    assert.equal(await page.textContent('[data-testid="version"]'), `Proofglass ${bin.version}`)
 
     // Navigation works.
     await page.getByRole('button', { name: 'Settings' }).click()

@@ -10,9 +10,9 @@ import { openApp, shot, testdata } from '../lib.mjs'
 // list every 30 s), ingests the folder's file, shows the folder's live status, and drops the document when the
 // file is deleted.
 test('watched folders: the library panel shows a folder watched by the running app and follows the folder', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-watch-'))
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'proofglass-e2e-watch-'))
   copyFileSync(path.join(testdata, 'pdf/real/hsaur3-Ch_analysis_of_variance.pdf'), path.join(dir, 'anova.pdf'))
-  execFileSync(path.resolve('../build/bin/loupe-dev'), ['watch', 'add', dir, '--collection', 'watched'], { env: process.env })
+  execFileSync(path.resolve('../build/bin/proofglass-dev'), ['watch', 'add', dir, '--collection', 'watched'], { env: process.env })
   const { browser, page, errors } = await openApp()
   try {
     await page.getByRole('button', { name: /^watched/ }).click()

@@ -109,7 +109,7 @@ export function App() {
       }),
     [add],
   )
-  // Files opened from outside (loupe FILE…, "Open with Loupe", a second launch) go where dropped files go.
+  // Files opened from outside (proofglass FILE…, "Open with Proofglass", a second launch) go where dropped files go.
   useEffect(() => {
     if (!loaded) return
     return onOpenFiles((paths) => {

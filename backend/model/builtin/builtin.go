@@ -1,12 +1,12 @@
-// Package builtin adapts the offline GloVe embedder to model.Embedder, so Loupe embeds text with no server.
+// Package builtin adapts the offline GloVe embedder to model.Embedder, so Proofglass embeds text with no server.
 package builtin
 
 import (
 	"context"
 	"fmt"
 
-	"loupe/backend/glove"
-	"loupe/backend/model"
+	"proofglass/backend/glove"
+	"proofglass/backend/model"
 )
 
 var _ model.Embedder = (*Embedder)(nil)

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 func TestEmbed(t *testing.T) {

@@ -14,9 +14,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"loupe/backend/model"
-	"loupe/backend/model/openai"
-	"loupe/backend/model/transport"
+	"proofglass/backend/model"
+	"proofglass/backend/model/openai"
+	"proofglass/backend/model/transport"
 )
 
 // DefaultBaseURL is DashScope's compatible-mode endpoint (Beijing region); the international one is

@@ -17,9 +17,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"loupe/backend/fixture"
-	"loupe/backend/model"
-	"loupe/backend/model/transport"
+	"proofglass/backend/fixture"
+	"proofglass/backend/model"
+	"proofglass/backend/model/transport"
 )
 
 func testdata(t *testing.T) string { return fixture.Dir(t) }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // e2eClient connects to the real Ollama of ../shared/tools/ollama-e2e (OLLAMA_HOST), or skips.

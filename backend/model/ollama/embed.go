@@ -9,7 +9,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // Embedder embeds texts with /api/embed. Ollama's embedding endpoint takes no images.

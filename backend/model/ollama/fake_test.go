@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/model"
-	"loupe/backend/model/transport"
+	"proofglass/backend/model"
+	"proofglass/backend/model/transport"
 )
 
 // fakeOllama serves /api/show with the given capabilities and /api/chat with the given NDJSON lines.

@@ -15,8 +15,8 @@ import (
 	"github.com/ollama/ollama/api"
 	"golang.org/x/sync/errgroup"
 
-	"loupe/backend/model"
-	"loupe/backend/model/transport"
+	"proofglass/backend/model"
+	"proofglass/backend/model/transport"
 )
 
 // Options configure a Client.

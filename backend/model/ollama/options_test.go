@@ -12,7 +12,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // showServer answers /api/show with show and records the body of /api/chat.

@@ -19,7 +19,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // debugServer starts a private `ollama serve` from ../shared/tools/ollama-e2e's build at trace level
@@ -124,7 +124,7 @@ func solidPNG(t *testing.T, c color.RGBA) *model.Image {
 
 // TestE2ERenderedPromptKeepsLabelsAndSystemLine: the prompt the real server renders for tiny-vision (a template
 // model) keeps VimRAG's "Picture N:" labels right before their images, where a plain message would put both images
-// first; and the system line Loupe sends for vrag is in it.
+// first; and the system line Proofglass sends for vrag is in it.
 func TestE2ERenderedPromptKeepsLabelsAndSystemLine(t *testing.T) {
 	c, logPath := debugServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -165,7 +165,7 @@ func TestE2ERenderedPromptKeepsLabelsAndSystemLine(t *testing.T) {
 		t.Fatalf("%d rendered prompts in the trace log, want 3", len(prompts))
 	}
 	labelled, plain, system := prompts[0], prompts[1], prompts[2]
-	t.Logf("Loupe's message rendered: %s", labelled)
+	t.Logf("Proofglass's message rendered: %s", labelled)
 	t.Logf("a plain message rendered: %s", plain)
 	t.Logf("vrag's first call rendered: %s", system)
 	p1, i0, p2, i1 := strings.Index(labelled, "Picture 1:"), strings.Index(labelled, "[img-0]"), strings.Index(labelled, "Picture 2:"), strings.Index(labelled, "[img-1]")

@@ -14,8 +14,8 @@ import (
 
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"loupe/backend/model"
-	"loupe/backend/model/transport"
+	"proofglass/backend/model"
+	"proofglass/backend/model/transport"
 )
 
 // chatRequest is the body of POST /chat/completions. Pointers keep an explicit 0 (temperature 0 is the deterministic

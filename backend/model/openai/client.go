@@ -17,8 +17,8 @@ import (
 
 	goopenai "github.com/sashabaranov/go-openai"
 
-	"loupe/backend/model"
-	"loupe/backend/model/transport"
+	"proofglass/backend/model"
+	"proofglass/backend/model/transport"
 )
 
 // Dialect selects the server-specific request extensions.

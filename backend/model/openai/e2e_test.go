@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/model"
+	"proofglass/backend/model"
 )
 
 // e2eClient talks to the real Ollama of ../shared/tools/ollama-e2e through its OpenAI-compatible /v1, or skips.

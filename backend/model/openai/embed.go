@@ -12,8 +12,8 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 	"golang.org/x/sync/errgroup"
 
-	"loupe/backend/model"
-	"loupe/backend/model/transport"
+	"proofglass/backend/model"
+	"proofglass/backend/model/transport"
 )
 
 // Embedder embeds with POST /embeddings. A multimodal embedder (vLLM serving GVE, Qwen3-VL-Embedding, VLM2Vec, …)

@@ -19,8 +19,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"loupe/backend/model"
-	"loupe/backend/model/transport"
+	"proofglass/backend/model"
+	"proofglass/backend/model/transport"
 )
 
 // fastTransport keeps scripted failures quick: short timeouts and backoff.

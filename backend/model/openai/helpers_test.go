@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"loupe/backend/fixture"
-	"loupe/backend/model"
+	"proofglass/backend/fixture"
+	"proofglass/backend/model"
 )
 
 func testdata(t *testing.T) string { return fixture.Dir(t) }

@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"strings"
 
-	"loupe/backend/model"
-	"loupe/backend/model/transport"
+	"proofglass/backend/model"
+	"proofglass/backend/model/transport"
 )
 
 var _ model.LimitsReporter = (*Client)(nil)

@@ -8,7 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 
-	"loupe/backend/model/transport"
+	"proofglass/backend/model/transport"
 )
 
 // Transcriber transcribes audio with an OpenAI-compatible /audio/transcriptions endpoint (Whisper served by vLLM,

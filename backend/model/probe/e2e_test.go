@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/agent"
-	"loupe/backend/model/ollama"
+	"proofglass/backend/agent"
+	"proofglass/backend/model/ollama"
 )
 
 // TestE2EProbesOnRealOllama: the probes against the real Ollama of ../shared/tools/ollama-e2e — tiny-vision takes

@@ -13,8 +13,8 @@ import (
 	"image/png"
 	"strings"
 
-	"loupe/backend/agent"
-	"loupe/backend/model"
+	"proofglass/backend/agent"
+	"proofglass/backend/model"
 )
 
 // Result is one probe's outcome.
@@ -130,7 +130,7 @@ func promptTokens(d model.Delta) int {
 func visionFix(kind string) string {
 	switch kind {
 	case "ollama":
-		return "choose a vision model: `loupe models pull qwen2.5vl:7b` (or import the paper's VRAG model, see README \"Models\")"
+		return "choose a vision model: `proofglass models pull qwen2.5vl:7b` (or import the paper's VRAG model, see README \"Models\")"
 	case "openai":
 		return "serve a vision-language model, e.g. `vllm serve autumncc/Qwen2.5-VL-7B-VRAG …` (see README \"Models\")"
 	case "dashscope":
@@ -145,7 +145,7 @@ func probeVision(ctx context.Context, chat model.Chat, modelName string, o Optio
 	with, err := ask(ctx, chat, modelName, []model.Part{{Image: testImage(0)}, {Text: q}}, nil, 4)
 	if err != nil {
 		r.Detail = "one image: " + err.Error()
-		r.Fix = "check the model name (`loupe models`) and that the server is up"
+		r.Fix = "check the model name (`proofglass models`) and that the server is up"
 		if errors.Is(err, model.ErrNoVision) {
 			r.Detail = fmt.Sprintf("%s does not take images: %v", modelName, err)
 			r.Fix = visionFix(o.Kind)
@@ -228,7 +228,7 @@ func probeContext(ctx context.Context, chat model.Chat, modelName string, o Opti
 		r.Fix = "set the profile's context length to 0 (sized per run), or PARAMETER num_ctx in the Modelfile"
 	case l.Adjustable:
 		r.OK = true
-		r.Detail = fmt.Sprintf("a %s run needs about %d tokens; Loupe sends num_ctx for it", cfg.Mode, need)
+		r.Detail = fmt.Sprintf("a %s run needs about %d tokens; Proofglass sends num_ctx for it", cfg.Mode, need)
 		if l.ContextLength > 0 {
 			r.Detail += fmt.Sprintf(" (the model supports %d)", l.ContextLength)
 		}

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"loupe/backend/agent"
-	"loupe/backend/model"
-	"loupe/backend/model/ollama"
-	"loupe/backend/model/openai"
+	"proofglass/backend/agent"
+	"proofglass/backend/model"
+	"proofglass/backend/model/ollama"
+	"proofglass/backend/model/openai"
 )
 
 // server is a scripted OpenAI-compatible server (vLLM-like): how many images it takes, whether it counts them,

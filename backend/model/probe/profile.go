@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"loupe/backend/agent"
-	"loupe/backend/config"
-	"loupe/backend/model/provider"
+	"proofglass/backend/agent"
+	"proofglass/backend/config"
+	"proofglass/backend/model/provider"
 )
 
 // Profile probes a profile's chat model for what mode needs, with the step and top-k limits its runs use under the
-// agent settings s (zero: the mode's defaults): what `loupe doctor --model` and the window's model check run.
+// agent settings s (zero: the mode's defaults): what `proofglass doctor --model` and the window's model check run.
 func Profile(ctx context.Context, p config.Provider, modelName string, mode agent.Mode, s config.AgentDefaults) ([]Result, error) {
 	set, err := provider.New(p, provider.Options{Transport: provider.TestTransport()})
 	if err != nil {

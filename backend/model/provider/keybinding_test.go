@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"loupe/backend/config"
+	"proofglass/backend/config"
 )
 
 // authRecorder is an OpenAI-compatible /models endpoint that records the Authorization header of every request.
@@ -79,7 +79,7 @@ func TestStoredKeyStaysWithItsURL(t *testing.T) {
 		t.Errorf("a typed key was not sent to the URL it was typed for: %q", h[n:])
 	}
 
-	// TestAll (doctor, `loupe models`) joins the key in at use, for the saved URL.
+	// TestAll (doctor, `proofglass models`) joins the key in at use, for the saved URL.
 	rs := TestAll(ctx, cfg, 0)
 	for _, r := range rs {
 		if r.Name == "vllm" && (!r.Reachable || r.Error != "") {

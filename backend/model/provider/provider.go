@@ -9,13 +9,13 @@ import (
 	"sync"
 	"time"
 
-	"loupe/backend/config"
-	"loupe/backend/model"
-	"loupe/backend/model/builtin"
-	"loupe/backend/model/dashscope"
-	"loupe/backend/model/ollama"
-	"loupe/backend/model/openai"
-	"loupe/backend/model/transport"
+	"proofglass/backend/config"
+	"proofglass/backend/model"
+	"proofglass/backend/model/builtin"
+	"proofglass/backend/model/dashscope"
+	"proofglass/backend/model/ollama"
+	"proofglass/backend/model/openai"
+	"proofglass/backend/model/transport"
 )
 
 // Set is what one profile provides. Chat is nil for a profile without chat (builtin); Embedder is nil when the profile
@@ -130,7 +130,7 @@ func MultimodalEmbedName(name string) bool {
 	return false
 }
 
-// Result is the outcome of a connection test, shown by `loupe doctor` and the settings screen.
+// Result is the outcome of a connection test, shown by `proofglass doctor` and the settings screen.
 type Result struct {
 	Name      string `json:"name"`
 	Kind      string `json:"kind"`
@@ -146,7 +146,7 @@ type Result struct {
 	LatencyMS      int64  `json:"latency_ms"`
 	Error          string `json:"error,omitempty"`
 	Note           string `json:"note,omitempty"` // something worth knowing that is not a failure
-	// Infos are the models listed, for callers that show them (`loupe models`).
+	// Infos are the models listed, for callers that show them (`proofglass models`).
 	Infos []model.Info `json:"-"`
 }
 
@@ -231,7 +231,7 @@ func listed(infos []model.Info, name string) bool {
 }
 
 // TestAll tests every configured profile concurrently, each bounded by perEndpoint (0 = 20 s), in profile order.
-// This is what `loupe doctor` calls.
+// This is what `proofglass doctor` calls.
 func TestAll(ctx context.Context, cfg *config.Config, perEndpoint time.Duration) []Result {
 	if perEndpoint == 0 {
 		perEndpoint = 20 * time.Second

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"loupe/backend/config"
-	"loupe/backend/model"
+	"proofglass/backend/config"
+	"proofglass/backend/model"
 )
 
 func ollamaHost(t *testing.T) string {

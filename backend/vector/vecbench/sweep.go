@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"loupe/backend/vector"
+	"proofglass/backend/vector"
 )
 
 // Sweep measures exact scan and HNSW (at the default efSearch) at growing sizes on synthetic data, to find where
@@ -47,7 +47,7 @@ func Sweep(ctx context.Context, o Options, sizes []int, emit func(Row)) error {
 		}
 		t0 := time.Now()
 		hn.AddBatch(ids, all[:n])
-		r = Row{Index: "loupe-hnsw", Setting: fmt.Sprintf("ef=%d (default)", 64), Data: "synthetic", N: n, Dims: o.Dims}
+		r = Row{Index: "proofglass-hnsw", Setting: fmt.Sprintf("ef=%d (default)", 64), Data: "synthetic", N: n, Dims: o.Dims}
 		r.BuildPerS = float64(n) / time.Since(t0).Seconds()
 		got := make([][]int64, len(qs))
 		r.QPS = qps(len(qs), 1, func(i int) {

@@ -24,12 +24,12 @@ func TestRunSynthetic(t *testing.T) {
 	for _, r := range rows {
 		byIndex[r.Index] = r
 	}
-	for _, name := range []string{"exact", "loupe-hnsw", "coder/hnsw"} {
+	for _, name := range []string{"exact", "proofglass-hnsw", "coder/hnsw"} {
 		if _, ok := byIndex[name]; !ok {
 			t.Fatalf("no %s row in %+v", name, rows)
 		}
 	}
-	if r := byIndex["loupe-hnsw"]; r.Recall < 0.9 || r.QPS <= 0 || r.QPS8 <= 0 || r.BuildPerS <= 0 || r.FileBytes <= 0 || r.LoadS <= 0 {
+	if r := byIndex["proofglass-hnsw"]; r.Recall < 0.9 || r.QPS <= 0 || r.QPS8 <= 0 || r.BuildPerS <= 0 || r.FileBytes <= 0 || r.LoadS <= 0 {
 		t.Fatalf("implausible HNSW row: %+v", r)
 	}
 	if r := byIndex["exact"]; r.Recall != 1 || r.FileBytes < 1500*48*4 {

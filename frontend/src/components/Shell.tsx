@@ -28,7 +28,7 @@ export function Shell({ view, onView, status, error, children }: Props) {
           <span className="brand-mark" aria-hidden="true">
             ◎
           </span>{' '}
-          Loupe
+          Proofglass
         </div>
         {views.map((v) => (
           <button
@@ -44,7 +44,7 @@ export function Shell({ view, onView, status, error, children }: Props) {
         <footer className="status" data-testid="status">
           {status ? (
             <>
-              <span data-testid="version">Loupe {status.version}</span>
+              <span data-testid="version">Proofglass {status.version}</span>
               <span data-testid="collections">
                 <span className="nowrap">
                   {status.collections} collection{status.collections === 1 ? '' : 's'}

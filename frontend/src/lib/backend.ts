@@ -47,7 +47,7 @@ export class MissingFeature extends Error {}
 
 function optional<T>(method: string, ...args: unknown[]): Promise<T> {
   const fn = bound()?.[method]
-  if (!fn) return Promise.reject(new MissingFeature(`This build of Loupe has no ${method} yet.`))
+  if (!fn) return Promise.reject(new MissingFeature(`This build of Proofglass has no ${method} yet.`))
   return fn(...args) as Promise<T>
 }
 
@@ -130,7 +130,7 @@ export function onFilesDropped(cb: (paths: string[]) => void): () => void {
   return () => OnFileDropOff()
 }
 
-/** onOpenFiles calls cb with the files Loupe was asked to open from outside (command line, "Open with Loupe", a
+/** onOpenFiles calls cb with the files Proofglass was asked to open from outside (command line, "Open with Proofglass", a
  * later launch): those waiting now, then each batch as it arrives. */
 export function onOpenFiles(cb: (paths: string[]) => void): () => void {
   const w = window as unknown as { go?: { main?: { OpenFiles?: unknown } } }

@@ -86,5 +86,5 @@ body{font-family:system-ui,sans-serif;max-width:860px;margin:2em auto;padding:0 
 .kicker,.meta{color:#5b5f69;font-size:.9em;margin:.2em 0}section{border-top:1px solid #dfe1e6;margin-top:1.5em;padding-top:.5em}
 .q{display:inline-block;background:#2459d6;color:#fff;border-radius:4px;padding:0 .35em;font-size:.85em;margin-right:.3em}
 figcaption{color:#5b5f69;font-size:.9em;margin-top:.3em}.sources{color:#3b3f48}
-</style></head><body><header><p class="kicker">Loupe · conversation exported ${esc(new Date().toISOString().slice(0, 10))}</p><h1>${esc(title)}</h1></header>${body.join('\n')}</body></html>`
+</style></head><body><header><p class="kicker">Proofglass · conversation exported ${esc(new Date().toISOString().slice(0, 10))}</p><h1>${esc(title)}</h1></header>${body.join('\n')}</body></html>`
 }

@@ -1,4 +1,4 @@
-// Files Loupe is asked to open from outside the window: its command line, a file manager's "Open with Loupe", or a
+// Files Proofglass is asked to open from outside the window: its command line, a file manager's "Open with Proofglass", or a
 // later launch that handed its files to this one. The backend keeps them until taken, so none is lost while the
 // window starts, and each is taken once.
 

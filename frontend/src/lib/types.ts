@@ -96,7 +96,7 @@ export interface AgentDefaults {
   vimrag_max_steps?: number
 }
 
-/** ProbeResult is one check of `loupe doctor --model` / the settings screen's model check. */
+/** ProbeResult is one check of `proofglass doctor --model` / the settings screen's model check. */
 export interface ProbeResult {
   name: string
   ok: boolean

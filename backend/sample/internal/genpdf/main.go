@@ -84,7 +84,7 @@ func main() {
 		fmt.Sprintf("<< /Length %d >>\nstream\n%sendstream", len(content), content),
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
-		"<< /Title (The Gettysburg Address) /Author (Abraham Lincoln) /Producer (Loupe sample generator) >>",
+		"<< /Title (The Gettysburg Address) /Author (Abraham Lincoln) /Producer (Proofglass sample generator) >>",
 	}
 	var out bytes.Buffer
 	out.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")

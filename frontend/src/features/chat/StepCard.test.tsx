@@ -51,7 +51,7 @@ describe('step cards', () => {
   })
 
   it('shows a context problem as a warning about the window, with its fix', () => {
-    const message = 'call 3: the server evaluated 2048 prompt tokens but Loupe sent at least 3100: the prompt was cut; raise the context length'
+    const message = 'call 3: the server evaluated 2048 prompt tokens but Proofglass sent at least 3100: the prompt was cut; raise the context length'
     render(
       <StepCard step={{ type: 'error', seq: 9, step: 3, error: { code: 'context_truncated', message, recoverable: true, context: { num_ctx: 2048, estimated: 3100, server_counted: 2048 } } }} />,
     )

@@ -17,7 +17,7 @@ function fakeApi() {
     evaluations: () => Promise.resolve([{ id: 7, dataset: '/data/dev/questions.jsonl', collection: 'dev', status: 'done', items: 66 }]),
     openReport: (id) => {
       opened.push(id)
-      return Promise.resolve(`/home/u/.local/share/loupe/reports/evaluation-${id}.html`)
+      return Promise.resolve(`/home/u/.local/share/proofglass/reports/evaluation-${id}.html`)
     },
     onProgress: (cb) => {
       listener = cb

@@ -17,7 +17,7 @@ export function eta(s: EvalState, startedAt: number, now: number, doneAtStart: n
   return sec >= 60 ? `${Math.floor(sec / 60)} min ${sec % 60} s left` : `${sec} s left`
 }
 
-/** Evaluation runs the agent on a questions file and scores the answers, as `loupe eval answers` does. */
+/** Evaluation runs the agent on a questions file and scores the answers, as `proofglass eval answers` does. */
 export function Evaluation({ collections, api = evalApi }: Props) {
   const [dataset, setDataset] = useState('')
   const [collection, setCollection] = useState(collections[0] ?? '')

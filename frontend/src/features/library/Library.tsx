@@ -247,7 +247,7 @@ function EmptyState({ canAdd, collection, onPick }: { canAdd: boolean; collectio
       </div>
       <h2>Your library is empty</h2>
       <p>
-        Drop PDFs, images or videos anywhere on this window, or choose files. Loupe reads every page (text layer or
+        Drop PDFs, images or videos anywhere on this window, or choose files. Proofglass reads every page (text layer or
         OCR) and indexes it on this computer; then ask questions in Chat and see which page, and which part of it, each
         answer comes from.
       </p>

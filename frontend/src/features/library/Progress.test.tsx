@@ -7,7 +7,7 @@ const failed = (error: string): IngestProgress => ({ seq: 3, document_id: 4, nam
 describe('IngestList', () => {
   it('asks for the password of an encrypted PDF and retries with it', () => {
     const calls: [IngestProgress, string | undefined][] = []
-    render(<IngestList items={[failed('pdf locked.pdf: password required (give it with: loupe documents retry 4 --ask-password)')]} onRetry={(p, pw) => calls.push([p, pw])} />)
+    render(<IngestList items={[failed('pdf locked.pdf: password required (give it with: proofglass documents retry 4 --ask-password)')]} onRetry={(p, pw) => calls.push([p, pw])} />)
     const input = screen.getByLabelText('Password for locked.pdf')
     const open = screen.getByRole('button', { name: 'Open' })
     expect(open).toHaveProperty('disabled', true)

@@ -49,7 +49,7 @@ export function ModelOptions({ p, onChange }: { p: Provider; onChange: (p: Provi
 }
 
 function contextNote(n: number, kind: string): string {
-  if (kind !== 'ollama') return 'fixed by the server (vLLM --max-model-len); Loupe warns when a run may not fit'
+  if (kind !== 'ollama') return 'fixed by the server (vLLM --max-model-len); Proofglass warns when a run may not fit'
   if (n === 0) return 'sized for each run (num_ctx), up to what the model supports'
   if (n < 0) return "none sent: the server's default (often 4096, which cuts VRAG runs)"
   return `num_ctx ${n} on every call`

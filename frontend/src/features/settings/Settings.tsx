@@ -114,7 +114,7 @@ export function Settings({ dataDir, onSaved }: Props) {
           <span>Data directory</span>
           <code data-testid="data-dir">{dataDir}</code>
         </div>
-        <p className="muted small">Start Loupe with --data DIR (or LOUPE_DATA) to use another data directory.</p>
+        <p className="muted small">Start Proofglass with --data DIR (or PROOFGLASS_DATA) to use another data directory.</p>
       </section>
       <div className="row">
         <button className="primary" onClick={save}>

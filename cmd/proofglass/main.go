@@ -1,4 +1,4 @@
-// Command loupe is the headless build of Loupe's CLI: no Wails, no GTK, for servers and CI.
+// Command proofglass is the headless build of Proofglass's CLI: no Wails, no GTK, for servers and CI.
 package main
 
 import (
@@ -7,8 +7,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"loupe/backend/cli"
-	"loupe/backend/pdf"
+	"proofglass/backend/cli"
+	"proofglass/backend/pdf"
 )
 
 func main() {
