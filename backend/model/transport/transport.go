@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"proofglass/backend/buildinfo"
 )
 
 // ErrIdleTimeout is reported by a response body that received no bytes for longer than Config.IdleTimeout.
@@ -106,8 +108,13 @@ func retryable(code int) bool {
 		code == http.StatusBadGateway || code == http.StatusServiceUnavailable || code == http.StatusGatewayTimeout
 }
 
+// UserAgent names this app and its version to model servers (their logs show who called).
+func UserAgent() string { return "Proofglass/" + buildinfo.Get().Version }
+
 func (t *retrying) RoundTrip(req *http.Request) (*http.Response, error) {
 	parent := req.Context()
+	req = req.Clone(parent) // a RoundTripper must not change its caller's request
+	req.Header.Set("User-Agent", UserAgent())
 	for attempt := 0; ; attempt++ {
 		r := req
 		if attempt > 0 {

@@ -120,3 +120,32 @@ func TestParseErrorBodyShapes(t *testing.T) {
 		})
 	}
 }
+
+// Every request names the app to the model server, on retries too, whatever the client library set.
+func TestUserAgentNamesProofglass(t *testing.T) {
+	var agents []string
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		agents = append(agents, r.UserAgent())
+		if calls.Add(1) == 1 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	c := NewClient(Config{MaxRetries: 1, BaseBackoff: time.Millisecond, MaxBackoff: time.Millisecond})
+	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	req.Header.Set("User-Agent", "ollama/0.34.4 (amd64 linux) Go/go1.26")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(agents) != 2 || agents[0] != UserAgent() || agents[1] != UserAgent() || !strings.HasPrefix(UserAgent(), "Proofglass/") {
+		t.Errorf("User-Agent seen by the server: %q, want %q twice", agents, UserAgent())
+	}
+	if req.Header.Get("User-Agent") != "ollama/0.34.4 (amd64 linux) Go/go1.26" {
+		t.Errorf("the caller's request was changed: %q", req.Header.Get("User-Agent"))
+	}
+}
