@@ -155,6 +155,18 @@ if [ -f /usr/share/applications/mimeinfo.cache ]; then # desktop-file-utils' tri
 fi
 ok "apt install ./$(basename "$deb"); dpkg --verify; /usr/bin/proofglass version: $got; MuPDF workers: $worker"
 
+# The installed binary on a library, settings and keys the last release (Loupe) wrote in its default place.
+legacyhome="$work/legacy-home"
+mkdir -p "$legacyhome/.local/share"
+tar -xzf backend/cli/testdata/loupe-last-release.tar.gz -C "$legacyhome/.local/share"
+docs="$(env -u XDG_DATA_HOME -u PROOFGLASS_DATA HOME="$legacyhome" /usr/bin/proofglass documents list --json 2>"$work/adopt.log")" ||
+  { cat "$work/adopt.log" >&2; fail "proofglass on Loupe's library"; }
+[ "$(jq -s 'map(select(.status == "ready")) | length' <<<"$docs")" = 2 ] || fail "Loupe's 2 documents not found: $docs"
+grep -q "Loupe is now Proofglass: your library moved" "$work/adopt.log" || fail "no message about the move: $(cat "$work/adopt.log")"
+[ -f "$legacyhome/.local/share/proofglass/proofglass.db" ] && [ ! -e "$legacyhome/.local/share/loupe" ] || fail "library not moved"
+[ "$(env -u XDG_DATA_HOME HOME="$legacyhome" /usr/bin/proofglass serve token)" = 19faa31d49782561c081ea7422cc2413 ] || fail "Loupe's server token lost"
+ok "the installed proofglass adopted Loupe's library (moved once, with one message), its documents and its server token"
+
 # The window: the first launch opens a chart image given on its command line; a second launch from another folder,
 # with a relative path, hands a PDF to it and exits; the first window ingests both into its current collection.
 data="$work/data"
