@@ -16,7 +16,7 @@ DEB_VERSION := $(shell bash scripts/version.sh --deb 2>/dev/null || echo 0.0.0~d
 endif
 LDFLAGS := -X proofglass/backend/buildinfo.Version=$(VERSION)
 
-.PHONY: run test setup build bindings frontend dev cli worker e2e vet clean glove-table package deb icons version
+.PHONY: run test setup build bindings frontend dev cli worker lab bench e2e vet clean glove-table package deb icons version
 
 run: build
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -72,6 +72,13 @@ dev: frontend worker
 # The headless CLI (no Wails, no GTK), build/bin/proofglass-cli.
 cli: worker
 	go build -ldflags "$(LDFLAGS)" -o build/bin/proofglass-cli ./cmd/proofglass
+
+# The lab binary, build/bin/proofglass-lab: the benchmarks (proofglass-lab bench vector|ingest|library|ocr), never
+# shipped, beside the headless CLI and the worker whose new processes `bench library` measures. `make bench` is the same.
+lab: cli
+	go build -ldflags "$(LDFLAGS)" -o build/bin/proofglass-lab ./cmd/proofglass-lab
+
+bench: lab
 
 e2e: build dev
 	bash e2e/run.sh
