@@ -7,7 +7,8 @@ export PATH := $(PATH):$(GOBIN)
 export GOFLAGS := -buildvcs=false -tags=webkit2_41
 export CGO_LDFLAGS := -Wl,--exclude-libs,ALL
 # The version (scripts/version.sh: the release tag, else the commit; "-dirty" only for changed tracked files), worked
-# out once, before anything is built. The build changes no tracked file, so a clean checkout gives a clean version.
+# out once, before anything is built. The build changes no tracked file (what it generates is ignored; scripts/test.sh
+# checks), so a clean checkout gives a clean version.
 ifeq ($(origin VERSION),undefined)
 VERSION := $(shell bash scripts/version.sh 2>/dev/null || echo dev)
 endif
@@ -31,6 +32,8 @@ test:
 setup:
 	bash scripts/setup.sh
 
+# Wails' bindings and runtime for the frontend, frontend/wailsjs: generated, not committed (.gitignore), so the frontend
+# target makes them before every build; `cd frontend && npm test` (or tsc) on a fresh checkout needs `make bindings` first.
 bindings:
 	wails generate module -tags webkit2_41 >/dev/null
 
