@@ -132,8 +132,8 @@ func Library(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 	return warmSearches(ctx, o, cfg, emit)
 }
 
-// FindProofglass is the shipped binary the library benchmark starts: proofglass beside this executable (make builds
-// both into build/bin), else proofglass-cli beside it (make cli), else proofglass on PATH.
+// FindProofglass is the shipped binary the library benchmark starts: proofglass beside this executable (in build/bin,
+// from make build), else proofglass-cli beside it (make lab builds it), else proofglass on PATH.
 func FindProofglass() (string, error) {
 	if self, err := os.Executable(); err == nil {
 		for _, name := range []string{"proofglass", "proofglass-cli"} {
