@@ -145,7 +145,7 @@ func FindProofglass() (string, error) {
 	}
 	p, err := exec.LookPath("proofglass")
 	if err != nil {
-		return "", fmt.Errorf("bench library: no proofglass binary beside this one or on PATH (build it with make cli, or pass --proofglass): %w", err)
+		return "", fmt.Errorf("bench library: no proofglass binary beside this one or on PATH (make lab builds proofglass-cli beside proofglass-lab; or pass --proofglass): %w", err)
 	}
 	return p, nil
 }
