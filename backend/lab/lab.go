@@ -1,4 +1,5 @@
-// Package lab is the command tree of proofglass-lab (cmd/proofglass-lab): Proofglass's benchmarks, kept out of the shipped binaries.
+// Package lab is the command tree of proofglass-lab (cmd/proofglass-lab): Proofglass's benchmarks, kept out of the
+// shipped binaries.
 package lab
 
 import (

@@ -27,7 +27,8 @@ func libraryCmd() *cobra.Command {
 	f.IntVar(&o.Pages, "pages", 10_000, "at least this many pages")
 	f.StringVar(&o.Dir, "dir", "", "data directory to build and keep (default: a temp dir, removed afterwards)")
 	f.BoolVar(&o.Reuse, "reuse", false, "search the collection already in --dir instead of building it")
-	f.StringVar(&o.Exe, "proofglass", "", "the shipped proofglass binary that runs the new-process searches, adds and deletes (default: proofglass, else proofglass-cli, beside proofglass-lab, else proofglass on PATH)")
+	f.StringVar(&o.Exe, "proofglass", "",
+		"shipped proofglass binary for the new-process searches, add and delete (default: proofglass, else proofglass-cli, beside proofglass-lab, else proofglass on PATH)")
 	f.IntVar(&o.Workers, "workers", 0, "ingest workers (default: number of CPUs)")
 	f.BoolVar(&o.OCR, "ocr", false, "OCR pages without a text layer")
 	f.IntVar(&o.Searches, "searches", 50, "searches per measurement (per client)")

@@ -1,4 +1,4 @@
-// Command proofglass-lab runs Proofglass's benchmarks (proofglass-lab bench vector|ingest|library|ocr), which the shipped binaries do not link.
+// Command proofglass-lab runs Proofglass's benchmarks (bench vector|ingest|library|ocr), which no shipped binary links.
 package main
 
 import (
