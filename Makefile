@@ -7,7 +7,8 @@ export PATH := $(PATH):$(GOBIN)
 export GOFLAGS := -buildvcs=false -tags=webkit2_41
 export CGO_LDFLAGS := -Wl,--exclude-libs,ALL
 # The version (scripts/version.sh: the release tag, else the commit; "-dirty" only for changed tracked files), worked
-# out once, before anything is built. The build changes no tracked file, so a clean checkout gives a clean version.
+# out once, before anything is built. The build changes no tracked file (what it generates is ignored; scripts/test.sh
+# checks), so a clean checkout gives a clean version.
 ifeq ($(origin VERSION),undefined)
 VERSION := $(shell bash scripts/version.sh 2>/dev/null || echo dev)
 endif
@@ -16,7 +17,7 @@ DEB_VERSION := $(shell bash scripts/version.sh --deb 2>/dev/null || echo 0.0.0~d
 endif
 LDFLAGS := -X proofglass/backend/buildinfo.Version=$(VERSION)
 
-.PHONY: run test setup build bindings frontend dev cli worker e2e vet clean glove-table package deb icons version
+.PHONY: run test setup build bindings frontend dev cli worker lab bench e2e vet clean glove-table package deb icons version
 
 run: build
 	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
@@ -31,6 +32,8 @@ test:
 setup:
 	bash scripts/setup.sh
 
+# Wails' bindings and runtime for the frontend, frontend/wailsjs: generated, not committed (.gitignore), so the frontend
+# target makes them before every build; `cd frontend && npm test` (or tsc) on a fresh checkout needs `make bindings` first.
 bindings:
 	wails generate module -tags webkit2_41 >/dev/null
 
@@ -72,6 +75,13 @@ dev: frontend worker
 # The headless CLI (no Wails, no GTK), build/bin/proofglass-cli.
 cli: worker
 	go build -ldflags "$(LDFLAGS)" -o build/bin/proofglass-cli ./cmd/proofglass
+
+# The lab binary, build/bin/proofglass-lab: the benchmarks (proofglass-lab bench vector|ingest|library|ocr), never
+# shipped, beside the headless CLI and the worker whose new processes `bench library` measures. `make bench` is the same.
+lab: cli
+	go build -ldflags "$(LDFLAGS)" -o build/bin/proofglass-lab ./cmd/proofglass-lab
+
+bench: lab
 
 e2e: build dev
 	bash e2e/run.sh

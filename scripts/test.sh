@@ -13,6 +13,12 @@ step() { echo; echo "=== $* ($(date +%T))"; }
 version="$(bash scripts/version.sh)"
 debversion="$(bash scripts/version.sh --deb)"
 echo "version $version (Debian $debversion)"
+# The tracked files as they are before anything is built (their list and content, modes included): the build and the
+# tests must leave them so (checked at the end; on CI's clean checkout, no tracked file may change at all).
+tracked_state() { git status --porcelain --untracked-files=no; git diff HEAD --binary | sha256sum; }
+in_git=0
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 && in_git=1
+[ $in_git = 0 ] || tracked_before="$(tracked_state)"
 
 step setup
 bash scripts/setup.sh
@@ -59,5 +65,15 @@ bash e2e/run.sh
 step "Debian package: build, validate, install, run the window, purge"
 make --no-print-directory deb VERSION="$version" DEB_VERSION="$debversion"
 bash scripts/package-test.sh "build/dist/proofglass_${debversion}_$(dpkg --print-architecture).deb" "$version" "$debversion"
+
+if [ $in_git = 1 ]; then
+  step "the checkout is as it was: no tracked file changed by the build or the tests"
+  if [ "$(tracked_state)" != "$tracked_before" ]; then
+    echo "tracked files changed during the run (a generated file is either ignored or committed exactly as the build" >&2
+    echo "writes it; frontend/wailsjs is ignored). git status --porcelain --untracked-files=no:" >&2
+    git status --porcelain --untracked-files=no >&2
+    exit 1
+  fi
+fi
 
 step "all tests passed"

@@ -6,16 +6,15 @@
 #   no release tag yet           → abc1234                 deb 0.0.0~git<commits>.abc1234
 #   pre-release tag v1.2.0-rc1   → 1.2.0-rc1               deb 1.2.0~rc1
 #   tracked files changed        → …-dirty                 deb …+dirty
-# "-dirty" means tracked files differ from the commit; the build must not change tracked files itself (see
-# `make build`), so a clean checkout builds a clean version. Outside git: "dev" (deb 0.0.0~dev).
+# "-dirty" means tracked files differ from the commit (a file mode too); the build changes no tracked file itself
+# (what it generates, such as frontend/wailsjs, is not committed; scripts/test.sh checks), so a clean checkout builds a
+# clean version. Outside git: "dev" (deb 0.0.0~dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deb=0
 [ "${1:-}" = "--deb" ] && deb=1
 
-# core.fileMode=false: Wails' generators leave frontend/wailsjs as 0755 or 0644 depending on which ran last (generate
-# module and dev runs 0755, wails build 0644); a mode flip is not a change to the source.
-if ! d="$(git -c core.fileMode=false describe --tags --match 'v[0-9]*' --always --dirty --abbrev=7 2>/dev/null)"; then
+if ! d="$(git describe --tags --match 'v[0-9]*' --always --dirty --abbrev=7 2>/dev/null)"; then
   if [ $deb = 1 ]; then echo 0.0.0~dev; else echo dev; fi
   exit 0
 fi

@@ -1,4 +1,6 @@
-// Package bench measures Proofglass at the size of a real library: ingest and search over a collection of many documents.
+// Package bench measures Proofglass for the lab binary (proofglass-lab bench …), never linked into the shipped ones:
+// ingest CPU per page beside MuPDF's own work (Ingest), ingest and search at the size of a real library (Library),
+// and OCR pages per CPU second (OCR).
 package bench
 
 import (
@@ -26,6 +28,7 @@ import (
 	"proofglass/backend/kb"
 	"proofglass/backend/library"
 	"proofglass/backend/pdf"
+	"proofglass/backend/peakrss"
 	"proofglass/backend/search"
 	"proofglass/backend/server"
 )
@@ -45,7 +48,8 @@ type LibraryOptions struct {
 	// Workers for ingest (0: the number of CPUs); OCR enables recognition of pages without a text layer.
 	Workers int
 	OCR     bool
-	// Exe is the proofglass binary for new-process searches (default: this executable).
+	// Exe is the shipped proofglass binary (desktop or headless CLI) that runs the new-process searches, adds and
+	// deletes; "" means FindProofglass's.
 	Exe string
 	// Queries to search; a built-in list when empty. Searches is the number of warm searches per mode, Clients
 	// the concurrent clients of the concurrency rows.
@@ -96,7 +100,7 @@ func Library(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 		o.Queries = defaultQueries
 	}
 	if o.Exe == "" {
-		exe, err := os.Executable()
+		exe, err := FindProofglass()
 		if err != nil {
 			return err
 		}
@@ -126,6 +130,24 @@ func Library(ctx context.Context, o LibraryOptions, emit func(Row)) error {
 		return err
 	}
 	return warmSearches(ctx, o, cfg, emit)
+}
+
+// FindProofglass is the shipped binary the library benchmark starts: proofglass beside this executable (in build/bin,
+// from make build), else proofglass-cli beside it (make lab builds it), else proofglass on PATH.
+func FindProofglass() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		for _, name := range []string{"proofglass", "proofglass-cli"} {
+			p := filepath.Join(filepath.Dir(self), name)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+				return p, nil
+			}
+		}
+	}
+	p, err := exec.LookPath("proofglass")
+	if err != nil {
+		return "", fmt.Errorf("bench library: no proofglass binary beside this one or on PATH (make lab builds proofglass-cli beside proofglass-lab; or pass --proofglass): %w", err)
+	}
+	return p, nil
 }
 
 // addAndDelete adds one more document to the full library and deletes it again, each as a new `proofglass` process (as
@@ -328,7 +350,7 @@ func ingestLibrary(ctx context.Context, o LibraryOptions, cfg *config.Config, em
 		note += fmt.Sprintf("; %d pages planned", pages)
 	}
 	emit(Row{What: "ingest: all stages", N: got, WallS: wall, CPUS: cpu, PerS: float64(got) / wall, PerCPUS: float64(got) / cpu,
-		RSSMB: PeakRSSMB(), Note: note})
+		RSSMB: peakrss.MB(), Note: note})
 	// Stage rows: busy seconds summed over goroutines (a stage overlapping others can exceed the wall time).
 	for _, s := range []struct {
 		name string
@@ -424,7 +446,7 @@ func warmSearches(ctx context.Context, o LibraryOptions, cfg *config.Config, emi
 	}
 	self1, _ := cpuTimes()
 	emit(Row{What: "word index built in memory", N: 1, WallS: time.Since(t0).Seconds(), CPUS: (self1 - self0).Seconds(),
-		RSSMB: PeakRSSMB()})
+		RSSMB: peakrss.MB()})
 	for _, mode := range []search.Mode{search.Hybrid, search.Dense, search.BM25} {
 		q := func(i int) error {
 			_, err := lib.Search.Search(ctx, search.Query{Text: o.Queries[i%len(o.Queries)], K: 10, Mode: mode})
@@ -542,7 +564,7 @@ func measure(ctx context.Context, what string, n, clients int, fn func(int) erro
 			return err
 		}
 	}
-	emit(latencyRow(what, slices.Concat(lats...), wall, (self1 - self0).Seconds(), PeakRSSMB()))
+	emit(latencyRow(what, slices.Concat(lats...), wall, (self1 - self0).Seconds(), peakrss.MB()))
 	return nil
 }
 

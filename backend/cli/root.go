@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"proofglass/backend/bench"
+	"proofglass/backend/peakrss"
 )
 
 // Globals holds the flags every subcommand shares.
@@ -23,6 +23,9 @@ type Globals struct {
 	Verbose bool
 	// CPUProfile, when set, receives a pprof CPU profile of the command (--cpuprofile, hidden: for measuring).
 	CPUProfile string
+	// PeakRSSFile, when set, receives the command's peak RSS in MB at exit (--peak-rss-file, hidden: a benchmark that
+	// runs proofglass as a child reads the child's own peak there, which the parent cannot).
+	PeakRSSFile string
 }
 
 // commandFactory builds one top-level subcommand. Files in this package register theirs in init, so each command
@@ -38,21 +41,21 @@ func register(name string, f commandFactory) {
 	factories[name] = f
 }
 
-// NewRoot returns the root command with every registered subcommand attached.
-func NewRoot() *cobra.Command {
+// NewBaseRoot returns a root command named use with the flags every Proofglass command tree shares (--verbose and the
+// hidden --cpuprofile and --peak-rss-file) bound to the returned Globals. The CLI adds --data and its commands; the
+// lab binary (cmd/proofglass-lab) adds its bench commands.
+func NewBaseRoot(use, short string) (*cobra.Command, *Globals) {
 	g := &Globals{}
 	root := &cobra.Command{
-		Use:           "proofglass",
-		Short:         "Proofglass: local visual document Q&A",
+		Use:           use,
+		Short:         short,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.PersistentFlags().StringVar(&g.DataDir, "data", "", "data directory (default: $PROOFGLASS_DATA or the OS user data dir)")
 	root.PersistentFlags().BoolVarP(&g.Verbose, "verbose", "v", false, "log debug detail to stderr")
 	root.PersistentFlags().StringVar(&g.CPUProfile, "cpuprofile", "", "write a CPU profile of the command to this file")
 	root.PersistentFlags().MarkHidden("cpuprofile")
-	// For benchmarks that run proofglass as a child: its own peak memory, which the parent cannot read (bench.PeakRSSMB).
-	root.PersistentFlags().StringVar(&peakRSSFile, "peak-rss-file", "", "write the command's peak RSS in MB to this file at exit")
+	root.PersistentFlags().StringVar(&g.PeakRSSFile, "peak-rss-file", "", "write the command's peak RSS in MB to this file at exit")
 	root.PersistentFlags().MarkHidden("peak-rss-file")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if g.Verbose {
@@ -67,6 +70,18 @@ func NewRoot() *cobra.Command {
 		}
 		return pprof.StartCPUProfile(f)
 	}
+	return root, g
+}
+
+// NewRoot returns the root command with every registered subcommand attached.
+func NewRoot() *cobra.Command {
+	root, _ := newRoot()
+	return root
+}
+
+func newRoot() (*cobra.Command, *Globals) {
+	root, g := NewBaseRoot("proofglass", "Proofglass: local visual document Q&A")
+	root.PersistentFlags().StringVar(&g.DataDir, "data", "", "data directory (default: $PROOFGLASS_DATA or the OS user data dir)")
 	names := make([]string, 0, len(factories))
 	for n := range factories {
 		names = append(names, n)
@@ -75,25 +90,28 @@ func NewRoot() *cobra.Command {
 	for _, n := range names {
 		root.AddCommand(factories[n](g))
 	}
-	return root
+	return root, g
 }
-
-// peakRSSFile is where --peak-rss-file asks Execute to write the peak RSS.
-var peakRSSFile string
 
 // Execute runs the CLI with os.Args and returns the process exit code.
 func Execute(ctx context.Context, args []string) int {
-	root := NewRoot()
+	root, g := newRoot()
+	return Run(ctx, root, g, args)
+}
+
+// Run runs root (made by NewBaseRoot with g) with args and returns the process exit code: it stops the CPU profile
+// --cpuprofile started, writes --peak-rss-file and prints an error after the command's name.
+func Run(ctx context.Context, root *cobra.Command, g *Globals, args []string) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	pprof.StopCPUProfile() // a no-op unless --cpuprofile started one
-	if peakRSSFile != "" {
-		if werr := os.WriteFile(peakRSSFile, []byte(strconv.FormatFloat(bench.PeakRSSMB(), 'f', 1, 64)), 0o600); werr != nil {
-			fmt.Fprintln(os.Stderr, "proofglass: peak RSS:", werr)
+	if g.PeakRSSFile != "" {
+		if werr := os.WriteFile(g.PeakRSSFile, []byte(strconv.FormatFloat(peakrss.MB(), 'f', 1, 64)), 0o600); werr != nil {
+			fmt.Fprintf(os.Stderr, "%s: peak RSS: %v\n", root.Name(), werr)
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "proofglass:", err)
+		fmt.Fprintf(os.Stderr, "%s: %v\n", root.Name(), err)
 		return 1
 	}
 	return 0

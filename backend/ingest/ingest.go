@@ -197,6 +197,9 @@ func (in *Ingester) Close() error {
 // Workers is the size of the worker pool.
 func (in *Ingester) Workers() int { return in.o.Workers }
 
+// ThumbSize is the longest side of the page thumbnails it makes, in pixels.
+func (in *Ingester) ThumbSize() int { return in.o.ThumbSize }
+
 // Result is the outcome of one file or document.
 type Result struct {
 	Path     string      `json:"path,omitempty"`

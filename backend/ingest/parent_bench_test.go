@@ -4,7 +4,9 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkParentRefman is the storing process's share of ingesting R's reference manual, pages 1–200 (a copy
@@ -41,4 +43,15 @@ func BenchmarkParentRefman(b *testing.B) {
 	}
 	b.ReportMetric(self/float64(pages), "parent-cpu-ms/page")
 	b.ReportMetric(kids/float64(pages), "worker-cpu-ms/page")
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
+
+// cpuTimes is the user+system CPU time of this process and of its waited-for children.
+func cpuTimes() (self, children time.Duration) {
+	var s, c syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &s)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &c)
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(s.Utime) + tv(s.Stime), tv(c.Utime) + tv(c.Stime)
 }

@@ -7,7 +7,7 @@ import (
 
 // BenchmarkIngestRefman is a worker's share of ingestion on R's reference manual, in this process: text with word
 // boxes and a 256 px JPEG thumbnail of pages 1–200, as the worker answers a page request. It reports this thread's
-// CPU per page (the figure `proofglass bench ingest` compares with MuPDF's own work); each round opens the document
+// CPU per page (the figure `proofglass-lab bench ingest` compares with MuPDF's own work); each round opens the document
 // afresh, as a worker does.
 //
 //	go test ./backend/pdf -run '^$' -bench IngestRefman -benchtime 3x

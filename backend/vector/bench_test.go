@@ -2,7 +2,7 @@ package vector
 
 import "testing"
 
-// BenchmarkHNSWBuild reports the bulk build rate at 768 dims; `proofglass bench vector` has the full comparison.
+// BenchmarkHNSWBuild reports the bulk build rate at 768 dims; `proofglass-lab bench vector` has the full comparison.
 func BenchmarkHNSWBuild(b *testing.B) {
 	vecs := lowRank(5000, 768, 32, 1)
 	ids := seqIDs(len(vecs), 0)

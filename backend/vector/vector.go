@@ -116,7 +116,7 @@ type Config struct {
 }
 
 // DefaultCrossover is the size at which Auto switches from exact scan to HNSW for vectors of dims dimensions.
-// Measured with `proofglass bench vector --sweep` (exact vs HNSW at ef 64, one thread, synthetic low-rank data): at 768
+// Measured with `proofglass-lab bench vector --sweep` (exact vs HNSW at ef 64, one thread, synthetic low-rank data): at 768
 // dims HNSW overtakes exact between 2k and 5k vectors (5k: 5.8k vs 4.9k QPS); at 100 dims between 5k and 10k
 // (10k: 13k vs 8.7k QPS), because a short vector makes each exact comparison cheap next to a graph step.
 func DefaultCrossover(dims int) int {

@@ -1,4 +1,4 @@
-// Package vecbench measures the vector indexes side by side (exact scan, our HNSW, coder/hnsw) for `proofglass bench vector`.
+// Package vecbench measures the vector indexes side by side (exact scan, our HNSW, coder/hnsw) for `proofglass-lab bench vector`.
 package vecbench
 
 import (

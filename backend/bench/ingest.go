@@ -1,4 +1,4 @@
-package ingest
+package bench
 
 import (
 	"context"
@@ -13,12 +13,13 @@ import (
 	"syscall"
 	"time"
 
+	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/pdf"
 )
 
-// BenchOptions configures Bench.
-type BenchOptions struct {
+// IngestOptions configures Ingest.
+type IngestOptions struct {
 	Paths   []string // PDFs to ingest, grouped into kinds by the name of their folder (text, scanned, cjk…)
 	Workers int
 	OCR     bool // include OCR of pages without a text layer (off: OCR is reported separately)
@@ -32,8 +33,8 @@ type BenchOptions struct {
 	PDF     pdf.Options // worker command (tests)
 }
 
-// BenchRow is one measured rate.
-type BenchRow struct {
+// IngestRow is one measured rate.
+type IngestRow struct {
 	Name    string  `json:"name"`
 	Kind    string  `json:"kind,omitempty"` // folder the PDFs came from; empty for all of them
 	Pages   int     `json:"pages"`
@@ -59,8 +60,8 @@ type benchSeries struct {
 	note   string
 }
 
-func (s *benchSeries) row(kind string) BenchRow {
-	r := BenchRow{Name: s.name, Kind: kind, Pages: s.pages, Note: s.note}
+func (s *benchSeries) row(kind string) IngestRow {
+	r := IngestRow{Name: s.name, Kind: kind, Pages: s.pages, Note: s.note}
 	if len(s.cpu) == 0 {
 		return r
 	}
@@ -81,13 +82,13 @@ func (s *benchSeries) row(kind string) BenchRow {
 	return r
 }
 
-// Bench ingests the PDFs into throw-away knowledge bases, kind by kind (a kind is the folder a PDF lies in), and
+// Ingest ingests the PDFs into throw-away knowledge bases, kind by kind (a kind is the folder a PDF lies in), and
 // measures CPU per page of this process and its MuPDF workers beside MuPDF's own work on the same pages in the
 // same rounds: `mutool draw -F stext` (structured text) and a raster at the thumbnail's size written as PAM to
 // /dev/null (no image encoding), and beside `pdftoppm -r 200 -jpeg`. It also reports the peak RSS of this process
 // and of its children, and the latency of on-demand renders at 144 dpi: the first render of each document (worker
 // start and document open included) apart from renders once documents are open.
-func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
+func Ingest(ctx context.Context, o IngestOptions) ([]IngestRow, error) {
 	if o.BaselinePages <= 0 {
 		o.BaselinePages = 100
 	}
@@ -168,8 +169,8 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 			return err
 		}
 		defer db.Close()
-		in := New(db, nil, Options{Workers: o.Workers, NoOCR: !o.OCR, PDF: o.PDF})
-		workers, thumb = in.Workers(), in.o.ThumbSize
+		in := ingest.New(db, nil, ingest.Options{Workers: o.Workers, NoOCR: !o.OCR, PDF: o.PDF})
+		workers, thumb = in.Workers(), in.ThumbSize()
 		self0, kids0 := cpuTimes()
 		start := time.Now()
 		res, err := in.Add(ctx, "bench", k.paths, nil)
@@ -247,7 +248,7 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 			})
 		}
 	}
-	var rows []BenchRow
+	var rows []IngestRow
 	var pageCounts []int
 	var allPaths []string
 	for _, k := range kinds {
@@ -316,11 +317,11 @@ func Bench(ctx context.Context, o BenchOptions) ([]BenchRow, error) {
 	slices.Sort(cold)
 	slices.Sort(warm)
 	rows = append(rows,
-		BenchRow{Name: "on-demand render 144 dpi (JPEG), open documents", Pages: len(warm),
+		IngestRow{Name: "on-demand render 144 dpi (JPEG), open documents", Pages: len(warm),
 			RenderMS: [2]float64{warm[len(warm)/2], warm[min(len(warm)-1, len(warm)*99/100)]}},
-		BenchRow{Name: "on-demand render 144 dpi, first of a document (cold)", Pages: len(cold),
+		IngestRow{Name: "on-demand render 144 dpi, first of a document (cold)", Pages: len(cold),
 			RenderMS: [2]float64{cold[len(cold)/2], cold[len(cold)-1]}, Note: "p50/max; worker start and open included"},
-		BenchRow{Name: "on-demand render 144 dpi, first of a warmed document", Pages: len(warmed),
+		IngestRow{Name: "on-demand render 144 dpi, first of a warmed document", Pages: len(warmed),
 			RenderMS: [2]float64{warmed[len(warmed)/2], warmed[len(warmed)-1]}, Note: "p50/max; after Renderer.Warm"})
 	return rows, nil
 }
@@ -362,13 +363,4 @@ func peakRSS() int64 {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
 	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
 	return max(self.Maxrss, kids.Maxrss) * 1024 // Linux reports kilobytes
-}
-
-// cpuTimes is the user+system CPU time of this process and of its waited-for children.
-func cpuTimes() (self, children time.Duration) {
-	var s, c syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &s)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &c)
-	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
-	return tv(s.Utime) + tv(s.Stime), tv(c.Utime) + tv(c.Stime)
 }

@@ -1,6 +1,7 @@
-package cli
+package lab
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -9,20 +10,40 @@ import (
 	"strings"
 	"testing"
 
+	"proofglass/backend/cli"
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 	"proofglass/backend/pdf"
 )
 
-// asProofglassEnv makes the test binary be the proofglass CLI for its arguments, so `proofglass bench library` can start its new
-// `proofglass search`, `add` and `documents delete` processes from a test.
+// asProofglassEnv makes the test binary be the shipped proofglass CLI for its arguments, so that `proofglass-lab bench
+// library --proofglass <test binary>` can start its new `proofglass search`, `add` and `documents delete` processes.
 const asProofglassEnv = "PROOFGLASS_TEST_AS_PROOFGLASS"
 
 func init() {
 	if os.Getenv(asProofglassEnv) != "1" || (len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand) {
 		return
 	}
-	os.Exit(Execute(context.Background(), os.Args[1:]))
+	os.Exit(cli.Execute(context.Background(), os.Args[1:]))
+}
+
+// TestMain lets the test binary serve as the pdf worker, as proofglass-lab does: the pdf client re-executes
+// os.Executable() with pdf.WorkerCommand.
+func TestMain(m *testing.M) {
+	pdf.ServeWorkerIfAsked()
+	os.Exit(m.Run())
+}
+
+// run runs proofglass-lab with args and returns its output.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root, _ := NewRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	return out.String(), err
 }
 
 // A small library benchmark runs end to end: the collection is built, searched in new processes, in process and
@@ -44,7 +65,11 @@ func TestBenchLibrarySmall(t *testing.T) {
 	}
 	t.Setenv(asProofglassEnv, "1")
 	dir := filepath.Join(t.TempDir(), "lib")
-	out, err := run(t, t.TempDir(), "bench", "library", "--from", from, "--docs", "3", "--pages", "30", "--dir", dir,
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "bench", "library", "--proofglass", self, "--from", from, "--docs", "3", "--pages", "30", "--dir", dir,
 		"--searches", "1", "--clients", "2", "--json")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -1,4 +1,4 @@
-package cli
+package lab
 
 import (
 	"fmt"
@@ -11,18 +11,8 @@ import (
 	"proofglass/backend/vector/vecbench"
 )
 
-func init() {
-	register("bench", func(g *Globals) *cobra.Command {
-		c := &cobra.Command{
-			Use:   "bench",
-			Short: "Measure Proofglass's components on this machine",
-		}
-		c.AddCommand(benchVectorCmd(), benchIngestCmd(), benchLibraryCmd(), benchOCRCmd())
-		return c
-	})
-}
-
-func benchVectorCmd() *cobra.Command {
+// vectorCmd is `proofglass-lab bench vector`.
+func vectorCmd() *cobra.Command {
 	o := vecbench.Options{}
 	var efs string
 	var asJSON, sweep bool

@@ -1,4 +1,4 @@
-package cli
+package lab
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 	"proofglass/backend/bench"
 )
 
-// benchLibraryCmd is `proofglass bench library`; the bench command attaches it.
-func benchLibraryCmd() *cobra.Command {
+// libraryCmd is `proofglass-lab bench library`.
+func libraryCmd() *cobra.Command {
 	var o bench.LibraryOptions
 	var asJSON bool
 	c := &cobra.Command{
@@ -27,6 +27,8 @@ func benchLibraryCmd() *cobra.Command {
 	f.IntVar(&o.Pages, "pages", 10_000, "at least this many pages")
 	f.StringVar(&o.Dir, "dir", "", "data directory to build and keep (default: a temp dir, removed afterwards)")
 	f.BoolVar(&o.Reuse, "reuse", false, "search the collection already in --dir instead of building it")
+	f.StringVar(&o.Exe, "proofglass", "",
+		"shipped proofglass binary for the new-process searches, add and delete (default: proofglass, else proofglass-cli, beside proofglass-lab, else proofglass on PATH)")
 	f.IntVar(&o.Workers, "workers", 0, "ingest workers (default: number of CPUs)")
 	f.BoolVar(&o.OCR, "ocr", false, "OCR pages without a text layer")
 	f.IntVar(&o.Searches, "searches", 50, "searches per measurement (per client)")
@@ -36,8 +38,8 @@ func benchLibraryCmd() *cobra.Command {
 	return c
 }
 
-// benchOCRCmd is `proofglass bench ocr`.
-func benchOCRCmd() *cobra.Command {
+// ocrCmd is `proofglass-lab bench ocr`.
+func ocrCmd() *cobra.Command {
 	var o bench.OCROptions
 	var asJSON bool
 	c := &cobra.Command{

@@ -1,4 +1,4 @@
-package cli
+package lab
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"proofglass/backend/ingest"
+	"proofglass/backend/bench"
 )
 
-// benchIngestCmd is `proofglass bench ingest PATH...`; the bench command attaches it.
-func benchIngestCmd() *cobra.Command {
-	var o ingest.BenchOptions
+// ingestCmd is `proofglass-lab bench ingest PDF...`.
+func ingestCmd() *cobra.Command {
+	var o bench.IngestOptions
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "ingest PDF...",
@@ -19,7 +19,7 @@ func benchIngestCmd() *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
-			rows, err := ingest.Bench(cmd.Context(), o)
+			rows, err := bench.Ingest(cmd.Context(), o)
 			out := cmd.OutOrStdout()
 			if asJSON {
 				for _, r := range rows {
