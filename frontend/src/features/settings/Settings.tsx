@@ -17,7 +17,8 @@ export function Settings({ dataDir, onSaved }: Props) {
   useEffect(() => onPullProgress(setPull), [])
   if (!s) return <p className="muted">{msg || 'Loading settings…'}</p>
 
-  const setProvider = (i: number, p: Provider) => setS({ ...s, providers: s.providers.map((x, j) => (j === i ? p : x)) })
+  const providers = s.providers ?? []
+  const setProvider = (i: number, p: Provider) => setS({ ...s, providers: providers.map((x, j) => (j === i ? p : x)) })
   const save = async () => {
     try {
       await backend.saveSettings(s)
@@ -31,7 +32,7 @@ export function Settings({ dataDir, onSaved }: Props) {
     <div className="settings" data-testid="settings">
       <section>
         <h2>Model providers</h2>
-        {s.providers.map((p, i) => (
+        {providers.map((p, i) => (
           <ProviderCard key={p.name} p={p} mode={s.agent.mode} pull={pull} onChange={(np) => setProvider(i, np)} />
         ))}
       </section>
@@ -44,7 +45,7 @@ export function Settings({ dataDir, onSaved }: Props) {
             value={s.agent.provider}
             onChange={(e) => setS({ ...s, agent: { ...s.agent, provider: e.target.value } })}
           >
-            {s.providers.map((p) => (
+            {providers.map((p) => (
               <option key={p.name}>{p.name}</option>
             ))}
           </select>
