@@ -62,9 +62,10 @@ describe('Settings', () => {
 
     // Settings go back as they came, with only the edited value changed and no key in them.
     fireEvent.change(screen.getByLabelText('Theme'), { target: { value: 'dark' } })
+    fireEvent.change(screen.getByLabelText('Page cache for VRAG clients (MB)'), { target: { value: '512' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     await waitFor(() => expect(calls.saved).toHaveLength(1))
-    expect(calls.saved[0]).toEqual({ ...settings, theme: 'dark' })
+    expect(calls.saved[0]).toEqual({ ...settings, theme: 'dark', cache: { pages_mb: 512 } })
     expect(JSON.stringify(calls.saved[0])).not.toContain('sk-typed')
   })
 })

@@ -112,6 +112,15 @@ export function Settings({ dataDir, onSaved }: Props) {
             <option value="light">Light</option>
             <option value="dark">Dark</option>
           </select>
+          <label htmlFor="cache-pages">Page cache for VRAG clients (MB)</label>
+          <input
+            id="cache-pages"
+            type="number"
+            min={0}
+            value={s.cache?.pages_mb || ''}
+            placeholder="2048"
+            onChange={(e) => setS({ ...s, cache: { ...s.cache, pages_mb: Math.max(0, Math.trunc(Number(e.target.value) || 0)) } })}
+          />
           <span>Data directory</span>
           <code data-testid="data-dir">{dataDir}</code>
         </div>
