@@ -40,8 +40,10 @@ const (
 // arguments); every named type their fields reach is generated too.
 //
 // The types still declared in package main (app*.go: PageRef, Status, AskRequest, AskStarted, PullEvent, EvalRequest,
-// EvalState) cannot be imported here; they are written by hand in frontend/src/lib/types.ts until they move into a
-// backend package, and then belong in this list (and in payloads below).
+// EvalState) cannot be imported here; they are written by hand in the frontend (lib/types.ts, lib/backend.ts,
+// features/eval/api.ts) until they move into a backend package. Then this list becomes
+// tsgen.Bound(&desktop.App{}, &desktop.EvalService{}, …) plus the event payloads, so a new bound method's types are
+// generated without being listed, and the two pending payloads below name their Go types.
 var windowTypes = []reflect.Type{
 	// App
 	reflect.TypeFor[kb.Collection](),

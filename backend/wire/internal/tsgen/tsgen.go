@@ -2,6 +2,7 @@
 package tsgen
 
 import (
+	"context"
 	"encoding"
 	"encoding/json"
 	"fmt"
@@ -414,4 +415,36 @@ func Doc(indent, text string) string {
 	}
 	b.WriteString(indent + " */\n")
 	return b.String()
+}
+
+var (
+	errorType   = reflect.TypeFor[error]()
+	contextType = reflect.TypeFor[context.Context]()
+)
+
+// Bound lists the types the window exchanges with the given bound services (Wails binds the exported methods of a
+// struct pointer): every argument and result type of their exported methods, error and context.Context left out,
+// in method order without repeats. Adding them to a Generator covers a new bound method without listing its types.
+func Bound(services ...any) []reflect.Type {
+	var out []reflect.Type
+	seen := map[reflect.Type]bool{}
+	add := func(t reflect.Type) {
+		if t != errorType && t != contextType && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, s := range services {
+		t := reflect.TypeOf(s)
+		for i := range t.NumMethod() {
+			m := t.Method(i).Type
+			for j := 1; j < m.NumIn(); j++ { // 0 is the receiver
+				add(m.In(j))
+			}
+			for j := range m.NumOut() {
+				add(m.Out(j))
+			}
+		}
+	}
+	return out
 }

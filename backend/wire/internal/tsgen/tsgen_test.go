@@ -1,6 +1,7 @@
 package tsgen
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -333,4 +334,32 @@ type Mode string
 type Thing struct {
 	M Mode `json:"m"`
 	N int  `json:"n"`
+}
+
+type service struct{}
+
+func (*service) List(context.Context, string) ([]Inner, error) { return nil, nil }
+func (*service) Save(Other) error                              { return nil }
+func (*service) One(int64) (*Inner, error)                     { return nil, nil }
+func (*service) startup(context.Context)                       {}
+
+// TestBound lists a bound service's argument and result types and generates them.
+func TestBound(t *testing.T) {
+	got := Bound(&service{})
+	want := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[[]Inner](), reflect.TypeFor[int64](),
+		reflect.TypeFor[*Inner](), reflect.TypeFor[Other]()}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Bound = %v, want %v", got, want)
+	}
+	g := &Generator{}
+	for _, ty := range got {
+		g.Add(ty)
+	}
+	out, err := g.Declarations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "export interface Inner {") || !strings.Contains(out, "export interface Other {") {
+		t.Errorf("declarations:\n%s", out)
+	}
 }
