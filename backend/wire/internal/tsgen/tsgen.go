@@ -162,8 +162,11 @@ func (g *Generator) expr(t reflect.Type, asString bool) string {
 			for i, v := range values {
 				lits[i] = quote(v)
 			}
-			g.decls[n].text = Doc("", g.Source.typeDoc(t.PkgPath(), t.Name())) +
-				fmt.Sprintf("export type %s = %s\n", n, strings.Join(lits, " | "))
+			union := " " + strings.Join(lits, " | ")
+			if len(union) > 100 { // one literal a line, as a long union reads best
+				union = "\n  | " + strings.Join(lits, "\n  | ")
+			}
+			g.decls[n].text = Doc("", g.Source.typeDoc(t.PkgPath(), t.Name())) + fmt.Sprintf("export type %s =%s\n", n, union)
 		}
 		return n
 	case reflect.Slice:

@@ -358,7 +358,19 @@ export interface IngestProgress {
 }
 
 /** Kind names an event. The string values are part of the stored-run and SSE contract: never rename them. */
-export type Kind = 'run_started' | 'rewrite' | 'thinking' | 'content' | 'search' | 'results' | 'crop' | 'memorize' | 'graph' | 'answer' | 'error' | 'done'
+export type Kind =
+  | 'run_started'
+  | 'rewrite'
+  | 'thinking'
+  | 'content'
+  | 'search'
+  | 'results'
+  | 'crop'
+  | 'memorize'
+  | 'graph'
+  | 'answer'
+  | 'error'
+  | 'done'
 
 /** MemorizeInfo closes a vimrag search node. */
 export interface MemorizeInfo {
