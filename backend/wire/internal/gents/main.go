@@ -82,6 +82,7 @@ var names = map[reflect.Type]string{
 	reflect.TypeFor[ingest.Progress](): "IngestProgress",
 	reflect.TypeFor[watch.Status]():    "WatchStatus",
 	reflect.TypeFor[watch.Folder]():    "WatchFolder",
+	reflect.TypeFor[watch.State]():     "WatchState",
 }
 
 // payload is what an event carries: a Go type, nothing, or a type not generated yet, named in frontend/src/lib/types.ts.

@@ -678,6 +678,9 @@ export interface WatchFolder {
   documents: number
 }
 
+/** State is what the Manager is doing with a folder (Status.State). */
+export type WatchState = 'idle' | 'watching' | 'scanning' | 'missing'
+
 /** Status is a folder with what the Manager is doing with it. */
 export interface WatchStatus {
   id: number
@@ -692,7 +695,7 @@ export interface WatchStatus {
   files: number
   /** distinct documents those files are */
   documents: number
-  state: string
+  state: WatchState
   /** files waiting to be ingested (being written, or queued in a pass) */
   pending: number
   last_error?: string
