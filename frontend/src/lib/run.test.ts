@@ -7,7 +7,7 @@ describe('reduceRun', () => {
     expect(v.info?.mode).toBe('vrag')
     expect(v.steps.map((s) => s.type)).toEqual(['think', 'search', 'think', 'crop', 'think'])
     const search = v.steps[1]
-    expect(search.type === 'search' && search.results?.hits.length).toBe(2)
+    expect(search.type === 'search' && search.results?.hits?.length).toBe(2)
     expect(v.steps[0].type === 'think' && v.steps[0].text).toBe('I should search for revenue.')
     expect(liveAnswer(v)).toBe('Revenue was $4.2M.')
     expect(v.done?.status).toBe('answered')

@@ -4,7 +4,7 @@ import { modes } from '../../lib/events'
 import { liveAnswer, type RunView } from '../../lib/run'
 import { progressState, type IngestProgress } from '../../lib/types'
 import { exportHTML, exportMarkdown } from '../../lib/export'
-import { ingestNotice } from '../../lib/format'
+import { ingestNotice, promptsCut } from '../../lib/format'
 import { backend } from '../../lib/backend'
 import { CitationChips, StepCard } from './StepCard'
 import { RewriteNote } from './RewriteNote'
@@ -228,6 +228,9 @@ const TurnView = memo(function TurnView({
           {run.info.mode}
           {run.info.model ? ` · ${run.info.model}` : ''}
           {run.info.think ? ' · thinking' : ''}
+          {run.info.documents?.length
+            ? ` · ${run.info.documents.length} document${run.info.documents.length === 1 ? '' : 's'} in scope`
+            : ''}
           {run.info.options?.num_ctx ? ` · context ${run.info.options.num_ctx}` : ''}
         </div>
       )}
@@ -250,6 +253,13 @@ const TurnView = memo(function TurnView({
         <div className="muted small usage" data-testid="usage">
           {run.done.status} · {run.done.usage.steps + (run.done.usage.rewrite_calls ?? 0)} model calls · {run.done.usage.images} images ·{' '}
           {run.done.usage.visual_tokens} visual tokens · {(run.done.usage.wall_ms / 1000).toFixed(1)} s
+          {promptsCut(run.done.usage) && (
+            <span className="warn" data-testid="prompts-cut">
+              {' '}
+              · the server counted {run.done.usage.prompt_tokens} prompt tokens of at least {run.done.usage.prompt_tokens_sent} sent: it
+              cut prompts (raise the context length)
+            </span>
+          )}
           {run.graph && turn.runKey && (
             <button className="link" onClick={() => onShowGraph(turn.runKey ?? '')}>
               Show memory graph
@@ -260,4 +270,3 @@ const TurnView = memo(function TurnView({
     </article>
   )
 })
-

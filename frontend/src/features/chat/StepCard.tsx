@@ -15,7 +15,7 @@ export function StepCard({ step }: { step: Step }) {
         </details>
       )
     case 'search':
-      return <SearchCard query={step.query} hits={step.results?.hits} pending={!step.results} />
+      return <SearchCard query={step.query} hits={step.results ? (step.results.hits ?? []) : undefined} pending={!step.results} />
     case 'crop':
       return <CropCard crop={step.crop} />
     case 'memorize':
@@ -26,7 +26,7 @@ export function StepCard({ step }: { step: Step }) {
           </div>
           <p>{step.memorize.summary}</p>
           <ul className="mem-items">
-            {step.memorize.items.map((i) => (
+            {(step.memorize.items ?? []).map((i) => (
               <li key={i.information_id} className={i.kept ? 'kept' : ''}>
                 {i.information_id}
                 {i.document_name ? ` · ${i.document_name} p. ${i.page}` : ''} · priority {i.priority_score}

@@ -1,7 +1,10 @@
 // The evaluation service of the Go backend (EvalService in app_eval.go), with plain types.
 import * as Eval from '../../../wailsjs/go/main/EvalService'
 import { main } from '../../../wailsjs/go/models'
-import { EventsOn } from '../../../wailsjs/runtime/runtime'
+import { EventEval, on } from '../../lib/bus'
+import type { EvalState, Evaluation } from '../../lib/types'
+
+export type { EvalState }
 
 export interface EvalRequest {
   dataset: string
@@ -15,22 +18,8 @@ export interface EvalRequest {
   limit: number
 }
 
-export interface EvalState {
-  running: boolean
-  evaluation: number
-  done: number
-  total: number
-  resumed: number
-  error?: string
-}
-
-export interface EvaluationRow {
-  id: number
-  dataset: string
-  collection: string
-  status: string
-  items: number
-}
+/** EvaluationRow is what the list shows of a stored evaluation (kb.Evaluation, generated from Go). */
+export type EvaluationRow = Pick<Evaluation, 'id' | 'dataset' | 'collection' | 'status' | 'items'>
 
 export interface EvalApi {
   pickDataset(): Promise<string>
@@ -56,5 +45,5 @@ export const evalApi: EvalApi = {
       items: e.items,
     })),
   openReport: (id) => Eval.OpenReport(id),
-  onProgress: (cb) => EventsOn('eval:progress', (s: EvalState) => cb(s)),
+  onProgress: (cb) => on(EventEval, cb),
 }

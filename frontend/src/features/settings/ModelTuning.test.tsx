@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import type { ProbeResult, Provider } from '../../lib/types'
 import { ModelCheck, ModelOptions } from './ModelTuning'
 
-const ollama: Provider = { name: 'ollama', kind: 'ollama', base_url: 'http://127.0.0.1:11434', chat_model: 'qwen2.5vl:7b', embed_model: '' }
+const ollama: Provider = { name: 'ollama', kind: 'ollama', base_url: 'http://127.0.0.1:11434', chat_model: 'qwen2.5vl:7b', embed_model: '', sampling: {} }
 
 describe('ModelOptions', () => {
   it('edits the context length and sampling; an emptied field is unset', () => {

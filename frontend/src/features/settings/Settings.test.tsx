@@ -5,12 +5,13 @@ import type { Provider, ProviderResult, Settings as S } from '../../lib/types'
 const settings: S = {
   version: 1,
   providers: [
-    { name: 'ollama', kind: 'ollama', base_url: 'http://127.0.0.1:11434', chat_model: 'qwen2.5vl', embed_model: '' },
-    { name: 'dashscope', kind: 'dashscope', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', chat_model: 'qwen-vl-max', embed_model: '' },
+    { name: 'ollama', kind: 'ollama', base_url: 'http://127.0.0.1:11434', chat_model: 'qwen2.5vl', embed_model: '', sampling: {} },
+    { name: 'dashscope', kind: 'dashscope', base_url: 'https://dashscope.aliyuncs.com/compatible-mode/v1', chat_model: 'qwen-vl-max', embed_model: '', sampling: {} },
   ],
   agent: { provider: 'ollama', mode: 'vrag', think: false, top_k: 5 },
   ingest: { ocr_languages: ['eng'], clip_seconds: 60, workers: 0, transcription: { provider: '', model: '' } },
   theme: 'system',
+  cache: { pages_mb: 0 },
 }
 
 const calls = vi.hoisted(() => ({ test: [] as [unknown, string][], saved: [] as unknown[], keys: [] as [string, string][] }))
@@ -61,9 +62,10 @@ describe('Settings', () => {
 
     // Settings go back as they came, with only the edited value changed and no key in them.
     fireEvent.change(screen.getByLabelText('Theme'), { target: { value: 'dark' } })
+    fireEvent.change(screen.getByLabelText('Page cache for VRAG clients (MB)'), { target: { value: '512' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     await waitFor(() => expect(calls.saved).toHaveLength(1))
-    expect(calls.saved[0]).toEqual({ ...settings, theme: 'dark' })
+    expect(calls.saved[0]).toEqual({ ...settings, theme: 'dark', cache: { pages_mb: 512 } })
     expect(JSON.stringify(calls.saved[0])).not.toContain('sk-typed')
   })
 })

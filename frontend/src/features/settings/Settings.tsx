@@ -17,7 +17,8 @@ export function Settings({ dataDir, onSaved }: Props) {
   useEffect(() => onPullProgress(setPull), [])
   if (!s) return <p className="muted">{msg || 'Loading settings…'}</p>
 
-  const setProvider = (i: number, p: Provider) => setS({ ...s, providers: s.providers.map((x, j) => (j === i ? p : x)) })
+  const providers = s.providers ?? []
+  const setProvider = (i: number, p: Provider) => setS({ ...s, providers: providers.map((x, j) => (j === i ? p : x)) })
   const save = async () => {
     try {
       await backend.saveSettings(s)
@@ -31,7 +32,7 @@ export function Settings({ dataDir, onSaved }: Props) {
     <div className="settings" data-testid="settings">
       <section>
         <h2>Model providers</h2>
-        {s.providers.map((p, i) => (
+        {providers.map((p, i) => (
           <ProviderCard key={p.name} p={p} mode={s.agent.mode} pull={pull} onChange={(np) => setProvider(i, np)} />
         ))}
       </section>
@@ -44,7 +45,7 @@ export function Settings({ dataDir, onSaved }: Props) {
             value={s.agent.provider}
             onChange={(e) => setS({ ...s, agent: { ...s.agent, provider: e.target.value } })}
           >
-            {s.providers.map((p) => (
+            {providers.map((p) => (
               <option key={p.name}>{p.name}</option>
             ))}
           </select>
@@ -111,6 +112,15 @@ export function Settings({ dataDir, onSaved }: Props) {
             <option value="light">Light</option>
             <option value="dark">Dark</option>
           </select>
+          <label htmlFor="cache-pages">Page cache for VRAG clients (MB)</label>
+          <input
+            id="cache-pages"
+            type="number"
+            min={0}
+            value={s.cache?.pages_mb || ''}
+            placeholder="2048"
+            onChange={(e) => setS({ ...s, cache: { ...s.cache, pages_mb: Math.max(0, Math.trunc(Number(e.target.value) || 0)) } })}
+          />
           <span>Data directory</span>
           <code data-testid="data-dir">{dataDir}</code>
         </div>

@@ -1,24 +1,10 @@
 // Watched folders: the typed face of the Go WatchService binding and its watch:status events.
 import * as Bound from '../../../wailsjs/go/main/WatchService'
-import { EventsOn } from '../../../wailsjs/runtime/runtime'
+import { EventWatch, on } from '../../lib/bus'
+import type { WatchStatus } from '../../lib/types'
 
-/** WatchStatus mirrors watch.Status in backend/watch (JSON field names are the contract). */
-export interface WatchStatus {
-  id: number
-  collection_id: number
-  collection: string
-  path: string
-  created_at: string
-  scanned_at: string // the zero time before the first complete pass
-  error?: string
-  files: number
-  documents: number
-  state: 'idle' | 'watching' | 'scanning' | 'missing'
-  pending: number
-  last_error?: string
-  /** Emission order: Wails' dev websocket may deliver statuses out of order, and the highest seq is the latest. */
-  seq: number
-}
+/** WatchStatus is backend/watch's Status (generated from Go); state is idle, watching, scanning or missing. */
+export type { WatchStatus }
 
 /** WatchAPI is what the watched-folders panel needs; tests pass their own. */
 export interface WatchAPI {
@@ -39,7 +25,7 @@ export const watchBackend: WatchAPI | undefined = {
   folders: () => Bound.Folders() as unknown as Promise<WatchStatus[]>,
   add: (collection: string) => Bound.Add(collection),
   remove: (id: number, keep: boolean) => Bound.Remove(id, keep),
-  onStatus: (cb: (s: WatchStatus) => void) => EventsOn('watch:status', (s: WatchStatus) => cb(s)),
+  onStatus: (cb: (s: WatchStatus) => void) => on(EventWatch, cb),
 }
 
 /** available reports whether this build binds the watch service. */

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGeneratedTypeScriptIsCurrent fails when the committed TypeScript differs from what the Go types and event names
+// give now: a field added to a window type, or an event added to backend/wire, without regenerating.
+func TestGeneratedTypeScriptIsCurrent(t *testing.T) {
+	root, module, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(root, module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stale := Stale(root, files); len(stale) > 0 {
+		t.Errorf("the generated TypeScript is stale; run %s and commit the result:\n%s", Regenerate,
+			strings.Join(stale, "\n"))
+	}
+}
+
+// TestStaleNamesTheLine checks the failure message of a stale file: the file, the first line that differs, and both
+// versions of it.
+func TestStaleNamesTheLine(t *testing.T) {
+	root := t.TempDir()
+	name := "frontend/src/lib/generated/types.ts"
+	if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, name), []byte("a\nb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{name: []byte("a\nb\n  added?: string\n")}
+	stale := Stale(root, files)
+	if len(stale) != 1 || !strings.Contains(stale[0], name+": line 3 is") || !strings.Contains(stale[0], "added?: string") {
+		t.Errorf("Stale = %q", stale)
+	}
+	if s := Stale(root, map[string][]byte{name: []byte("a\nb\n")}); len(s) != 0 {
+		t.Errorf("an equal file is stale: %q", s)
+	}
+}
+
+// TestEveryEventHasAPayload: Generate refuses an event of backend/wire that payloads does not describe.
+func TestEveryEventHasAPayload(t *testing.T) {
+	root, module, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := payloads
+	t.Cleanup(func() { payloads = saved })
+	payloads = map[string]payload{}
+	for k, v := range saved {
+		payloads[k] = v
+	}
+	for k := range payloads {
+		delete(payloads, k)
+		break
+	}
+	if _, err := Generate(root, module); err == nil || !strings.Contains(err.Error(), "has no payload") {
+		t.Errorf("Generate with an event missing from payloads: err = %v", err)
+	}
+}
