@@ -190,6 +190,165 @@ export namespace config {
 
 }
 
+export namespace desktop {
+	
+	export class AskRequest {
+	    conversation_id: number;
+	    question: string;
+	    documents: number[];
+	    mode: string;
+	    think?: boolean;
+	    collection: string;
+	    provider: string;
+	    model: string;
+	    temperature?: number;
+	    top_p?: number;
+	    max_tokens?: number;
+	    seed?: number;
+	    max_steps?: number;
+	    top_k?: number;
+	    context_length?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AskRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.conversation_id = source["conversation_id"];
+	        this.question = source["question"];
+	        this.documents = source["documents"];
+	        this.mode = source["mode"];
+	        this.think = source["think"];
+	        this.collection = source["collection"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.temperature = source["temperature"];
+	        this.top_p = source["top_p"];
+	        this.max_tokens = source["max_tokens"];
+	        this.seed = source["seed"];
+	        this.max_steps = source["max_steps"];
+	        this.top_k = source["top_k"];
+	        this.context_length = source["context_length"];
+	    }
+	}
+	export class AskStarted {
+	    run_id: string;
+	    conversation_id: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AskStarted(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.conversation_id = source["conversation_id"];
+	    }
+	}
+	export class EvalRequest {
+	    dataset: string;
+	    collection: string;
+	    mode: string;
+	    provider: string;
+	    model: string;
+	    judge_provider: string;
+	    judge_model: string;
+	    samples: number;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new EvalRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dataset = source["dataset"];
+	        this.collection = source["collection"];
+	        this.mode = source["mode"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.judge_provider = source["judge_provider"];
+	        this.judge_model = source["judge_model"];
+	        this.samples = source["samples"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class EvalState {
+	    running: boolean;
+	    evaluation: number;
+	    done: number;
+	    total: number;
+	    resumed: number;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new EvalState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.evaluation = source["evaluation"];
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.resumed = source["resumed"];
+	        this.error = source["error"];
+	    }
+	}
+	export class PageRef {
+	    id: number;
+	    document_id: number;
+	    ordinal: number;
+	    kind: string;
+	    width: number;
+	    height: number;
+	    t_start_ms?: number;
+	    t_end_ms?: number;
+	    text_source: string;
+	    thumb?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PageRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.document_id = source["document_id"];
+	        this.ordinal = source["ordinal"];
+	        this.kind = source["kind"];
+	        this.width = source["width"];
+	        this.height = source["height"];
+	        this.t_start_ms = source["t_start_ms"];
+	        this.t_end_ms = source["t_end_ms"];
+	        this.text_source = source["text_source"];
+	        this.thumb = source["thumb"];
+	    }
+	}
+	export class Status {
+	    version: string;
+	    data_dir: string;
+	    schema_version: number;
+	    collections: number;
+	    documents: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.data_dir = source["data_dir"];
+	        this.schema_version = source["schema_version"];
+	        this.collections = source["collections"];
+	        this.documents = source["documents"];
+	    }
+	}
+
+}
+
 export namespace kb {
 	
 	export class Collection {
@@ -429,167 +588,6 @@ export namespace kb {
 		    }
 		    return a;
 		}
-	}
-
-}
-
-export namespace main {
-	
-	export class AskRequest {
-	    conversation_id: number;
-	    question: string;
-	    documents: number[];
-	    mode: string;
-	    think?: boolean;
-	    collection: string;
-	    provider: string;
-	    model: string;
-	    temperature?: number;
-	    top_p?: number;
-	    max_tokens?: number;
-	    seed?: number;
-	    max_steps?: number;
-	    top_k?: number;
-	    context_length?: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new AskRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.conversation_id = source["conversation_id"];
-	        this.question = source["question"];
-	        this.documents = source["documents"];
-	        this.mode = source["mode"];
-	        this.think = source["think"];
-	        this.collection = source["collection"];
-	        this.provider = source["provider"];
-	        this.model = source["model"];
-	        this.temperature = source["temperature"];
-	        this.top_p = source["top_p"];
-	        this.max_tokens = source["max_tokens"];
-	        this.seed = source["seed"];
-	        this.max_steps = source["max_steps"];
-	        this.top_k = source["top_k"];
-	        this.context_length = source["context_length"];
-	    }
-	}
-	export class AskStarted {
-	    run_id: string;
-	    conversation_id: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new AskStarted(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.run_id = source["run_id"];
-	        this.conversation_id = source["conversation_id"];
-	    }
-	}
-	export class EvalRequest {
-	    dataset: string;
-	    collection: string;
-	    mode: string;
-	    provider: string;
-	    model: string;
-	    judge_provider: string;
-	    judge_model: string;
-	    samples: number;
-	    limit: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new EvalRequest(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.dataset = source["dataset"];
-	        this.collection = source["collection"];
-	        this.mode = source["mode"];
-	        this.provider = source["provider"];
-	        this.model = source["model"];
-	        this.judge_provider = source["judge_provider"];
-	        this.judge_model = source["judge_model"];
-	        this.samples = source["samples"];
-	        this.limit = source["limit"];
-	    }
-	}
-	export class EvalState {
-	    running: boolean;
-	    evaluation: number;
-	    done: number;
-	    total: number;
-	    resumed: number;
-	    error?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new EvalState(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.running = source["running"];
-	        this.evaluation = source["evaluation"];
-	        this.done = source["done"];
-	        this.total = source["total"];
-	        this.resumed = source["resumed"];
-	        this.error = source["error"];
-	    }
-	}
-	export class PageRef {
-	    id: number;
-	    document_id: number;
-	    ordinal: number;
-	    kind: string;
-	    width: number;
-	    height: number;
-	    t_start_ms?: number;
-	    t_end_ms?: number;
-	    text_source: string;
-	    thumb?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new PageRef(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.document_id = source["document_id"];
-	        this.ordinal = source["ordinal"];
-	        this.kind = source["kind"];
-	        this.width = source["width"];
-	        this.height = source["height"];
-	        this.t_start_ms = source["t_start_ms"];
-	        this.t_end_ms = source["t_end_ms"];
-	        this.text_source = source["text_source"];
-	        this.thumb = source["thumb"];
-	    }
-	}
-	export class Status {
-	    version: string;
-	    data_dir: string;
-	    schema_version: number;
-	    collections: number;
-	    documents: number;
-	    features: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new Status(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.version = source["version"];
-	        this.data_dir = source["data_dir"];
-	        this.schema_version = source["schema_version"];
-	        this.collections = source["collections"];
-	        this.documents = source["documents"];
-	        this.features = source["features"];
-	    }
 	}
 
 }

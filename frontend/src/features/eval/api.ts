@@ -1,6 +1,6 @@
-// The evaluation service of the Go backend (EvalService in app_eval.go), with plain types.
-import * as Eval from '../../../wailsjs/go/main/EvalService'
-import { main } from '../../../wailsjs/go/models'
+// The evaluation service of the Go backend (EvalService in backend/desktop/eval.go), with plain types.
+import * as Eval from '../../../wailsjs/go/desktop/EvalService'
+import { desktop } from '../../../wailsjs/go/models'
 import { EventsOn } from '../../../wailsjs/runtime/runtime'
 
 export interface EvalRequest {
@@ -44,7 +44,7 @@ export interface EvalApi {
 
 export const evalApi: EvalApi = {
   pickDataset: () => Eval.PickDataset(),
-  start: (r) => Eval.Start(main.EvalRequest.createFrom(r)),
+  start: (r) => Eval.Start(desktop.EvalRequest.createFrom(r)),
   stop: () => Eval.Stop(),
   state: () => Eval.State(),
   evaluations: async () =>

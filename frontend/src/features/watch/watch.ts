@@ -1,6 +1,7 @@
 // Watched folders: the typed face of the Go WatchService binding and its watch:status events.
-import * as Bound from '../../../wailsjs/go/main/WatchService'
+import * as Bound from '../../../wailsjs/go/desktop/WatchService'
 import { EventsOn } from '../../../wailsjs/runtime/runtime'
+import { hasBackend } from '../../lib/backend'
 
 /** WatchStatus mirrors watch.Status in backend/watch (JSON field names are the contract). */
 export interface WatchStatus {
@@ -29,12 +30,7 @@ export interface WatchAPI {
   onStatus: (cb: (s: WatchStatus) => void) => () => void
 }
 
-function bound(): boolean {
-  const w = window as unknown as { go?: { main?: { WatchService?: unknown } } }
-  return w.go?.main?.WatchService !== undefined
-}
-
-/** watchBackend is the real API, or undefined in a build (or a test) without the WatchService binding. */
+/** watchBackend is the real API (usable where available() is true). */
 export const watchBackend: WatchAPI | undefined = {
   folders: () => Bound.Folders() as unknown as Promise<WatchStatus[]>,
   add: (collection: string) => Bound.Add(collection),
@@ -42,9 +38,9 @@ export const watchBackend: WatchAPI | undefined = {
   onStatus: (cb: (s: WatchStatus) => void) => EventsOn('watch:status', (s: WatchStatus) => cb(s)),
 }
 
-/** available reports whether this build binds the watch service. */
+/** available reports whether the Wails runtime is there (false in unit tests and plain browsers). */
 export function available(): boolean {
-  return bound()
+  return hasBackend()
 }
 
 /** describe is a folder's status in a few words: "watching", "scanning · 3 pending", "missing". */
