@@ -1,12 +1,18 @@
 package desktop
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"proofglass/backend/agent"
 	"proofglass/backend/library"
 )
 
@@ -113,5 +119,94 @@ func TestChatExportOnlyWhereTheUserChose(t *testing.T) {
 	}
 	if err := chat.WriteTextFile(chosen, "# stale"); err == nil {
 		t.Error("a failed dialog left the previous path writable")
+	}
+}
+
+// scriptedModel is an OpenAI-compatible /v1/chat/completions that streams the turns of a script in order.
+func scriptedModel(t *testing.T, turns ...string) *httptest.Server {
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			http.NotFound(w, r)
+			return
+		}
+		mu.Lock()
+		turn := turns[min(n, len(turns)-1)]
+		n++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, m := range []map[string]any{
+			{"id": "c1", "object": "chat.completion.chunk", "model": "vis-1", "choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": turn}}}},
+			{"id": "c1", "object": "chat.completion.chunk", "model": "vis-1", "choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}},
+		} {
+			b, _ := json.Marshal(m)
+			fmt.Fprintf(w, "data: %s\n\n", b)
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// A question runs the agent in the background: its events stream as agent:event from run_started to done, and the
+// conversation, its answer and the run's events are stored for the window to reopen and replay.
+func TestChatAskRunsAndStores(t *testing.T) {
+	d, ui := start(t)
+	addAndWait(t, d, ui, "papers", samplePDF(t))
+	model := scriptedModel(t,
+		"<think>Find the speech.</think>\n<search>four score and seven years ago</search>",
+		"<answer>It begins: four score and seven years ago.</answer>")
+	cur, _ := d.Settings.Settings()
+	if err := d.Settings.SaveSettings(fromWindow(t, cur, func(m map[string]any) {
+		for _, p := range m["providers"].([]any) {
+			if p := p.(map[string]any); p["name"] == "openai" {
+				p["base_url"], p["chat_model"], p["embed_model"] = model.URL+"/v1", "vis-1", ""
+			}
+		}
+		m["agent"].(map[string]any)["provider"] = "openai"
+	})); err != nil {
+		t.Fatal(err)
+	}
+
+	started, err := d.Chat.Ask(AskRequest{Question: "How does the speech begin?",
+		AskOptions: library.AskOptions{Mode: "vrag", Collection: "papers"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if started.RunID == "" || started.ConversationID <= 0 {
+		t.Fatalf("Ask = %+v", started)
+	}
+	done := ui.waitFor(t, eventAgent, func(e any) bool {
+		ev := e.(agent.Event)
+		return ev.RunID == started.RunID && ev.Kind == agent.KindDone
+	}).(agent.Event)
+	kinds := map[agent.Kind]bool{}
+	for _, e := range ui.named(eventAgent) {
+		kinds[e.(agent.Event).Kind] = true
+	}
+	for _, k := range []agent.Kind{agent.KindRunStarted, agent.KindSearch, agent.KindAnswer} {
+		if !kinds[k] {
+			t.Errorf("no %s event among %v (done: %+v)", k, kinds, done)
+		}
+	}
+
+	ms, err := d.Chat.Messages(started.ConversationID)
+	if err != nil || len(ms) != 2 || ms[1].Role != "assistant" || !strings.Contains(ms[1].Content, "four score") || ms[1].RunID <= 0 {
+		t.Fatalf("Messages = %+v, %v", ms, err)
+	}
+	evs, err := d.Chat.RunEvents(ms[1].RunID)
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("RunEvents = %d events, %v", len(evs), err)
+	}
+	var last agent.Event
+	if err := json.Unmarshal(evs[len(evs)-1], &last); err != nil || last.Kind != agent.KindDone {
+		t.Errorf("the stored run ends with %+v, %v; want done", last, err)
+	}
+	if cs, err := d.Chat.Conversations(); err != nil || len(cs) != 1 || cs[0].ID != started.ConversationID {
+		t.Errorf("Conversations = %+v, %v", cs, err)
+	}
+	if n := len(d.Chat.runs); n != 0 {
+		t.Errorf("%d runs still registered after done", n)
 	}
 }
