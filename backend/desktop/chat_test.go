@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/kb"
 	"proofglass/backend/library"
 )
 
@@ -191,7 +192,14 @@ func TestChatAskRunsAndStores(t *testing.T) {
 		}
 	}
 
-	ms, err := d.Chat.Messages(started.ConversationID)
+	// The answer is stored once the run returns, just after its done event.
+	var ms []kb.Message
+	var err2 error
+	eventually(t, "the answer is stored", func() bool {
+		ms, err2 = d.Chat.Messages(started.ConversationID)
+		return err2 != nil || len(ms) >= 2
+	})
+	err = err2
 	if err != nil || len(ms) != 2 || ms[1].Role != "assistant" || !strings.Contains(ms[1].Content, "four score") || ms[1].RunID <= 0 {
 		t.Fatalf("Messages = %+v, %v", ms, err)
 	}
@@ -206,7 +214,10 @@ func TestChatAskRunsAndStores(t *testing.T) {
 	if cs, err := d.Chat.Conversations(); err != nil || len(cs) != 1 || cs[0].ID != started.ConversationID {
 		t.Errorf("Conversations = %+v, %v", cs, err)
 	}
-	if n := len(d.Chat.runs); n != 0 {
-		t.Errorf("%d runs still registered after done", n)
-	}
+	// A finished run is forgotten: Stop has nothing left to cancel.
+	eventually(t, "the finished run is forgotten", func() bool {
+		d.Chat.mu.Lock()
+		defer d.Chat.mu.Unlock()
+		return len(d.Chat.runs) == 0
+	})
 }

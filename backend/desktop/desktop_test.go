@@ -128,6 +128,19 @@ func (u *fakeUI) waitFor(t *testing.T, name string, ok func(any) bool) any {
 	}
 }
 
+// eventually waits until ok holds; the test fails when it does not within a generous bound (a hang guard, not a
+// timing assertion).
+func eventually(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 2 minutes", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func (u *fakeUI) describe() string {
 	u.mu.Lock()
 	defer u.mu.Unlock()
