@@ -22,7 +22,7 @@ export async function openApp() {
   })
   await page.goto(appURL)
   // The Wails runtime connects over the dev websocket; the bindings appear on window.go once it has.
-  await page.waitForFunction(() => window.go && window.go.main && window.go.main.App, null, { timeout: 30000 })
+  await page.waitForFunction(() => window.go && window.go.desktop && window.go.desktop.LibraryService, null, { timeout: 30000 })
   return { browser, page, errors }
 }
 
@@ -92,11 +92,11 @@ export async function addByPath(page, paths) {
 // useModel points the openai profile at a scripted server through the settings binding and makes it the default.
 export async function useModel(page, model) {
   await page.evaluate(async ({ url, name }) => {
-    const App = window.go.main.App
-    const s = await App.Settings()
+    const Settings = window.go.desktop.SettingsService
+    const s = await Settings.Settings()
     for (const p of s.providers) if (p.name === 'openai') Object.assign(p, { base_url: url, chat_model: name, embed_model: '' })
     s.agent.provider = 'openai'
-    await App.SaveSettings(s)
+    await Settings.SaveSettings(s)
   }, { url: model.url, name: model.model })
 }
 

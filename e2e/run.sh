@@ -18,7 +18,7 @@ export PROOFGLASS_E2E_COLLECTIONS=1
 PORT="${PROOFGLASS_E2E_PORT:-34115}"
 export PROOFGLASS_E2E_URL="http://127.0.0.1:$PORT/"
 export PROOFGLASS_E2E_SHOTS="$PWD/build/e2e"
-# The dev build answers the native save dialog with this folder (app_dialog_dev.go).
+# The dev build answers the native save dialog with this folder (backend/desktop/dialog_dev.go).
 export PROOFGLASS_E2E_SAVE_DIR="$PWD/build/e2e"
 xvfb-run -a -s "-screen 0 1280x800x24" bash -c '
   set -u

@@ -8,8 +8,8 @@ type AskOptions struct {
 	Mode          string   `json:"mode"`
 	Think         *bool    `json:"think,omitempty"` // nil = settings, else the mode's default (VimRAG on)
 	Collection    string   `json:"collection"`
-	Provider      string   `json:"provider"` // "" = the agent default
-	Model         string   `json:"model"`    // "" = the provider's chat model
+	Provider      string   `json:"provider,omitempty"` // "" = the agent default
+	Model         string   `json:"model,omitempty"`    // "" = the provider's chat model
 	Temperature   *float64 `json:"temperature,omitempty"`
 	TopP          *float64 `json:"top_p,omitempty"`
 	MaxTokens     int      `json:"max_tokens,omitempty"`

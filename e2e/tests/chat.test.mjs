@@ -30,11 +30,11 @@ test('chat: a vrag run against a scripted model shows step cards, the crop box a
   try {
     // Point the openai profile at the scripted server through the settings binding.
     await page.evaluate(async ({ url, name }) => {
-      const App = window.go.main.App
-      const s = await App.Settings()
+      const Settings = window.go.desktop.SettingsService
+      const s = await Settings.Settings()
       for (const p of s.providers) if (p.name === 'openai') Object.assign(p, { base_url: url, chat_model: name, embed_model: '' })
       s.agent.provider = 'openai'
-      await App.SaveSettings(s)
+      await Settings.SaveSettings(s)
     }, { url: model.url, name: model.model })
 
     // A document to ask about (ingested in its own collection).

@@ -46,8 +46,8 @@ test('retry: a damaged PDF makes a failed row with its reason; Retry ingests it 
     assert.equal(await row.getByRole('button', { name: 'Retry' }).count(), 1, 'it can be retried again')
     // Still one document for the file: a retry does not duplicate it.
     const docs = await page.evaluate(async () => {
-      const c = (await window.go.main.App.Collections()).find((c) => c.name === 'retry')
-      return (await window.go.main.App.Documents(c.id)).map((d) => `${d.name}:${d.status}`).sort()
+      const c = (await window.go.desktop.LibraryService.Collections()).find((c) => c.name === 'retry')
+      return (await window.go.desktop.LibraryService.Documents(c.id)).map((d) => `${d.name}:${d.status}`).sort()
     })
     assert.deepEqual(docs, ['blood_loss_report.pdf:ready', 'issue-119.pdf:failed'])
     assert.deepEqual(errors, [])
@@ -74,8 +74,8 @@ test('retry: an encrypted PDF asks for its password in the failed row and opens 
       { timeout: 60000 },
     )
     const docs = await page.evaluate(async () => {
-      const c = (await window.go.main.App.Collections()).find((c) => c.name === 'locked')
-      return (await window.go.main.App.Documents(c.id)).map((d) => `${d.status}:${d.pages}`)
+      const c = (await window.go.desktop.LibraryService.Collections()).find((c) => c.name === 'locked')
+      return (await window.go.desktop.LibraryService.Documents(c.id)).map((d) => `${d.status}:${d.pages}`)
     })
     assert.deepEqual(docs, ['ready:30'])
     assert.deepEqual(errors, [])

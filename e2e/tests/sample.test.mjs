@@ -32,7 +32,7 @@ test('sample library: one click on the empty state ingests the bundled PDF, scan
     await page.screenshot({ path: shot('library-samples') })
 
     // The text layer and the OCR of the scanned page are both searchable.
-    const search = (q) => page.evaluate((q) => window.go.main.App.Search(q, 'samples', 3), q)
+    const search = (q) => page.evaluate((q) => window.go.desktop.LibraryService.Search(q, 'samples', 3), q)
     assert.equal((await search('Gettysburg nation dedicated')).hits[0].doc, 'gettysburg-address.pdf')
     assert.equal((await search('tiptoed along the path amongst the trees')).hits[0].doc, 'huckleberry-finn-page.pdf')
     assert.deepEqual(errors, [])

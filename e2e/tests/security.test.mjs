@@ -56,7 +56,7 @@ test('security: the built index.html carries the CSP; a remote image and fetch a
 
     // A path the save dialog never returned is refused by the Go side, whatever the page asks.
     const target = path.join(shotDir, 'not-chosen.md')
-    const write = await page.evaluate((p) => window.go.main.App.WriteTextFile(p, '# pwned').then(() => 'written', (e) => String(e)), target)
+    const write = await page.evaluate((p) => window.go.desktop.ChatService.WriteTextFile(p, '# pwned').then(() => 'written', (e) => String(e)), target)
     assert.match(write, /not the path chosen in the save dialog/)
     assert.deepEqual(errors, [])
   } finally {

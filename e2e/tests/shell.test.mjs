@@ -8,7 +8,7 @@ test('the shell calls the bound Go Status method and shows its answer', async ()
   const { browser, page, errors } = await openApp()
   try {
     // Direct call through the binding: the real Go backend answers.
-    const status = await page.evaluate(() => window.go.main.App.Status())
+    const status = await page.evaluate(() => window.go.desktop.LibraryService.Status())
     assert.equal(status.data_dir, process.env.PROOFGLASS_DATA)
     assert.ok(status.collections >= Number(process.env.PROOFGLASS_E2E_COLLECTIONS)) // other tests may add collections
     assert.equal(typeof status.schema_version, 'number')

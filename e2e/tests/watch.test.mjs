@@ -28,8 +28,8 @@ test('watched folders: the library panel shows a folder watched by the running a
     )
     await page.screenshot({ path: shot('watch'), fullPage: true })
     const docs = await page.evaluate(async () => {
-      const cs = await window.go.main.App.Collections()
-      return window.go.main.App.Documents(cs.find((c) => c.name === 'watched').id)
+      const cs = await window.go.desktop.LibraryService.Collections()
+      return window.go.desktop.LibraryService.Documents(cs.find((c) => c.name === 'watched').id)
     })
     assert.deepEqual(docs.map((d) => [d.name, d.status]), [['anova.pdf', 'ready']])
 
@@ -40,8 +40,8 @@ test('watched folders: the library panel shows a folder watched by the running a
       { timeout: 30000 },
     )
     const after = await page.evaluate(async () => {
-      const cs = await window.go.main.App.Collections()
-      return window.go.main.App.Documents(cs.find((c) => c.name === 'watched').id)
+      const cs = await window.go.desktop.LibraryService.Collections()
+      return window.go.desktop.LibraryService.Documents(cs.find((c) => c.name === 'watched').id)
     })
     const li = await page.locator('.watched-folder').first().textContent()
     assert.equal((after ?? []).length, 0, `documents ${JSON.stringify((after ?? []).map((d) => [d.id, d.name, d.status]))} while the panel says: ${li}`)

@@ -50,6 +50,11 @@ export function App() {
   useEffect(() => {
     if (hasBackend()) backend.settings().then(setSettings, () => {})
   }, [])
+  // Messages of this start the backend gives once (a Loupe library adopted), shown until dismissed.
+  const [notices, setNotices] = useState<string[]>([])
+  useEffect(() => {
+    if (hasBackend()) backend.notices().then((n) => setNotices(n ?? []), () => {})
+  }, [])
 
   // Theme: follow the OS unless the settings pin one.
   useEffect(() => {
@@ -164,7 +169,7 @@ export function App() {
         }}
         onDrop={() => setDragging(false)}
       >
-        <Shell view={view} onView={setView} status={status} error={error}>
+        <Shell view={view} onView={setView} status={status} error={error} notices={notices}>
           {view === 'library' && (
             <Library
               collections={collections}

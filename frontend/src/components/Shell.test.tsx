@@ -18,6 +18,31 @@ describe('Shell', () => {
     expect(views).toEqual(['chat'])
   })
 
+  it('shows one-time notices until each is dismissed', () => {
+    render(
+      <Shell
+        view="library"
+        onView={() => {}}
+        status={null}
+        error=""
+        notices={['Loupe is now Proofglass: your library moved from /a to /b', 'second notice']}
+      />,
+    )
+    const banner = screen.getByTestId('notices')
+    expect(banner.textContent).toContain('your library moved from /a to /b')
+    expect(banner.textContent).toContain('second notice')
+    fireEvent.click(screen.getAllByRole('button', { name: 'Dismiss' })[0])
+    expect(screen.getByTestId('notices').textContent).not.toContain('your library moved')
+    expect(screen.getByTestId('notices').textContent).toContain('second notice')
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }))
+    expect(screen.queryByTestId('notices')).toBeNull()
+  })
+
+  it('shows no banner without notices', () => {
+    render(<Shell view="library" onView={() => {}} status={null} error="" notices={[]} />)
+    expect(screen.queryByTestId('notices')).toBeNull()
+  })
+
   it('says when the backend is not connected', () => {
     render(<Shell view="chat" onView={() => {}} status={null} error="Backend not connected" />)
     expect(screen.getByTestId('status').textContent).toBe('Backend not connected')

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { Status } from '../lib/backend'
 
 export type View = 'library' | 'chat' | 'graph' | 'settings' | 'eval'
@@ -16,10 +16,12 @@ type Props = {
   onView: (v: View) => void
   status: Status | null
   error: string
+  /** One-time messages of this start (a Loupe library adopted), shown until dismissed. */
+  notices?: string[]
   children?: ReactNode
 }
 
-export function Shell({ view, onView, status, error, children }: Props) {
+export function Shell({ view, onView, status, error, notices = [], children }: Props) {
   const current = views.find((v) => v.id === view) ?? views[0]
   return (
     <div className="shell">
@@ -61,12 +63,32 @@ export function Shell({ view, onView, status, error, children }: Props) {
         </footer>
       </nav>
       <main className="content">
+        <Notices messages={notices} />
         <header className="view-head">
           <h1>{current.label}</h1>
           <p className="muted">{current.hint}</p>
         </header>
         <div className="view-body">{children}</div>
       </main>
+    </div>
+  )
+}
+
+/** Notices is a banner of one-time messages; each goes away when dismissed and does not come back. */
+function Notices({ messages }: { messages: string[] }) {
+  const [dismissed, setDismissed] = useState<string[]>([])
+  const shown = messages.filter((m) => !dismissed.includes(m))
+  if (shown.length === 0) return null
+  return (
+    <div className="banner" role="status" data-testid="notices">
+      {shown.map((m) => (
+        <p key={m}>
+          <span>{m}</span>
+          <button className="link" aria-label="Dismiss" onClick={() => setDismissed((d) => [...d, m])}>
+            Dismiss
+          </button>
+        </p>
+      ))}
     </div>
   )
 }

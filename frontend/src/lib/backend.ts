@@ -1,9 +1,12 @@
-// The typed face of the Go backend: the Wails bindings in wailsjs/, wrapped with plain types so features import
-// from one place. Methods that a build may not have yet are called through optional(), which reports their absence.
-import * as App from '../../wailsjs/go/main/App'
-import * as Opened from '../../wailsjs/go/main/OpenFiles'
-import { config, main } from '../../wailsjs/go/models'
-import { EventsOn, OnFileDrop, OnFileDropOff } from '../../wailsjs/runtime/runtime'
+// The typed face of the Go backend: the Wails bindings of backend/desktop's services in wailsjs/, wrapped with plain
+// types so features import from one place.
+import * as Chat from '../../wailsjs/go/desktop/ChatService'
+import * as Library from '../../wailsjs/go/desktop/LibraryService'
+import * as Opened from '../../wailsjs/go/desktop/OpenFilesService'
+import * as SettingsService from '../../wailsjs/go/desktop/SettingsService'
+import { config, desktop } from '../../wailsjs/go/models'
+import { OnFileDrop, OnFileDropOff } from '../../wailsjs/runtime/runtime'
+import { EventAgent, EventIngest, EventOpenFiles, EventPull, on } from './bus'
 import type { AgentEvent } from './events'
 import { subscribeOpenFiles } from './openFiles'
 import type {
@@ -20,107 +23,73 @@ import type {
   PullEvent,
   SearchResult,
   Settings,
+  Status,
+  AskRequest,
+  AskStarted,
 } from './types'
 
-export interface Status {
-  version: string
-  data_dir: string
-  schema_version: number
-  collections: number
-  documents: number
-  features?: string[]
-}
+export type { AskRequest, AskStarted, Status }
 
-type Bound = Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>
-
-function bound(): Bound | undefined {
-  const w = window as unknown as { go?: { main?: { App?: Bound } } }
-  return w.go?.main?.App
-}
-
-/** has reports whether this build's backend binds the named method. */
-export function has(method: string): boolean {
-  return typeof bound()?.[method] === 'function'
-}
-
-export class MissingFeature extends Error {}
-
-function optional<T>(method: string, ...args: unknown[]): Promise<T> {
-  const fn = bound()?.[method]
-  if (!fn) return Promise.reject(new MissingFeature(`This build of Proofglass has no ${method} yet.`))
-  return fn(...args) as Promise<T>
-}
-
-export interface AskRequest {
-  conversation_id: number
-  question: string
-  mode: string
-  think?: boolean
-  collection: string
-  /** The scope: the agent searches these documents only; empty or absent means all. */
-  documents?: number[]
-  provider?: string
-  model?: string
-}
-
-export interface AskStarted {
-  run_id: string
-  conversation_id: number
+// bound returns the bindings Wails put on window.go, undefined without the Wails runtime (unit tests, a plain browser).
+function bound(): unknown {
+  const w = window as unknown as { go?: { desktop?: unknown } }
+  return w.go?.desktop
 }
 
 export const backend = {
-  status: (): Promise<Status> => App.Status(),
-  collections: (): Promise<Collection[]> => App.Collections(),
-  createCollection: (name: string): Promise<Collection> => App.CreateCollection(name),
-  documents: (collectionId: number): Promise<Document[]> => App.Documents(collectionId),
-  deleteDocument: (id: number): Promise<void> => App.DeleteDocument(id),
-  pages: (documentId: number): Promise<PageRef[]> => App.Pages(documentId),
+  status: (): Promise<Status> => Library.Status(),
+  collections: (): Promise<Collection[]> => Library.Collections(),
+  createCollection: (name: string): Promise<Collection> => Library.CreateCollection(name),
+  documents: (collectionId: number): Promise<Document[]> => Library.Documents(collectionId),
+  deleteDocument: (id: number): Promise<void> => Library.DeleteDocument(id),
+  pages: (documentId: number): Promise<PageRef[]> => Library.Pages(documentId),
   /** A document's first page (its card's cover), or null while it has none; cheap, unlike pages. */
-  cover: (documentId: number): Promise<PageRef | null> => App.Cover(documentId),
-  blob: (hash: string): Promise<string> => App.Blob(hash),
-  pageImage: (unitId: number, width: number): Promise<string> => App.PageImage(unitId, width),
+  cover: (documentId: number): Promise<PageRef | null> => Library.Cover(documentId),
+  blob: (hash: string): Promise<string> => Library.Blob(hash),
+  pageImage: (unitId: number, width: number): Promise<string> => Library.PageImage(unitId, width),
   search: (q: string, collection: string, k: number): Promise<SearchResult> =>
-    App.Search(q, collection, k) as unknown as Promise<SearchResult>,
-  pickFiles: (): Promise<string[]> => App.PickFiles(),
-  pickFolder: (): Promise<string> => App.PickFolder(),
-  settings: (): Promise<Settings> => App.Settings(),
-  saveSettings: (s: Settings): Promise<void> => App.SaveSettings(config.Settings.createFrom(s)),
-  setAPIKey: (profile: string, key: string): Promise<void> => App.SetAPIKey(profile, key),
+    Library.Search(q, collection, k) as unknown as Promise<SearchResult>,
+  pickFiles: (): Promise<string[]> => Library.PickFiles(),
+  pickFolder: (): Promise<string> => Library.PickFolder(),
+  settings: (): Promise<Settings> => SettingsService.Settings(),
+  saveSettings: (s: Settings): Promise<void> => SettingsService.SaveSettings(config.Settings.createFrom(s)),
+  setAPIKey: (profile: string, key: string): Promise<void> => SettingsService.SetAPIKey(profile, key),
   // apiKey: a key typed and not saved; the stored key is used by the backend only for the profile's saved URL.
-  testProvider: (p: Provider, apiKey = ''): Promise<ProviderResult> => App.TestProvider(config.Provider.createFrom(p), apiKey),
-  listModels: (p: Provider, apiKey = ''): Promise<ModelInfo[]> => App.ListModels(config.Provider.createFrom(p), apiKey),
-  probeModel: (p: Provider, model: string, mode: string): Promise<ProbeResult[]> => App.ProbeModel(config.Provider.createFrom(p), model, mode),
-  pullModel: (p: Provider, name: string): Promise<void> => App.PullModel(config.Provider.createFrom(p), name),
-  conversations: (): Promise<Conversation[]> => App.Conversations() as Promise<Conversation[]>,
-  messages: (id: number): Promise<Message[]> => App.Messages(id) as Promise<Message[]>,
-  deleteConversation: (id: number): Promise<void> => App.DeleteConversation(id),
-  runEvents: (runId: number): Promise<AgentEvent[]> => App.RunEvents(runId) as unknown as Promise<AgentEvent[]>,
-  chooseSavePath: (defaultName: string): Promise<string> => App.ChooseSavePath(defaultName),
-  writeTextFile: (path: string, content: string): Promise<void> => App.WriteTextFile(path, content),
-  addPaths: (collection: string, paths: string[]): Promise<void> => App.AddPaths(collection, paths),
-  retry: (documentId: number, password = ''): Promise<void> => App.RetryDocument(documentId, password),
-  ask: (r: AskRequest): Promise<AskStarted> => App.Ask(main.AskRequest.createFrom(r)),
-  stop: (runId: string): Promise<void> => App.Stop(runId),
-  // Parts that land in later builds.
-  addSample: (collection: string): Promise<void> => optional('AddSampleLibrary', collection),
+  testProvider: (p: Provider, apiKey = ''): Promise<ProviderResult> => SettingsService.TestProvider(config.Provider.createFrom(p), apiKey),
+  listModels: (p: Provider, apiKey = ''): Promise<ModelInfo[]> => SettingsService.ListModels(config.Provider.createFrom(p), apiKey),
+  probeModel: (p: Provider, model: string, mode: string): Promise<ProbeResult[]> => SettingsService.ProbeModel(config.Provider.createFrom(p), model, mode),
+  pullModel: (p: Provider, name: string): Promise<void> => SettingsService.PullModel(config.Provider.createFrom(p), name),
+  conversations: (): Promise<Conversation[]> => Chat.Conversations() as Promise<Conversation[]>,
+  messages: (id: number): Promise<Message[]> => Chat.Messages(id) as Promise<Message[]>,
+  deleteConversation: (id: number): Promise<void> => Chat.DeleteConversation(id),
+  runEvents: (runId: number): Promise<AgentEvent[]> => Chat.RunEvents(runId) as unknown as Promise<AgentEvent[]>,
+  chooseSavePath: (defaultName: string): Promise<string> => Chat.ChooseSavePath(defaultName),
+  writeTextFile: (path: string, content: string): Promise<void> => Chat.WriteTextFile(path, content),
+  addPaths: (collection: string, paths: string[]): Promise<void> => Library.AddPaths(collection, paths),
+  retry: (documentId: number, password = ''): Promise<void> => Library.RetryDocument(documentId, password),
+  ask: (r: AskRequest): Promise<AskStarted> => Chat.Ask(desktop.AskRequest.createFrom(r)),
+  stop: (runId: string): Promise<void> => Chat.Stop(runId),
+  addSample: (collection: string): Promise<void> => Library.AddSampleLibrary(collection),
+  /** The one-time messages of this start (a Loupe library adopted), each returned once. */
+  notices: (): Promise<string[]> => Library.Notices(),
 }
 
 /** onAgentEvent subscribes to the live agent stream; returns the unsubscribe function. */
 export function onAgentEvent(cb: (e: AgentEvent) => void): () => void {
   if (!hasBackend()) return () => {}
-  return EventsOn('agent:event', (e: AgentEvent) => cb(e))
+  return on(EventAgent, cb)
 }
 
 /** onPullProgress subscribes to the progress of Ollama pulls. */
 export function onPullProgress(cb: (e: PullEvent) => void): () => void {
   if (!hasBackend()) return () => {}
-  return EventsOn('models:pull', (e: PullEvent) => cb(e))
+  return on(EventPull, cb)
 }
 
 /** onIngestProgress subscribes to per-document ingest progress. */
 export function onIngestProgress(cb: (p: IngestProgress) => void): () => void {
   if (!hasBackend()) return () => {}
-  return EventsOn('ingest:progress', (p: IngestProgress) => cb(p))
+  return on(EventIngest, cb)
 }
 
 /** onFilesDropped calls cb with the paths of files dropped anywhere on the window (desktop only). */
@@ -134,11 +103,10 @@ export function onFilesDropped(cb: (paths: string[]) => void): () => void {
 /** onOpenFiles calls cb with the files Proofglass was asked to open from outside (command line, "Open with Proofglass", a
  * later launch): those waiting now, then each batch as it arrives. */
 export function onOpenFiles(cb: (paths: string[]) => void): () => void {
-  const w = window as unknown as { go?: { main?: { OpenFiles?: unknown } } }
-  if (!w.go?.main?.OpenFiles) return () => {}
+  if (!hasBackend()) return () => {}
   return subscribeOpenFiles(
     () => Opened.TakeOpenFiles(),
-    (f) => EventsOn('open:files', f),
+    (f) => on(EventOpenFiles, f),
     cb,
   )
 }

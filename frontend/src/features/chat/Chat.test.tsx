@@ -22,13 +22,6 @@ function chatState(ask: ChatState['ask']): ChatState {
 }
 
 describe('Chat scope', () => {
-  beforeEach(() => {
-    ;(window as unknown as { go: unknown }).go = { main: { App: { Ask: async () => ({}) } } }
-  })
-  afterEach(() => {
-    delete (window as unknown as { go?: unknown }).go
-  })
-
   const renderChat = (scope: ScopeDoc[], ask: ChatState['ask'], onScope = vi.fn()) =>
     render(
       <Chat

@@ -1,5 +1,4 @@
 import { memo, useCallback, useEffect, useRef, useState } from 'react'
-import { has } from '../../lib/backend'
 import { modes } from '../../lib/events'
 import { liveAnswer, type RunView } from '../../lib/run'
 import { progressState, type IngestProgress } from '../../lib/types'
@@ -63,8 +62,6 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
     chat.ask(q, documents.length ? { mode, think, collection, documents } : { mode, think, collection }, ingestNotice(pending))
     setQuestion('')
   }
-
-  const canAsk = has('Ask')
 
   // Ask where first (the dialog is native), then build the report: the HTML one inlines every crop and page image.
   const doExport = async (kind: 'md' | 'html') => {
@@ -161,7 +158,7 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
           <textarea
             ref={inputRef}
             aria-label="Question"
-            placeholder={canAsk ? 'Ask a question… (Enter to send, Shift+Enter for a new line)' : 'The agent is not in this build yet'}
+            placeholder="Ask a question… (Enter to send, Shift+Enter for a new line)"
             rows={2}
             value={question}
             onChange={(e) => setQuestion(e.target.value)}
@@ -189,7 +186,7 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
                 Stop
               </button>
             ) : (
-              <button type="submit" className="primary" disabled={!canAsk || !question.trim()}>
+              <button type="submit" className="primary" disabled={!question.trim()}>
                 Ask
               </button>
             )}

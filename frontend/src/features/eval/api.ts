@@ -1,22 +1,10 @@
-// The evaluation service of the Go backend (EvalService in app_eval.go), with plain types.
-import * as Eval from '../../../wailsjs/go/main/EvalService'
-import { main } from '../../../wailsjs/go/models'
+// The evaluation service of the Go backend (EvalService in backend/desktop/eval.go), with plain types.
+import * as Eval from '../../../wailsjs/go/desktop/EvalService'
+import { desktop } from '../../../wailsjs/go/models'
 import { EventEval, on } from '../../lib/bus'
-import type { EvalState, Evaluation } from '../../lib/types'
+import type { EvalRequest, EvalState, Evaluation } from '../../lib/types'
 
-export type { EvalState }
-
-export interface EvalRequest {
-  dataset: string
-  collection: string
-  mode: string
-  provider: string
-  model: string
-  judge_provider: string
-  judge_model: string
-  samples: number
-  limit: number
-}
+export type { EvalRequest, EvalState }
 
 /** EvaluationRow is what the list shows of a stored evaluation (kb.Evaluation, generated from Go). */
 export type EvaluationRow = Pick<Evaluation, 'id' | 'dataset' | 'collection' | 'status' | 'items'>
@@ -33,7 +21,7 @@ export interface EvalApi {
 
 export const evalApi: EvalApi = {
   pickDataset: () => Eval.PickDataset(),
-  start: (r) => Eval.Start(main.EvalRequest.createFrom(r)),
+  start: (r) => Eval.Start(desktop.EvalRequest.createFrom(r)),
   stop: () => Eval.Stop(),
   state: () => Eval.State(),
   evaluations: async () =>

@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useState } from 'react'
 import { Thumb } from '../../components/Thumb'
 import { Overlay } from '../../components/Overlay'
 import { useOpenViewer } from '../../components/viewerContext'
-import { backend, has } from '../../lib/backend'
+import { backend } from '../../lib/backend'
 import type { Box4 } from '../../lib/events'
 import { formatBytes } from '../../lib/format'
 import { regionOf } from '../../lib/geometry'
@@ -120,7 +120,6 @@ export function Library(p: Props) {
     [open, openViewer],
   )
 
-  const canAdd = has('AddPaths')
   const active = p.progress.filter((x) => !x.collection || x.collection === p.current)
 
   return (
@@ -169,10 +168,10 @@ export function Library(p: Props) {
               }}
             />
           </form>
-          <button onClick={() => pick(false)} disabled={!canAdd} title={canAdd ? '' : 'Adding documents is not in this build yet'}>
+          <button onClick={() => pick(false)}>
             Add files…
           </button>
-          <button onClick={() => pick(true)} disabled={!canAdd}>
+          <button onClick={() => pick(true)}>
             Add folder…
           </button>
         </div>
@@ -213,31 +212,29 @@ export function Library(p: Props) {
             />
           </div>
         ) : docs.length === 0 ? (
-          <EmptyState canAdd={canAdd} collection={p.current} onPick={() => pick(false)} />
+          <EmptyState collection={p.current} onPick={() => pick(false)} />
         ) : (
           <DocGrid docs={docs} onOpen={setOpen} />
         )}
-        {canAdd && (
-          <details className="add-path">
-            <summary>Add by path</summary>
-            <form onSubmit={addTyped}>
-              <textarea
-                aria-label="Paths to add, one per line"
-                rows={2}
-                value={pathText}
-                onChange={(e) => setPathText(e.target.value)}
-                placeholder="/home/me/Documents/report.pdf"
-              />
-              <button type="submit">Add</button>
-            </form>
-          </details>
-        )}
+        <details className="add-path">
+          <summary>Add by path</summary>
+          <form onSubmit={addTyped}>
+            <textarea
+              aria-label="Paths to add, one per line"
+              rows={2}
+              value={pathText}
+              onChange={(e) => setPathText(e.target.value)}
+              placeholder="/home/me/Documents/report.pdf"
+            />
+            <button type="submit">Add</button>
+          </form>
+        </details>
       </section>
     </div>
   )
 }
 
-function EmptyState({ canAdd, collection, onPick }: { canAdd: boolean; collection: string; onPick: () => void }) {
+function EmptyState({ collection, onPick }: { collection: string; onPick: () => void }) {
   const [busy, setBusy] = useState(false)
   const [err, setErr] = useState('')
   return (
@@ -252,26 +249,24 @@ function EmptyState({ canAdd, collection, onPick }: { canAdd: boolean; collectio
         answer comes from.
       </p>
       <div className="row">
-        <button className="primary" onClick={onPick} disabled={!canAdd}>
+        <button className="primary" onClick={onPick}>
           Choose files…
         </button>
-        {has('AddSampleLibrary') && (
-          <button
-            disabled={busy}
-            onClick={() => {
-              setBusy(true)
-              backend.addSample(collection).then(
-                () => setBusy(false),
-                (e: unknown) => {
-                  setBusy(false)
-                  setErr(String(e))
-                },
-              )
-            }}
-          >
-            Try the sample library
-          </button>
-        )}
+        <button
+          disabled={busy}
+          onClick={() => {
+            setBusy(true)
+            backend.addSample(collection).then(
+              () => setBusy(false),
+              (e: unknown) => {
+                setBusy(false)
+                setErr(String(e))
+              },
+            )
+          }}
+        >
+          Try the sample library
+        </button>
       </div>
       {err && <p className="error">{err}</p>}
     </div>

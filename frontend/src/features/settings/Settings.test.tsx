@@ -33,8 +33,9 @@ vi.mock('../../lib/backend', () => ({
       return Promise.resolve(r)
     },
     listModels: () => Promise.resolve([]),
+    probeModel: () => Promise.resolve([]),
+    pullModel: () => Promise.resolve(),
   },
-  has: () => false,
   onPullProgress: () => () => {},
 }))
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { backend, has, onPullProgress } from '../../lib/backend'
+import { backend, onPullProgress } from '../../lib/backend'
 import { modes } from '../../lib/events'
 import type { ModelInfo, Provider, ProviderResult, PullEvent, Settings as S } from '../../lib/types'
 import { ModelCheck, ModelOptions } from './ModelTuning'
@@ -204,8 +204,8 @@ function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; 
         </button>
         {result && <TestResult r={result} />}
       </div>
-      {p.kind !== 'builtin' && has('ProbeModel') && (
-        <ModelCheck p={p} mode={mode} probe={backend.probeModel} pull={has('PullModel') ? backend.pullModel : undefined} progress={pull} />
+      {p.kind !== 'builtin' && (
+        <ModelCheck p={p} mode={mode} probe={backend.probeModel} pull={backend.pullModel} progress={pull} />
       )}
     </div>
   )

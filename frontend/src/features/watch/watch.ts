@@ -1,6 +1,7 @@
 // Watched folders: the typed face of the Go WatchService binding and its watch:status events.
-import * as Bound from '../../../wailsjs/go/main/WatchService'
+import * as Bound from '../../../wailsjs/go/desktop/WatchService'
 import { EventWatch, on } from '../../lib/bus'
+import { hasBackend } from '../../lib/backend'
 import type { WatchStatus } from '../../lib/types'
 
 /** WatchStatus is backend/watch's Status (generated from Go); state is idle, watching, scanning or missing. */
@@ -15,12 +16,7 @@ export interface WatchAPI {
   onStatus: (cb: (s: WatchStatus) => void) => () => void
 }
 
-function bound(): boolean {
-  const w = window as unknown as { go?: { main?: { WatchService?: unknown } } }
-  return w.go?.main?.WatchService !== undefined
-}
-
-/** watchBackend is the real API, or undefined in a build (or a test) without the WatchService binding. */
+/** watchBackend is the real API (usable where available() is true). */
 export const watchBackend: WatchAPI | undefined = {
   folders: () => Bound.Folders() as unknown as Promise<WatchStatus[]>,
   add: (collection: string) => Bound.Add(collection),
@@ -28,9 +24,9 @@ export const watchBackend: WatchAPI | undefined = {
   onStatus: (cb: (s: WatchStatus) => void) => on(EventWatch, cb),
 }
 
-/** available reports whether this build binds the watch service. */
+/** available reports whether the Wails runtime is there (false in unit tests and plain browsers). */
 export function available(): boolean {
-  return bound()
+  return hasBackend()
 }
 
 /** describe is a folder's status in a few words: "watching", "scanning · 3 pending", "missing". */

@@ -73,9 +73,9 @@ export interface AskOptions {
   think?: boolean
   collection: string
   /** "" = the agent default */
-  provider: string
+  provider?: string
   /** "" = the provider's chat model */
-  model: string
+  model?: string
   temperature?: number
   top_p?: number
   max_tokens?: number
@@ -83,6 +83,36 @@ export interface AskOptions {
   max_steps?: number
   top_k?: number
   context_length?: number
+}
+
+/** AskRequest is a question from the chat screen. */
+export interface AskRequest {
+  /** 0 starts a new conversation */
+  conversation_id: number
+  question: string
+  /** the scope: the agent searches these documents only; empty = all */
+  documents?: number[]
+  mode: string
+  /** nil = settings, else the mode's default (VimRAG on) */
+  think?: boolean
+  collection: string
+  /** "" = the agent default */
+  provider?: string
+  /** "" = the provider's chat model */
+  model?: string
+  temperature?: number
+  top_p?: number
+  max_tokens?: number
+  seed?: number
+  max_steps?: number
+  top_k?: number
+  context_length?: number
+}
+
+/** AskStarted names the run whose events will follow as agent:event. */
+export interface AskStarted {
+  run_id: string
+  conversation_id: number
 }
 
 /** Budget is one memory item's share of the visual-memory pixel budget. */
@@ -234,6 +264,29 @@ export interface ErrorInfo {
   recoverable: boolean
   /** Context is set for the context_* codes: context_capped, context_near_limit, context_truncated. */
   context?: ContextInfo
+}
+
+/** EvalRequest is what the window asks to evaluate. Empty provider and model mean the settings' defaults. */
+export interface EvalRequest {
+  dataset: string
+  collection: string
+  mode: string
+  provider: string
+  model: string
+  judge_provider: string
+  judge_model: string
+  samples: number
+  limit: number
+}
+
+/** EvalState is the progress of the window's evaluation. */
+export interface EvalState {
+  running: boolean
+  evaluation: number
+  done: number
+  total: number
+  resumed: number
+  error?: string
 }
 
 /** Evaluation is one answer evaluation: a dataset run through the agent with one configuration. */
@@ -437,6 +490,20 @@ export interface ModelOptions {
   num_ctx?: number
 }
 
+/** PageRef is a unit as the grid and the viewer need it: no text or word boxes, which can be large. */
+export interface PageRef {
+  id: number
+  document_id: number
+  ordinal: number
+  kind: string
+  width: number
+  height: number
+  t_start_ms?: number
+  t_end_ms?: number
+  text_source: string
+  thumb?: string
+}
+
 /** Result is one probe's outcome. */
 export interface ProbeResult {
   /** vision | images | context | tools | thinking */
@@ -488,6 +555,17 @@ export interface ProviderResult {
   error?: string
   /** something worth knowing that is not a failure */
   note?: string
+}
+
+/** PullEvent is one progress report of a pull, as the settings screen shows it. */
+export interface PullEvent {
+  provider: string
+  model: string
+  status: string
+  completed?: number
+  total?: number
+  done?: boolean
+  error?: string
 }
 
 /** ResultsInfo is what a search returned and what of it the model got to see. */
@@ -630,6 +708,15 @@ export interface Settings {
   /** "system", "light", "dark" */
   theme: string
   cache: Cache
+}
+
+/** Status is what the shell shows about the running app. */
+export interface Status {
+  version: string
+  data_dir: string
+  schema_version: number
+  collections: number
+  documents: number
 }
 
 /** Transcription names the provider profile and model that transcribe speech. */

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -9,51 +9,41 @@ import (
 	"sync"
 	"time"
 
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
 	"proofglass/backend/config"
 	"proofglass/backend/instance"
 )
 
-// eventOpenFiles tells the UI that files wait in OpenFiles to be added to the current collection.
-const eventOpenFiles = "open:files"
+// OpenFilesService holds the files Proofglass was asked to open (its command line, a file manager's "Open with", a
+// later launch) until the window takes them and adds them to the collection it shows; an open:files event says that
+// some wait.
+type OpenFilesService struct {
+	c *core
 
-// OpenFiles holds the files Proofglass was asked to open (its command line, a file manager's "Open with", a later launch)
-// until the UI takes them and adds them to the collection it shows.
-type OpenFiles struct {
 	mu      sync.Mutex
-	ctx     context.Context
 	pending []string
 }
 
-// NewOpenFiles starts with the files of this launch's command line.
-func NewOpenFiles(paths []string) *OpenFiles {
-	return &OpenFiles{pending: append([]string(nil), paths...)}
-}
-
-func (o *OpenFiles) startup(ctx context.Context) {
-	o.mu.Lock()
-	o.ctx = ctx
-	o.mu.Unlock()
+// newOpenFilesService starts with the files of this launch's command line.
+func newOpenFilesService(c *core, paths []string) *OpenFilesService {
+	return &OpenFilesService{c: c, pending: append([]string(nil), paths...)}
 }
 
 // open queues files a later launch handed over and brings the window forward.
-func (o *OpenFiles) open(paths []string) error {
+func (o *OpenFilesService) open(paths []string) error {
 	o.mu.Lock()
 	o.pending = append(o.pending, paths...)
-	ctx := o.ctx
 	o.mu.Unlock()
-	if ctx == nil {
-		return nil // the window is still starting; the UI takes the files once it is up
+	ui := o.c.window()
+	if ui == nil {
+		return nil // the window is still starting; it takes the files once it is up
 	}
-	wruntime.WindowUnminimise(ctx)
-	wruntime.WindowShow(ctx)
-	wruntime.EventsEmit(ctx, eventOpenFiles)
+	ui.Show()
+	ui.Emit(eventOpenFiles, nil)
 	return nil
 }
 
 // TakeOpenFiles returns the files waiting to be added, and forgets them, so each is added once.
-func (o *OpenFiles) TakeOpenFiles() []string {
+func (o *OpenFilesService) TakeOpenFiles() []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	p := o.pending
@@ -64,10 +54,10 @@ func (o *OpenFiles) TakeOpenFiles() []string {
 	return p
 }
 
-// claimWindow makes this launch the data directory's window, or hands paths to the Proofglass already running on it
+// ClaimWindow makes this launch the data directory's window, or hands paths to the Proofglass already running on it
 // (handed: this process should exit). Without single-instance handling (an unusable data directory, another OS) it
 // carries on as a window of its own.
-func claimWindow(dataFlag string, paths []string) (p *instance.Primary, handed bool, err error) {
+func ClaimWindow(dataFlag string, paths []string) (p *instance.Primary, handed bool, err error) {
 	dir, err := config.ResolveDataDir(dataFlag)
 	if err == nil {
 		err = os.MkdirAll(dir, 0o700)

@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -9,28 +9,21 @@ import (
 	"slices"
 	"sync"
 
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
 	"proofglass/backend/agent"
 	"proofglass/backend/evalrun"
 	"proofglass/backend/kb"
 )
 
-// eventEval carries EvalState to the window while an evaluation runs.
-const eventEval = "eval:progress"
-
 // EvalService is the window's answer evaluation: pick a dataset, start an evaluation, watch its progress, open its
 // report. One evaluation runs at a time; it uses the same code as `proofglass eval answers` and resumes the same way.
+// Its progress arrives as eval:progress events (EvalState).
 type EvalService struct {
-	app *App
+	c *core
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	state  EvalState
 }
-
-// NewEvalService binds to app, whose library it uses once started.
-func NewEvalService(app *App) *EvalService { return &EvalService{app: app} }
 
 // EvalRequest is what the window asks to evaluate. Empty provider and model mean the settings' defaults.
 type EvalRequest struct {
@@ -57,20 +50,32 @@ type EvalState struct {
 
 // PickDataset asks for a questions file (JSON lines).
 func (s *EvalService) PickDataset() (string, error) {
-	if err := s.app.ready(); err != nil {
+	if err := s.c.ready(); err != nil {
 		return "", err
 	}
-	return wruntime.OpenFileDialog(s.app.ctx, wruntime.OpenDialogOptions{Title: "Evaluation questions",
-		Filters: []wruntime.FileFilter{{DisplayName: "Questions (*.jsonl)", Pattern: "*.jsonl;*.json"}}})
+	ui := s.c.window()
+	if ui == nil {
+		return "", errNoWindow
+	}
+	return ui.OpenFile("Evaluation questions", []FileFilter{{DisplayName: "Questions (*.jsonl)", Pattern: "*.jsonl;*.json"}})
 }
 
 // Start begins an evaluation in the background; progress arrives as eval:progress events.
 func (s *EvalService) Start(r EvalRequest) error {
-	if err := s.app.ready(); err != nil {
+	if err := s.c.ready(); err != nil {
 		return err
 	}
 	if r.Dataset == "" || r.Collection == "" {
 		return errors.New("choose a questions file and a collection")
+	}
+	if err := checkPaths([]string{r.Dataset}); err != nil {
+		return fmt.Errorf("questions file: %w", err)
+	}
+	for what, v := range map[string]string{"collection": r.Collection, "provider": r.Provider, "model": r.Model,
+		"judge provider": r.JudgeProvider, "judge model": r.JudgeModel} {
+		if err := checkName(what, v); err != nil {
+			return err
+		}
 	}
 	if r.Mode != "" && !slices.Contains(agent.Modes, agent.Mode(r.Mode)) {
 		return fmt.Errorf("unknown mode %q", r.Mode)
@@ -83,7 +88,7 @@ func (s *EvalService) Start(r EvalRequest) error {
 	}
 	spec := evalrun.Spec{Dataset: r.Dataset, Collection: r.Collection, Provider: r.Provider, Model: r.Model,
 		JudgeProvider: r.JudgeProvider, JudgeModel: r.JudgeModel, Samples: max(r.Samples, 1), Limit: r.Limit,
-		Think: s.app.lib.Config.Current().Agent.Think, Concurrency: 1}
+		Think: s.c.lib.Config.Current().Agent.Think, Concurrency: 1}
 	if r.Mode != "" {
 		spec.Modes = []string{r.Mode}
 	}
@@ -96,12 +101,12 @@ func (s *EvalService) Start(r EvalRequest) error {
 	if s.state.Running {
 		return errors.New("an evaluation is already running")
 	}
-	ctx, cancel := context.WithCancel(s.app.ctx)
+	ctx, cancel := context.WithCancel(s.c.ctx)
 	s.cancel = cancel
 	s.state = EvalState{Running: true}
 	go func() {
 		defer cancel()
-		id, err := evalrun.Run(ctx, s.app.lib, spec, func(done, total, resumed int) {
+		id, err := evalrun.Run(ctx, s.c.lib, spec, func(done, total, resumed int) {
 			s.update(func(st *EvalState) { st.Done, st.Total, st.Resumed = done, total, resumed })
 		}, nil)
 		s.update(func(st *EvalState) {
@@ -119,7 +124,7 @@ func (s *EvalService) update(f func(*EvalState)) {
 	f(&s.state)
 	st := s.state
 	s.mu.Unlock()
-	wruntime.EventsEmit(s.app.ctx, eventEval, st)
+	s.c.emit(eventEval, st)
 }
 
 // Stop cancels the running evaluation; what was scored stays, and starting it again resumes.
@@ -140,23 +145,26 @@ func (s *EvalService) State() EvalState {
 
 // Evaluations lists stored evaluations, newest first.
 func (s *EvalService) Evaluations() ([]kb.Evaluation, error) {
-	if err := s.app.ready(); err != nil {
+	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	return s.app.kb.Evaluations(s.app.ctx)
+	return s.c.lib.KB.Evaluations(s.c.ctx)
 }
 
 // OpenReport writes evaluation id's HTML report into the data directory and opens it in the browser; it returns the
 // file's path.
 func (s *EvalService) OpenReport(id int64) (string, error) {
-	if err := s.app.ready(); err != nil {
+	if err := checkID("evaluation", id); err != nil {
 		return "", err
 	}
-	rep, err := evalrun.Report(s.app.ctx, s.app.kb, id)
+	if err := s.c.ready(); err != nil {
+		return "", err
+	}
+	rep, err := evalrun.Report(s.c.ctx, s.c.lib.KB, id)
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(s.app.lib.Config.DataDir, "reports")
+	dir := filepath.Join(s.c.lib.Config.DataDir, "reports")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
@@ -172,6 +180,8 @@ func (s *EvalService) OpenReport(id int64) (string, error) {
 	if err := f.Close(); err != nil {
 		return "", fmt.Errorf("report %s: %w", path, err)
 	}
-	wruntime.BrowserOpenURL(s.app.ctx, "file://"+path)
+	if ui := s.c.window(); ui != nil {
+		ui.OpenURL("file://" + path)
+	}
 	return path, nil
 }

@@ -1,24 +1,21 @@
-package main
+package desktop
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
-
-	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"proofglass/backend/watch"
 )
-
-// eventWatch carries a watched folder's status (watch.Status) to the UI whenever it changes.
-const eventWatch = "watch:status"
 
 // WatchService is the window's face of watched folders: folders chosen in the system dialog are watched for a
 // collection while the app runs, and their status is pushed as watch:status events. Paths never come from the page:
 // a folder is only ever one the user picked in the dialog.
 type WatchService struct {
-	app *App
+	c *core
 
 	mu     sync.Mutex
 	m      *watch.Manager
@@ -26,18 +23,15 @@ type WatchService struct {
 	done   chan struct{}
 }
 
-// NewWatchService returns the service over app's library.
-func NewWatchService(app *App) *WatchService { return &WatchService{app: app} }
-
-// start watches the recorded folders once App.startup has opened the library.
+// start watches the recorded folders once the core has opened the library.
 func (w *WatchService) start(ctx context.Context) {
-	a := w.app
-	if a.lib == nil {
+	c := w.c
+	if c.lib == nil {
 		return
 	}
-	m := a.lib.Watcher(a.ingester, watch.Options{
-		Progress: a.emitProgress,
-		Changed:  func(s watch.Status) { wruntime.EventsEmit(ctx, eventWatch, s) },
+	m := c.lib.Watcher(c.ingester, watch.Options{
+		Progress: c.emitProgress,
+		Changed:  func(s watch.Status) { c.emit(eventWatch, s) },
 	})
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -64,7 +58,7 @@ func (w *WatchService) stop() {
 }
 
 func (w *WatchService) manager() (*watch.Manager, error) {
-	if err := w.app.ready(); err != nil {
+	if err := w.c.ready(); err != nil {
 		return nil, err
 	}
 	w.mu.Lock()
@@ -81,7 +75,7 @@ func (w *WatchService) Folders() ([]watch.Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.Folders(w.app.ctx)
+	return m.Folders(w.c.ctx)
 }
 
 // Add asks for a folder in the system dialog and watches it for the collection. A cancelled dialog returns a
@@ -91,21 +85,31 @@ func (w *WatchService) Add(collection string) (watch.Folder, error) {
 	if err != nil {
 		return watch.Folder{}, err
 	}
-	dir, err := wruntime.OpenDirectoryDialog(w.app.ctx, wruntime.OpenDialogOptions{Title: "Watch a folder for " + collection})
+	if err := checkName("collection", collection); err != nil || strings.TrimSpace(collection) == "" {
+		return watch.Folder{}, fmt.Errorf("collection %q: not a valid name", clipArg(collection))
+	}
+	ui := w.c.window()
+	if ui == nil {
+		return watch.Folder{}, errNoWindow
+	}
+	dir, err := ui.OpenFolder("Watch a folder for " + collection)
 	if err != nil || dir == "" {
 		return watch.Folder{}, err
 	}
-	return m.Add(w.app.ctx, collection, dir)
+	return m.Add(w.c.ctx, collection, dir)
 }
 
 // Remove stops watching a folder; unless keepDocuments, the documents its files brought leave the library. It
 // returns how many left.
 func (w *WatchService) Remove(id int64, keepDocuments bool) (int, error) {
+	if err := checkID("watched folder", id); err != nil {
+		return 0, err
+	}
 	m, err := w.manager()
 	if err != nil {
 		return 0, err
 	}
-	return m.Remove(w.app.ctx, id, keepDocuments)
+	return m.Remove(w.c.ctx, id, keepDocuments)
 }
 
 var errNotStarted = errors.New("watched folders are not running (the library did not open)")

@@ -1,0 +1,304 @@
+package desktop
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"strings"
+
+	"proofglass/backend/buildinfo"
+	"proofglass/backend/config"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/sample"
+	"proofglass/backend/search"
+)
+
+// LibraryService is the library screen: collections, their documents and pages, blobs and page images, search,
+// adding (files, folders, the sample library), retrying and deleting documents. Ingest progress arrives as
+// ingest:progress events.
+type LibraryService struct{ c *core }
+
+// Status is what the shell shows about the running app.
+type Status struct {
+	Version       string `json:"version"`
+	DataDir       string `json:"data_dir"`
+	SchemaVersion int    `json:"schema_version"`
+	Collections   int    `json:"collections"`
+	Documents     int    `json:"documents"`
+}
+
+// Status reports version, data directory and knowledge-base counts.
+func (s *LibraryService) Status() (Status, error) {
+	c := s.c
+	if err := c.ready(); err != nil {
+		return Status{}, err
+	}
+	cs, err := c.lib.KB.Collections(c.ctx)
+	if err != nil {
+		return Status{}, err
+	}
+	st := Status{Version: buildinfo.Get().Version, DataDir: c.lib.Config.DataDir, Collections: len(cs)}
+	st.SchemaVersion, _ = c.lib.KB.SchemaVersionOf(c.ctx)
+	for _, col := range cs {
+		st.Documents += col.Documents
+	}
+	return st, nil
+}
+
+// Notices returns the one-time messages of this start (a Loupe library adopted), each once, for the window to show.
+func (s *LibraryService) Notices() []string {
+	n := config.TakeNotices()
+	if n == nil {
+		return []string{}
+	}
+	return n
+}
+
+// Collections lists the collections with their document and unit counts.
+func (s *LibraryService) Collections() ([]kb.Collection, error) {
+	if err := s.c.ready(); err != nil {
+		return nil, err
+	}
+	return s.c.lib.KB.Collections(s.c.ctx)
+}
+
+// CreateCollection makes a collection with the default (built-in) embedder, or returns the existing one.
+func (s *LibraryService) CreateCollection(name string) (kb.Collection, error) {
+	if err := checkName("collection", name); err != nil || strings.TrimSpace(name) == "" {
+		return kb.Collection{}, fmt.Errorf("collection %q: not a valid name", clipArg(name))
+	}
+	if err := s.c.ready(); err != nil {
+		return kb.Collection{}, err
+	}
+	return s.c.lib.KB.EnsureCollection(s.c.ctx, name)
+}
+
+// Documents lists a collection's documents with status and error.
+func (s *LibraryService) Documents(collectionID int64) ([]kb.Document, error) {
+	if err := checkID("collection", collectionID); err != nil {
+		return nil, err
+	}
+	if err := s.c.ready(); err != nil {
+		return nil, err
+	}
+	return s.c.lib.KB.Documents(s.c.ctx, collectionID)
+}
+
+// DeleteDocument removes a document, its units and unshared blobs, and forgets its password (as `proofglass documents
+// delete` does).
+func (s *LibraryService) DeleteDocument(id int64) error {
+	if err := checkID("document", id); err != nil {
+		return err
+	}
+	if err := s.c.ready(); err != nil {
+		return err
+	}
+	return s.c.ingester.Delete(s.c.ctx, id)
+}
+
+// PageRef is a unit as the grid and the viewer need it: no text or word boxes, which can be large.
+type PageRef struct {
+	ID         int64   `json:"id"`
+	DocumentID int64   `json:"document_id"`
+	Ordinal    int     `json:"ordinal"`
+	Kind       string  `json:"kind"`
+	Width      float64 `json:"width"`
+	Height     float64 `json:"height"`
+	TStartMS   int64   `json:"t_start_ms,omitempty"`
+	TEndMS     int64   `json:"t_end_ms,omitempty"`
+	TextSource string  `json:"text_source"`
+	Thumb      string  `json:"thumb,omitempty"`
+}
+
+func pageRef(u kb.Unit) PageRef {
+	return PageRef{u.ID, u.DocumentID, u.Ordinal, u.Kind, u.Width, u.Height, u.TStartMS, u.TEndMS, u.TextSource, u.ThumbBlob}
+}
+
+// Pages lists a document's units for the page grid.
+func (s *LibraryService) Pages(documentID int64) ([]PageRef, error) {
+	c := s.c
+	if err := checkID("document", documentID); err != nil {
+		return nil, err
+	}
+	if err := c.ready(); err != nil {
+		return nil, err
+	}
+	// The grid is open, so the viewer comes next: open the PDF in the render worker meanwhile.
+	go func() {
+		if err := c.lib.WarmDocument(c.ctx, documentID); err != nil && c.ctx.Err() == nil {
+			slog.Warn("warm document", "document", documentID, "err", err)
+		}
+	}()
+	us, err := c.lib.KB.UnitRefs(c.ctx, documentID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PageRef, len(us))
+	for i, u := range us {
+		out[i] = pageRef(u)
+	}
+	return out, nil
+}
+
+// Cover returns a document's first page for its card in the library, or nil while it has none. Unlike Pages it
+// neither lists every page nor opens the document for rendering: a library shows a hundred covers at once.
+func (s *LibraryService) Cover(documentID int64) (*PageRef, error) {
+	if err := checkID("document", documentID); err != nil {
+		return nil, err
+	}
+	if err := s.c.ready(); err != nil {
+		return nil, err
+	}
+	u, err := s.c.lib.KB.FirstUnitRef(s.c.ctx, documentID)
+	if errors.Is(err, kb.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p := pageRef(u)
+	return &p, nil
+}
+
+// Blob returns a stored blob (thumbnail, crop, keyframe) as a data: URL.
+func (s *LibraryService) Blob(hash string) (string, error) {
+	if err := s.c.ready(); err != nil {
+		return "", err
+	}
+	if !kb.ValidHash(hash) {
+		return "", fmt.Errorf("blob %q: not a content hash", clipArg(hash))
+	}
+	b, err := s.c.lib.KB.Blobs.Get(hash)
+	if err != nil {
+		return "", err
+	}
+	return dataURL(b), nil
+}
+
+// PageImage renders a unit about width pixels wide as a data: URL (PDF pages sharp at any zoom).
+func (s *LibraryService) PageImage(unitID int64, width int) (string, error) {
+	if err := checkID("unit", unitID); err != nil {
+		return "", err
+	}
+	width = clampWidth(width)
+	if err := s.c.ready(); err != nil {
+		return "", err
+	}
+	b, err := s.c.lib.PageImage(s.c.ctx, unitID, width)
+	if err != nil {
+		return "", err
+	}
+	return dataURL(b), nil
+}
+
+func dataURL(b []byte) string {
+	return "data:" + http.DetectContentType(b) + ";base64," + base64.StdEncoding.EncodeToString(b)
+}
+
+// Search runs a hybrid search over one collection ("" = all).
+func (s *LibraryService) Search(query, collection string, k int) (search.Result, error) {
+	if err := checkQuery("search", query); err != nil {
+		return search.Result{}, err
+	}
+	if err := checkName("collection", collection); err != nil {
+		return search.Result{}, err
+	}
+	k = min(max(k, 0), maxK)
+	if err := s.c.ready(); err != nil {
+		return search.Result{}, err
+	}
+	q := search.Query{Text: query, K: k}
+	if collection != "" {
+		q.Collections = []string{collection}
+	}
+	return s.c.lib.Search.Search(s.c.ctx, q)
+}
+
+// addFilters are the files the add dialog offers.
+var addFilters = []FileFilter{
+	{DisplayName: "Documents, images and videos", Pattern: "*.pdf;*.png;*.jpg;*.jpeg;*.webp;*.gif;*.tif;*.tiff;*.bmp;*.mp4;*.mov;*.mkv;*.webm"},
+	{DisplayName: "All files", Pattern: "*"},
+}
+
+// PickFiles opens the system file dialog for documents to add.
+func (s *LibraryService) PickFiles() ([]string, error) {
+	ui := s.c.window()
+	if ui == nil {
+		return nil, errNoWindow
+	}
+	return ui.OpenFiles("Add documents", addFilters)
+}
+
+// PickFolder opens the system dialog for a folder to add.
+func (s *LibraryService) PickFolder() (string, error) {
+	ui := s.c.window()
+	if ui == nil {
+		return "", errNoWindow
+	}
+	return ui.OpenFolder("Add a folder")
+}
+
+var errNoWindow = errors.New("the window is still starting")
+
+// AddPaths ingests files and folders into a collection in the background; progress arrives as ingest:progress events.
+func (s *LibraryService) AddPaths(collection string, paths []string) error {
+	c := s.c
+	if err := checkName("collection", collection); err != nil {
+		return err
+	}
+	if err := checkPaths(paths); err != nil {
+		return err
+	}
+	if err := c.ready(); err != nil {
+		return err
+	}
+	go func() {
+		if _, err := c.ingester.Add(c.ctx, collection, paths, c.emitProgress); err != nil && c.ctx.Err() == nil {
+			c.emitProgress(ingest.Progress{Name: fmt.Sprint(paths), Stage: ingest.StageFailed, Error: err.Error()})
+		}
+	}()
+	return nil
+}
+
+// AddSampleLibrary adds the bundled public-domain samples (a text PDF, a scanned page, an image, a film clip) to a
+// collection ("" = Samples), as AddPaths does.
+func (s *LibraryService) AddSampleLibrary(collection string) error {
+	if err := checkName("collection", collection); err != nil {
+		return err
+	}
+	if err := s.c.ready(); err != nil {
+		return err
+	}
+	paths, err := sample.Extract(filepath.Join(s.c.lib.Config.DataDir, "samples"))
+	if err != nil {
+		return err
+	}
+	if collection == "" {
+		collection = sample.Collection
+	}
+	return s.AddPaths(collection, paths)
+}
+
+// RetryDocument ingests a failed document again from its stored original, with a PDF password when one is given.
+func (s *LibraryService) RetryDocument(id int64, password string) error {
+	c := s.c
+	if err := checkID("document", id); err != nil {
+		return err
+	}
+	if err := checkPassword(password); err != nil {
+		return err
+	}
+	if err := c.ready(); err != nil {
+		return err
+	}
+	go func() {
+		if _, err := c.ingester.Retry(c.ctx, id, password, c.emitProgress); err != nil && c.ctx.Err() == nil {
+			c.emitProgress(ingest.Progress{DocumentID: id, Stage: ingest.StageFailed, Error: err.Error()})
+		}
+	}()
+	return nil
+}
