@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"proofglass/backend/atomicfile"
 )
 
 // SettingsVersion is the version of the settings file this build writes. Older files are upgraded on load.
@@ -280,7 +282,7 @@ func (c *Config) write(s Settings) error {
 	if err != nil {
 		return fmt.Errorf("encode settings: %w", err)
 	}
-	return WriteFileAtomic(c.SettingsPath(), append(b, '\n'), 0o600)
+	return atomicfile.Write(c.SettingsPath(), append(b, '\n'), 0o600)
 }
 
 // Current returns a copy of the effective settings. Code that may run while the window saves new settings (a

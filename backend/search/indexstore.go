@@ -8,12 +8,12 @@ import (
 	"hash/crc32"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 	"unsafe"
 
+	"proofglass/backend/atomicfile"
 	"proofglass/backend/kb"
 	"proofglass/backend/vector"
 )
@@ -138,24 +138,12 @@ func (t *metaTable) save(path string, gen uint64) error {
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// saveSealed writes a sidecar file whose bytes 12–15 hold the CRC-32C of everything from byte 16 on: to a temporary
-// file of its own (0600; two processes may save at once) renamed over path, so a reader sees the old file or the new one.
+// saveSealed writes a sidecar file whose bytes 12–15 hold the CRC-32C of everything from byte 16 on, whole or not at all
+// (atomicfile: a temporary file of its own, so two processes may save at once), so a reader sees the old file or the new one.
 func saveSealed(path string, buf []byte) error {
 	binary.LittleEndian.PutUint32(buf[12:], crc32.Checksum(buf[16:], crcTable))
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("search: save %s: %w", path, err)
-	}
-	_, err = f.Write(buf)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("search: save %s: %w", path, err)
+	if err := atomicfile.Write(path, buf, 0o600); err != nil {
+		return fmt.Errorf("search: save: %w", err)
 	}
 	return nil
 }
