@@ -111,6 +111,18 @@ type AgentDefaults struct {
 	FollowUps string `json:"follow_ups,omitempty"`
 }
 
+// MaxSteps is the step bound these settings give a mode: VRAGMaxSteps for vrag and react, VimRAGMaxSteps for
+// vimrag, 0 (the mode's default) otherwise.
+func (s AgentDefaults) MaxSteps(mode string) int {
+	switch mode {
+	case "vrag", "react":
+		return s.VRAGMaxSteps
+	case "vimrag":
+		return s.VimRAGMaxSteps
+	}
+	return 0
+}
+
 // Ingest settings.
 type Ingest struct {
 	OCRLanguages []string `json:"ocr_languages"` // tesseract language codes
