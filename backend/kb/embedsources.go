@@ -2,6 +2,8 @@ package kb
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -68,4 +70,14 @@ func (k *KB) UnitCount(ctx context.Context, documentID int64) (int, error) {
 		return 0, fmt.Errorf("count units of document %d: %w", documentID, err)
 	}
 	return n, nil
+}
+
+// UnitID finds the unit of a document at an ordinal (a page, 1-based; a clip); ErrNotFound when there is none.
+func (k *KB) UnitID(ctx context.Context, documentID int64, ordinal int) (int64, error) {
+	var id int64
+	err := k.db.QueryRowContext(ctx, `SELECT id FROM units WHERE document_id = ? AND ordinal = ?`, documentID, ordinal).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("document %d unit %d: %w", documentID, ordinal, ErrNotFound)
+	}
+	return id, err
 }

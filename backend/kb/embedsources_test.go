@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,24 @@ func TestStaleEmbedsPlan(t *testing.T) {
 	}
 	if err := k.CheckPlan(ctx, old, "e", 2, "e", 2, 1); err == nil {
 		t.Error("the old probe passed the plan check")
+	}
+}
+
+func TestUnitID(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	id, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage})
+	for _, tc := range []struct {
+		doc     int64
+		ordinal int
+		want    int64
+		found   bool
+	}{{d.ID, 2, id, true}, {d.ID, 1, 0, false}, {d.ID + 1, 2, 0, false}} {
+		got, err := k.UnitID(ctx, tc.doc, tc.ordinal)
+		if got != tc.want || (err == nil) != tc.found || (!tc.found && !errors.Is(err, ErrNotFound)) {
+			t.Errorf("UnitID(%d, %d) = %d %v", tc.doc, tc.ordinal, got, err)
+		}
 	}
 }
