@@ -36,10 +36,10 @@ func (k *KB) EmbedSources(ctx context.Context, documentID int64) ([]EmbedSource,
 	return out, rows.Err()
 }
 
-// StaleEmbedsSQL lists a document's units with whether a text vector and passages of an embedder and dimension are
+// staleEmbedsSQL lists a document's units with whether a text vector and passages of an embedder and dimension are
 // stored. The unary + keeps the passages probe on (unit_id, …): through passages_embedder it would visit every
 // passage per unit (TestStaleEmbedsPlan).
-const StaleEmbedsSQL = `SELECT u.id, u.ordinal, u.text, u.image_blob,
+const staleEmbedsSQL = `SELECT u.id, u.ordinal, u.text, u.image_blob,
 		EXISTS (SELECT 1 FROM vectors v WHERE v.unit_id = u.id AND v.embedder = ? AND v.modality = 'text' AND v.dim = ?),
 		EXISTS (SELECT 1 FROM passages p WHERE p.unit_id = u.id AND +p.embedder = ? AND +p.dim = ?)
 		FROM units u WHERE u.document_id = ? ORDER BY u.ordinal`
@@ -47,7 +47,7 @@ const StaleEmbedsSQL = `SELECT u.id, u.ordinal, u.text, u.image_blob,
 // StaleEmbedSources is EmbedSources with HasTextVector and HasPassages set for text embedder textEmbedder of
 // dimension dim: what re-embedding a document decides from.
 func (k *KB) StaleEmbedSources(ctx context.Context, documentID int64, textEmbedder string, dim int) ([]EmbedSource, error) {
-	rows, err := k.db.QueryContext(ctx, StaleEmbedsSQL, textEmbedder, dim, textEmbedder, dim, documentID)
+	rows, err := k.db.QueryContext(ctx, staleEmbedsSQL, textEmbedder, dim, textEmbedder, dim, documentID)
 	if err != nil {
 		return nil, fmt.Errorf("read units: %w", err)
 	}

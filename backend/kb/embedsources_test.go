@@ -84,12 +84,12 @@ func TestStaleEmbedsPlan(t *testing.T) {
 		} else if _, err := k.db.ExecContext(ctx, "DROP TABLE IF EXISTS sqlite_stat1"); err != nil {
 			t.Fatal(err)
 		}
-		if err := k.CheckPlan(ctx, StaleEmbedsSQL, "e", 2, "e", 2, 1); err != nil {
+		if err := k.CheckPlan(ctx, staleEmbedsSQL, "e", 2, "e", 2, 1); err != nil {
 			t.Errorf("statistics %v: %v", stats, err)
 		}
 	}
 	// Without the unary + the probe goes through passages_embedder, which the check reports.
-	old := strings.Replace(StaleEmbedsSQL, "+p.embedder = ? AND +p.dim = ?", "p.embedder = ? AND p.dim = ?", 1)
+	old := strings.Replace(staleEmbedsSQL, "+p.embedder = ? AND +p.dim = ?", "p.embedder = ? AND p.dim = ?", 1)
 	if _, err := k.db.ExecContext(ctx, "DROP TABLE IF EXISTS sqlite_stat1"); err != nil {
 		t.Fatal(err)
 	}

@@ -84,8 +84,6 @@ type cachedIndex struct {
 	checked time.Time
 }
 
-const fingerprintSQL = `SELECT count(*), total(unit_id) FROM vectors WHERE embedder = ? AND modality = ?`
-
 func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, error) {
 	var fp fingerprint
 	gen, err := s.kb.VectorsGeneration(ctx)
@@ -93,9 +91,8 @@ func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, er
 		return fp, fmt.Errorf("search: %w", err)
 	}
 	fp.gen = gen
-	err = s.kb.DB().QueryRowContext(ctx, fingerprintSQL, k.embedder, k.modality).Scan(&fp.n, &fp.sum)
-	if err != nil {
-		return fp, fmt.Errorf("search: count vectors of %s: %w", k.embedder, err)
+	if fp.n, fp.sum, err = s.kb.VectorFingerprint(ctx, k.embedder, k.modality); err != nil {
+		return fp, fmt.Errorf("search: %w", err)
 	}
 	return fp, nil
 }
@@ -126,40 +123,13 @@ func itemsSQL(k indexKey, withVec bool) (string, []any) {
 		[]any{k.embedder, k.dim, k.embedder, k.dim}
 }
 
-const pendingSQL = `SELECT d.collection_id, count(*) FROM units u
-		JOIN documents d ON d.id = u.document_id
-		WHERE NOT EXISTS (SELECT 1 FROM ingest_steps s WHERE s.document_id = u.document_id AND s.ordinal = u.ordinal
-			AND s.stage = 'embed') GROUP BY d.collection_id`
-
-// anyPendingSQL tells whether any unit may lack its embed step: every unit gets one (done, skipped or failed), so
-// as many embed steps as units means none is pending. Two counts over indexes: 2.5 ms at 13k units, where pendingSQL's
-// probe per unit took 15–30 ms of every new process's first search.
-const anyPendingSQL = `SELECT (SELECT count(*) FROM units) > (SELECT count(*) FROM ingest_steps WHERE stage = 'embed')`
-
 // pendingUnits counts, per collection, the units extracted but without a recorded embed step.
 func (s *Searcher) pendingUnits(ctx context.Context) (map[int64]int, error) {
-	var some bool
-	if err := s.kb.DB().QueryRowContext(ctx, anyPendingSQL).Scan(&some); err != nil {
-		return nil, fmt.Errorf("search: count units awaiting embedding: %w", err)
-	}
-	if !some {
-		return map[int64]int{}, nil
-	}
-	rows, err := s.kb.DB().QueryContext(ctx, pendingSQL)
+	out, err := s.kb.UnitsAwaitingEmbedding(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("search: count units awaiting embedding: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	out := map[int64]int{}
-	for rows.Next() {
-		var c int64
-		var n int
-		if err := rows.Scan(&c, &n); err != nil {
-			return nil, err
-		}
-		out[c] = n
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // index returns the dense index of k, up to date with SQLite (checked at most every Options.RecheckEvery).

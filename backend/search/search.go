@@ -519,22 +519,12 @@ func parseNamedWeights(s, what string, names []string, fields []*float64) error 
 	return nil
 }
 
-// collections lists the collections with their embedders. kb.Collections also counts documents and units, which
-// scans every unit: too slow to run on each search of a large knowledge base.
+// collections lists the collections with their embedders (kb.Collections also counts documents and units, which
+// scans every unit: too slow to run on each search of a large knowledge base).
 func (s *Searcher) collections(ctx context.Context) ([]kb.Collection, error) {
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, name, text_embedder, text_dim, image_embedder, image_dim
-		FROM collections ORDER BY name`)
+	cs, err := s.kb.CollectionEmbedders(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("search: list collections: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	var out []kb.Collection
-	for rows.Next() {
-		var c kb.Collection
-		if err := rows.Scan(&c.ID, &c.Name, &c.TextEmbedder, &c.TextDim, &c.ImageEmbedder, &c.ImageDim); err != nil {
-			return nil, fmt.Errorf("search: list collections: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return cs, nil
 }
