@@ -3,6 +3,7 @@ package kb
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -47,5 +48,34 @@ func TestDocumentIDsByName(t *testing.T) {
 	}
 	if _, err := k.DocumentIDsByName(ctx, "missing"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing collection: %v, want ErrNotFound", err)
+	}
+}
+
+func TestDocumentIDsNamed(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	a, _ := k.CreateCollection(ctx, Collection{Name: "a"})
+	b, _ := k.CreateCollection(ctx, Collection{Name: "b"})
+	add := func(coll int64, sha, name string) int64 {
+		d, _, _ := k.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: name, Kind: "pdf"})
+		return d.ID
+	}
+	x1, x2, xb := add(a.ID, "1", "x.pdf"), add(a.ID, "2", "x.pdf"), add(b.ID, "3", "x.pdf")
+	add(a.ID, "4", "y.pdf")
+	for _, tc := range []struct {
+		name string
+		coll int64
+		want []int64
+	}{
+		{"x.pdf", 0, []int64{x1, x2, xb}},
+		{"x.pdf", a.ID, []int64{x1, x2}},
+		{"x.pdf", b.ID, []int64{xb}},
+		{"X.pdf", 0, nil},
+		{"z.pdf", 0, nil},
+	} {
+		got, err := k.DocumentIDsNamed(ctx, tc.name, tc.coll)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%q in %d: %v %v, want %v", tc.name, tc.coll, got, err, tc.want)
+		}
 	}
 }

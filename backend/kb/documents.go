@@ -190,3 +190,28 @@ func (k *KB) DocumentIDsByName(ctx context.Context, collection string) (map[stri
 	}
 	return out, rows.Err()
 }
+
+// DocumentIDsNamed lists, oldest first, the documents with exactly this name, in one collection (all when
+// collectionID is 0).
+func (k *KB) DocumentIDsNamed(ctx context.Context, name string, collectionID int64) ([]int64, error) {
+	q := `SELECT id FROM documents WHERE name = ?`
+	args := []any{name}
+	if collectionID != 0 {
+		q += ` AND collection_id = ?`
+		args = append(args, collectionID)
+	}
+	rows, err := k.db.QueryContext(ctx, q+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("documents named %q: %w", name, err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
