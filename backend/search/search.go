@@ -4,7 +4,6 @@ package search
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -452,17 +451,13 @@ func (s *Searcher) hitDocuments(ctx context.Context, units map[int64]kb.Unit) (m
 			ids = append(ids, u.DocumentID)
 		}
 	}
-	out := make(map[int64]hitDoc, len(ids))
-	err := s.rowsByID(ctx, `SELECT id, collection_id, name, kind FROM documents WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
-		var d hitDoc
-		if err := rows.Scan(&d.id, &d.collection, &d.name, &d.kind); err != nil {
-			return err
-		}
-		out[d.id] = d
-		return nil
-	})
+	docs, err := s.kb.DocumentsByID(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("search: documents of the hits: %w", err)
+	}
+	out := make(map[int64]hitDoc, len(docs))
+	for id, d := range docs {
+		out[id] = hitDoc{id: d.ID, collection: d.CollectionID, name: d.Name, kind: d.Kind}
 	}
 	return out, nil
 }
