@@ -21,7 +21,20 @@ import (
 )
 
 // Folder is a watched folder as stored (kb owns the watch tables).
-type Folder = kb.WatchedFolder
+type Folder kb.WatchedFolder
+
+// folders lists the watched folders.
+func (m *Manager) folders(ctx context.Context) ([]Folder, error) {
+	fs, err := m.folders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Folder, len(fs))
+	for i, f := range fs {
+		out[i] = Folder(f)
+	}
+	return out, nil
+}
 
 // Ingester is the part of ingest.Ingester a Manager uses.
 type Ingester interface {
@@ -167,7 +180,7 @@ func (m *Manager) Find(ctx context.Context, collection, dir string) (Folder, err
 	if err != nil {
 		return Folder{}, err
 	}
-	fs, err := m.kb.WatchedFolders(ctx)
+	fs, err := m.folders(ctx)
 	if err != nil {
 		return Folder{}, err
 	}
@@ -197,7 +210,7 @@ func (m *Manager) Remove(ctx context.Context, id int64, keep bool) (int, error) 
 
 // Folders lists the watched folders with their live status.
 func (m *Manager) Folders(ctx context.Context) ([]Status, error) {
-	fs, err := m.kb.WatchedFolders(ctx)
+	fs, err := m.folders(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +228,7 @@ func (m *Manager) Folders(ctx context.Context) ([]Status, error) {
 }
 
 func (m *Manager) folder(ctx context.Context, id int64) (Folder, error) {
-	fs, err := m.kb.WatchedFolders(ctx)
+	fs, err := m.folders(ctx)
 	if err != nil {
 		return Folder{}, err
 	}
@@ -318,7 +331,7 @@ func (m *Manager) poke() {
 
 // reload brings the live folders in line with the recorded ones.
 func (m *Manager) reload(ctx context.Context) error {
-	fs, err := m.kb.WatchedFolders(ctx)
+	fs, err := m.folders(ctx)
 	if err != nil {
 		return err
 	}
