@@ -25,7 +25,7 @@ type Folder kb.WatchedFolder
 
 // folders lists the watched folders.
 func (m *Manager) folders(ctx context.Context) ([]Folder, error) {
-	fs, err := m.folders(ctx)
+	fs, err := m.kb.WatchedFolders(ctx)
 	if err != nil {
 		return nil, err
 	}
