@@ -7,12 +7,17 @@ import (
 	"testing"
 
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 )
 
 // limitedChat is a scripted chat whose server reports model limits (like Ollama's /api/show).
 type limitedChat struct {
-	*scriptChat
+	sc     *modeltest.Script
 	limits model.Limits
+}
+
+func (c limitedChat) Chat(ctx context.Context, req model.Request) (model.Stream, error) {
+	return c.sc.Chat(ctx, req)
 }
 
 func (c limitedChat) Limits(context.Context, string) (model.Limits, error) { return c.limits, nil }
@@ -78,7 +83,7 @@ func TestStepAndTopKLimits(t *testing.T) {
 			if _, err := cfg.Resolved(); err == nil {
 				t.Fatal("accepted")
 			}
-			a, _ := newTestAgent(newPageKB(t), &scriptChat{})
+			a, _ := newTestAgent(newPageKB(t), &modeltest.Script{})
 			if _, err := a.Run(context.Background(), "r", cfg, "Q", nil); err == nil {
 				t.Fatal("run accepted")
 			}
@@ -123,9 +128,9 @@ func TestContextWindow(t *testing.T) {
 			if tc.cfg.Mode == ModeVimRAG {
 				script = []model.Delta{call("add_answer_node", `{"answer": "x"}`)}
 			}
-			sc := &scriptChat{replies: script, prompt: tc.counted}
-			if sc.prompt == nil {
-				sc.prompt = plausible(1.0 / 3)
+			sc := &modeltest.Script{Replies: script, Prompt: tc.counted}
+			if sc.Prompt == nil {
+				sc.Prompt = plausible(1.0 / 3)
 			}
 			a, _ := newTestAgent(kb, sc)
 			if tc.reporter {
@@ -136,7 +141,7 @@ func TestContextWindow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, req := range sc.requests() {
+			for i, req := range sc.Requests() {
 				if req.Options.NumCtx != tc.numCtx {
 					t.Fatalf("call %d num_ctx %d, want %d", i+1, req.Options.NumCtx, tc.numCtx)
 				}
@@ -191,7 +196,7 @@ func TestContextGrowsWithTheModelsTokenizer(t *testing.T) {
 		script = append(script, text(fmt.Sprintf("<think>%s</think><search>q%d</search>", long, i)))
 	}
 	script = append(script, text("<answer>x</answer>"))
-	sc := &scriptChat{replies: script, prompt: plausible(1.1)}
+	sc := &modeltest.Script{Replies: script, Prompt: plausible(1.1)}
 	a, _ := newTestAgent(kb, sc)
 	a.Chat = limitedChat{sc, model.Limits{ContextLength: 32768, PatchFactor: 28, Adjustable: true}}
 	rec := &recorder{}
@@ -200,7 +205,7 @@ func TestContextGrowsWithTheModelsTokenizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ctxs []int
-	for _, req := range sc.requests() {
+	for _, req := range sc.Requests() {
 		ctxs = append(ctxs, req.Options.NumCtx)
 		if n := plausible(1.1)(req); n+1024 > req.Options.NumCtx {
 			t.Errorf("a %d-token prompt sent with num_ctx %d", n, req.Options.NumCtx)
@@ -223,7 +228,7 @@ func TestTruncationSeenInFallingCounts(t *testing.T) {
 	kb.rank["q1"], kb.rank["q2"] = []int{1}, []int{2}
 	counts := []int{3000, 4000, 2100}
 	i := 0
-	sc := &scriptChat{replies: vragScript(), prompt: func(model.Request) int { i++; return counts[i-1] }}
+	sc := &modeltest.Script{Replies: vragScript(), Prompt: func(model.Request) int { i++; return counts[i-1] }}
 	a, _ := newTestAgent(kb, sc)
 	a.Chat = limitedChat{sc, model.Limits{ContextLength: 32768, Adjustable: true}}
 	rec := &recorder{}
@@ -239,7 +244,7 @@ func TestTruncationSeenInFallingCounts(t *testing.T) {
 func TestContextNearLimit(t *testing.T) {
 	kb := newPageKB(t)
 	kb.rank["q1"], kb.rank["q2"] = []int{1}, []int{2}
-	sc := &scriptChat{replies: vragScript(), prompt: func(model.Request) int { return 1 << 20 }}
+	sc := &modeltest.Script{Replies: vragScript(), Prompt: func(model.Request) int { return 1 << 20 }}
 	a, _ := newTestAgent(kb, sc)
 	// The server loads the model with 1024 tokens and Proofglass is told to send none: the third call's two pages do not fit.
 	a.Chat = limitedChat{sc, model.Limits{DefaultContext: 1024, PatchFactor: 28, Adjustable: true}}

@@ -74,3 +74,42 @@ func sendsSystemLine(m Mode, modelName string, l model.Limits) bool {
 	n := strings.ToLower(modelName)
 	return !strings.Contains(n, "qwen3") && !strings.HasPrefix(l.Family, "qwen3")
 }
+
+// String is the mode's name; the empty mode is VRAG, as a Config's default.
+func (m Mode) String() string {
+	if m == "" {
+		return string(ModeVRAG)
+	}
+	return string(m)
+}
+
+// ImagesNeeded is the most images one request of the mode carries with maxSteps and topK (0: the mode's defaults):
+// vrag and react keep every page and crop of the run (one per tool step), vimrag a search's pictures plus up to 5
+// memory images, vanilla its top_k pages.
+func (m Mode) ImagesNeeded(maxSteps, topK int) int {
+	c, err := Config{Mode: m, MaxSteps: maxSteps, TopK: topK}.Resolved()
+	if err != nil {
+		return 1
+	}
+	switch c.Mode {
+	case ModeVRAG, ModeReAct:
+		return c.MaxSteps
+	case ModeVimRAG:
+		return c.TopK + 5
+	default:
+		return c.TopK
+	}
+}
+
+// ContextNeeded estimates the context, in tokens, a run of the mode needs with modelName served under limits l
+// (EstimateContext for the mode's defaults, maxSteps and topK).
+func (m Mode) ContextNeeded(modelName string, l model.Limits, maxSteps, topK int) (int, error) {
+	return EstimateContext(Config{Mode: m, Model: modelName, MaxSteps: maxSteps, TopK: topK, Think: DefaultThink(m)}, l)
+}
+
+// NativeTools is whether the mode declares its tools to the model natively (VimRAG; the others write tool calls
+// as text).
+func (m Mode) NativeTools() bool { return m == ModeVimRAG }
+
+// Thinks is DefaultThink(m).
+func (m Mode) Thinks() bool { return DefaultThink(m) }

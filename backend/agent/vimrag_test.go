@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/vision"
 )
 
@@ -213,7 +214,7 @@ func TestVimRAGRun(t *testing.T) {
 	kb := newPageKB(t)
 	kb.rank["blood loss volume"] = []int{1, 2, 3}
 	kb.rank["transfusion"] = []int{4, 1}
-	chat := &scriptChat{replies: []model.Delta{
+	chat := &modeltest.Script{Replies: []model.Delta{
 		// 1: lenient syntax: single quotes, trailing comma.
 		text("<tool_call>{'name': 'add_search_node', 'arguments': {'id': 'Blood loss', 'parent_ids': ['root'], 'query': 'blood loss volume',},}</tool_call>"),
 		// 2: keep Picture 1 (p5) and Picture 2 (p3); Picture 3 is not useful.
@@ -241,7 +242,7 @@ func TestVimRAGRun(t *testing.T) {
 	if res.Status != StatusAnswered || res.Answer.Text != "About 500 ml." {
 		t.Fatalf("result %+v", res)
 	}
-	reqs := chat.requests()
+	reqs := chat.Requests()
 	if len(reqs) != 7 {
 		t.Fatalf("%d calls", len(reqs))
 	}
@@ -351,15 +352,15 @@ func TestVimRAGRun(t *testing.T) {
 
 func TestVimRAGStepLimit(t *testing.T) {
 	kb := newPageKB(t)
-	chat := &scriptChat{replies: []model.Delta{text("hmm"), text("<tool_call>{broken"), call("teleport", `{}`), call("add_answer_node", `{"answer": ""}`), text("still nothing")}}
+	chat := &modeltest.Script{Replies: []model.Delta{text("hmm"), text("<tool_call>{broken"), call("teleport", `{}`), call("add_answer_node", `{"answer": ""}`), text("still nothing")}}
 	a, _ := newTestAgent(kb, chat)
 	rec := &recorder{}
 	res, err := a.Run(context.Background(), "v", Config{Mode: ModeVimRAG, MaxSteps: 5}, "Q", rec.sink)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(chat.requests()) != 5 || res.Status != StatusNoAnswer || res.Answer != nil {
-		t.Fatalf("calls %d status %s", len(chat.requests()), res.Status)
+	if len(chat.Requests()) != 5 || res.Status != StatusNoAnswer || res.Answer != nil {
+		t.Fatalf("calls %d status %s", len(chat.Requests()), res.Status)
 	}
 	var codes []string
 	for _, e := range rec.of(KindError) {
@@ -369,7 +370,7 @@ func TestVimRAGStepLimit(t *testing.T) {
 		t.Fatalf("error codes %v", codes)
 	}
 	// Not thinking: greedy.
-	if o := chat.requests()[0].Options; *o.Temperature != 0 || o.TopP != nil || *o.Think {
+	if o := chat.Requests()[0].Options; *o.Temperature != 0 || o.TopP != nil || *o.Think {
 		t.Fatalf("options %+v", o)
 	}
 	checkEventStream(t, rec.evs, "v")

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/vision"
 )
 
@@ -139,7 +140,7 @@ func TestThinkSplitter(t *testing.T) {
 }
 
 // newTestAgent wires a scripted model to a page KB.
-func newTestAgent(kb *pageKB, chat *scriptChat) (*Agent, *MemBlobs) {
+func newTestAgent(kb *pageKB, chat *modeltest.Script) (*Agent, *MemBlobs) {
 	blobs := &MemBlobs{}
 	return &Agent{Chat: chat, Retriever: kb, Renderer: kb, Blobs: blobs}, blobs
 }
@@ -148,7 +149,7 @@ func TestVRAGRun(t *testing.T) {
 	kb := newPageKB(t)
 	kb.vector = true // crops are re-rendered from the PDF
 	kb.rank["blood loss"] = []int{1, 2, 3}
-	chat := &scriptChat{replies: []model.Delta{
+	chat := &modeltest.Script{Replies: []model.Delta{
 		text("<think>I need the report.</think>\n<search>blood loss</search>"),
 		text("<think>Zoom on the table.</think>\n<bbox>[100, 200, 300, 400]</bbox>"),
 		text("The table is small."),                               // no tag: the short corrective message
@@ -166,7 +167,7 @@ func TestVRAGRun(t *testing.T) {
 	if res.Status != StatusAnswered || res.Answer == nil || res.Answer.Text != "42 ml" {
 		t.Fatalf("result %+v", res)
 	}
-	reqs := chat.requests()
+	reqs := chat.Requests()
 	if len(reqs) != 7 {
 		t.Fatalf("%d model calls, want 7", len(reqs))
 	}
@@ -179,7 +180,7 @@ func TestVRAGRun(t *testing.T) {
 	}
 	// Call 2: the assistant turn verbatim, then a user turn holding only the page image at VRAG's size.
 	m := reqs[1].Messages[1:] // after the system line
-	if len(m) != 3 || m[1].Role != model.RoleAssistant || m[1].Text() != chat.replies[0].Content || m[2].Role != model.RoleUser {
+	if len(m) != 3 || m[1].Role != model.RoleAssistant || m[1].Text() != chat.Replies[0].Content || m[2].Role != model.RoleUser {
 		t.Fatalf("second request structure: %+v", m)
 	}
 	if len(m[2].Parts) != 1 || m[2].Parts[0].Image == nil {
@@ -314,14 +315,14 @@ func TestVRAGStepLimit(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		replies = append(replies, text("<search>q</search>"))
 	}
-	chat := &scriptChat{replies: replies}
+	chat := &modeltest.Script{Replies: replies}
 	a, _ := newTestAgent(kb, chat)
 	rec := &recorder{}
 	res, err := a.Run(context.Background(), "r", Config{Mode: ModeVRAG, MaxSteps: 3}, "Q", rec.sink)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := chat.requests()
+	reqs := chat.Requests()
 	if len(reqs) != 4 {
 		t.Fatalf("%d calls, want 3 tool steps + the answer turn", len(reqs))
 	}
@@ -345,12 +346,12 @@ func TestVRAGStepLimit(t *testing.T) {
 func TestVRAGNoNewResults(t *testing.T) {
 	kb := newPageKB(t)
 	kb.rank["q"] = []int{1}
-	chat := &scriptChat{replies: []model.Delta{text("<search>q</search>"), text("<search>q</search>"), text("<search>nothing</search>"), text("<answer>x</answer>")}}
+	chat := &modeltest.Script{Replies: []model.Delta{text("<search>q</search>"), text("<search>q</search>"), text("<search>nothing</search>"), text("<answer>x</answer>")}}
 	a, _ := newTestAgent(kb, chat)
 	if _, err := a.Run(context.Background(), "r", Config{Mode: ModeVRAG}, "Q", nil); err != nil {
 		t.Fatal(err)
 	}
-	reqs := chat.requests()
+	reqs := chat.Requests()
 	if got := reqs[2].Messages[len(reqs[2].Messages)-1].Text(); got != noNewResults {
 		t.Fatalf("repeat search observation %q", got)
 	}
@@ -362,7 +363,7 @@ func TestVRAGNoNewResults(t *testing.T) {
 func TestReActHasNoCrop(t *testing.T) {
 	kb := newPageKB(t)
 	kb.rank["q"] = []int{2}
-	chat := &scriptChat{replies: []model.Delta{
+	chat := &modeltest.Script{Replies: []model.Delta{
 		text("<search>q</search>"), text("<bbox>[1, 2, 30, 40]</bbox>"), text("<answer>a</answer>"),
 	}}
 	a, _ := newTestAgent(kb, chat)
@@ -371,7 +372,7 @@ func TestReActHasNoCrop(t *testing.T) {
 	if err != nil || res.Status != StatusAnswered {
 		t.Fatal(err, res.Status)
 	}
-	reqs := chat.requests()
+	reqs := chat.Requests()
 	if reqs[0].Messages[1].Text() != ReActPrompt("Q") || strings.Contains(ReActPrompt("Q"), "bbox") {
 		t.Fatal("react prompt must be VRAG's without the crop action")
 	}
@@ -386,14 +387,14 @@ func TestReActHasNoCrop(t *testing.T) {
 func TestVanilla(t *testing.T) {
 	kb := newPageKB(t)
 	kb.rank["What is on page 3?"] = []int{3, 1, 2, 4}
-	chat := &scriptChat{replies: []model.Delta{text("<think>look</think> <answer>a table</answer>")}}
+	chat := &modeltest.Script{Replies: []model.Delta{text("<think>look</think> <answer>a table</answer>")}}
 	a, _ := newTestAgent(kb, chat)
 	rec := &recorder{}
 	res, err := a.Run(context.Background(), "r", Config{Mode: ModeVanilla, TopK: 2}, "What is on page 3?", rec.sink)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := chat.requests()
+	reqs := chat.Requests()
 	if len(reqs) != 1 || len(reqs[0].Messages) != 2 || reqs[0].Messages[0].Text() != DefaultSystemLine {
 		t.Fatalf("vanilla must make one call with the system line and one message, got %d calls", len(reqs))
 	}
@@ -415,7 +416,7 @@ func TestCancelledRun(t *testing.T) {
 	kb.rank["q"] = []int{1}
 	ctx, cancel := context.WithCancel(context.Background())
 	kb.searchHook = func(context.Context, string) { cancel() }
-	chat := &scriptChat{replies: []model.Delta{text("<search>q</search>"), text("<answer>x</answer>")}}
+	chat := &modeltest.Script{Replies: []model.Delta{text("<search>q</search>"), text("<answer>x</answer>")}}
 	a, _ := newTestAgent(kb, chat)
 	rec := &recorder{}
 	res, err := a.Run(ctx, "r", Config{Mode: ModeVRAG}, "Q", rec.sink)
@@ -434,7 +435,7 @@ func TestCancelledRun(t *testing.T) {
 
 func TestModelFailure(t *testing.T) {
 	kb := newPageKB(t)
-	chat := &scriptChat{} // no replies: the first call fails
+	chat := &modeltest.Script{} // no Replies: the first call fails
 	a, _ := newTestAgent(kb, chat)
 	rec := &recorder{}
 	res, err := a.Run(context.Background(), "r", Config{Mode: ModeVRAG}, "Q", rec.sink)

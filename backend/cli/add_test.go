@@ -4,19 +4,16 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"proofglass/backend/fixture"
 )
 
 // TestAddAndDocuments runs `proofglass add` and `proofglass documents` on an image and an empty file (images need no PDF
 // worker, which this test binary does not serve).
 func TestAddAndDocuments(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	img := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata", "images", "charts", "bkf_plot.png")
-	if _, err := os.Stat(img); err != nil {
-		t.Skipf("shared test data not found: %v", err)
-	}
+	img := fixture.Path(t, "images/charts/bkf_plot.png")
 	empty := filepath.Join(t.TempDir(), "empty.png")
 	os.WriteFile(empty, nil, 0o644)
 	data := t.TempDir()

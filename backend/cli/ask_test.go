@@ -18,13 +18,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
 	"proofglass/backend/vision"
 )
@@ -109,55 +109,10 @@ func uniqueWord(t *testing.T, texts []string) (string, int) {
 	panic("unreachable")
 }
 
-// chatServer is a scripted OpenAI-compatible /v1/chat/completions: it streams recorded VRAG turns in order (the
-// script repeats for each run) and keeps every request body.
-type chatServer struct {
-	mu     sync.Mutex
-	turns  []string
-	bodies [][]byte
-	// onCall, when set, handles call n (0-based, counting all runs) instead of the script.
-	onCall func(n int, w http.ResponseWriter, r *http.Request) bool
-}
-
-func (s *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		http.NotFound(w, r)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	s.mu.Lock()
-	n := len(s.bodies)
-	s.bodies = append(s.bodies, body)
-	s.mu.Unlock()
-	if s.onCall != nil && s.onCall(n, w, r) {
-		return
-	}
-	turn := s.turns[n%len(s.turns)]
-	w.Header().Set("Content-Type", "text/event-stream")
-	chunk := func(delta map[string]any, finish any, usage any) {
-		m := map[string]any{"id": "c1", "object": "chat.completion.chunk", "model": "qwen2.5-vl",
-			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
-		if usage != nil {
-			m["choices"] = []any{}
-			m["usage"] = usage
-		}
-		b, _ := json.Marshal(m)
-		fmt.Fprintf(w, "data: %s\n\n", b)
-	}
-	for i := 0; i < len(turn); i += 9 {
-		chunk(map[string]any{"content": turn[i:min(len(turn), i+9)]}, nil, nil)
-	}
-	chunk(map[string]any{}, "stop", nil)
-	chunk(nil, nil, map[string]int{"prompt_tokens": 1000 + n, "completion_tokens": 20, "total_tokens": 1020 + n})
-	fmt.Fprint(w, "data: [DONE]\n\n")
-}
-
-// images decodes the image parts of request n, in order.
-func (s *chatServer) images(t *testing.T, n int) []vision.Size {
+// chatImages decodes the image parts of request n to s, in order.
+func chatImages(t *testing.T, s *modeltest.Server, n int) []vision.Size {
 	t.Helper()
-	s.mu.Lock()
-	body := s.bodies[n]
-	s.mu.Unlock()
+	body := s.Bodies()[n]
 	var req struct {
 		Messages []struct {
 			Content json.RawMessage `json:"content"`
@@ -222,7 +177,7 @@ func TestAskVRAGEndToEnd(t *testing.T) {
 	texts, units := askKB(t, data, "pdf/real/blood_loss_report.pdf")
 	word, page := uniqueWord(t, texts)
 	bbox := [4]float64{100, 120, 500, 400}
-	srv := &chatServer{turns: []string{
+	srv := &modeltest.Server{Chunk: 9, Usage: true, Turns: []string{
 		"<think>I should look for the page.</think>\n<search>" + word + "</search>",
 		fmt.Sprintf("<think>The top of the page matters.</think>\n<bbox>[%g, %g, %g, %g]</bbox>", bbox[0], bbox[1], bbox[2], bbox[3]),
 		"<think>Now I can read it.</think>\n<answer>It is on that page.</answer>",
@@ -275,7 +230,7 @@ func TestAskVRAGEndToEnd(t *testing.T) {
 	}
 	pageRaw := vision.Size{W: 1654, H: 2339} // A4 at 200 DPI
 	sent := vision.VRAGSize(pageRaw)
-	if got := srv.images(t, 1); len(got) != 1 || got[0] != sent {
+	if got := chatImages(t, srv, 1); len(got) != 1 || got[0] != sent {
 		t.Fatalf("second model call carried images %v, want the page at %v", got, sent)
 	}
 
@@ -305,7 +260,7 @@ func TestAskVRAGEndToEnd(t *testing.T) {
 	if vision.SizeOf(img) != cropSize || crop.Image.Image.Width != cropSize.W {
 		t.Fatalf("crop image %v, want %v", vision.SizeOf(img), cropSize)
 	}
-	if got := srv.images(t, 2); len(got) != 2 || got[1] != cropSize {
+	if got := chatImages(t, srv, 2); len(got) != 2 || got[1] != cropSize {
 		t.Fatalf("third model call carried images %v, want page then crop %v", got, cropSize)
 	}
 	var held int
@@ -384,9 +339,9 @@ func TestAskCancelledRunIsStored(t *testing.T) {
 	word, _ := uniqueWord(t, texts)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := &chatServer{turns: []string{"<search>" + word + "</search>"}}
+	srv := &modeltest.Server{Chunk: 9, Usage: true, Turns: []string{"<search>" + word + "</search>"}}
 	// The second model call is where the user presses Ctrl-C: the server holds the stream open until then.
-	srv.onCall = func(n int, w http.ResponseWriter, r *http.Request) bool {
+	srv.OnCall = func(n int, w http.ResponseWriter, r *http.Request) bool {
 		if n != 1 {
 			return false
 		}

@@ -137,7 +137,7 @@ func docShowCmd(g *Globals) *cobra.Command {
 					return err
 				}
 				det := docDetail{Document: d, Warnings: ingest.ParseMeta(d.Meta).Warnings, Steps: map[string]int{}}
-				if err := k.DB().QueryRowContext(ctx, `SELECT count(*) FROM units WHERE document_id = ?`, id).Scan(&det.Units); err != nil {
+				if det.Units, err = k.UnitCount(ctx, id); err != nil {
 					return err
 				}
 				steps, err := k.Steps(ctx, id)

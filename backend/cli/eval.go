@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/eval"
-	"proofglass/backend/kb"
 	"proofglass/backend/search"
 )
 
@@ -53,7 +52,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 				RecheckEvery: 1 << 62})
 			var docIDs map[string]int64
 			if perDoc {
-				if docIDs, err = documentIDs(ctx, kbase, collection); err != nil {
+				if docIDs, err = kbase.DocumentIDsByName(ctx, collection); err != nil {
 					return err
 				}
 			}
@@ -103,21 +102,4 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("collection")
 	return cmd
-}
-
-// documentIDs maps the file names of a collection's documents to their ids.
-func documentIDs(ctx context.Context, k *kb.KB, collection string) (map[string]int64, error) {
-	c, err := k.CollectionByName(ctx, collection)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := k.Documents(ctx, c.ID)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]int64, len(docs))
-	for _, d := range docs {
-		out[d.Name] = d.ID
-	}
-	return out, nil
 }

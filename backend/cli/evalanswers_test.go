@@ -26,6 +26,8 @@ import (
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
+	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
 )
 
@@ -217,18 +219,7 @@ func (m *evalModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	chunk := func(v map[string]any) {
-		b, _ := json.Marshal(v)
-		fmt.Fprintf(w, "data: %s\n\n", b)
-	}
-	chunk(map[string]any{"id": "c", "object": "chat.completion.chunk", "choices": []any{map[string]any{"index": 0,
-		"delta": map[string]any{"content": content}}}})
-	chunk(map[string]any{"id": "c", "object": "chat.completion.chunk", "choices": []any{map[string]any{"index": 0,
-		"delta": map[string]any{}, "finish_reason": "stop"}}})
-	chunk(map[string]any{"id": "c", "object": "chat.completion.chunk", "choices": []any{},
-		"usage": map[string]int{"prompt_tokens": 500, "completion_tokens": 20, "total_tokens": 520}})
-	fmt.Fprint(w, "data: [DONE]\n\n")
+	modeltest.WriteStream(w, content, 1<<20, &model.Usage{PromptTokens: 500, CompletionTokens: 20})
 }
 
 // idcg is the best DCG of n relevant pages, by hand: Σ 1/log2(i+1).

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"proofglass/backend/eval"
+	"proofglass/backend/model/modeltest"
 )
 
 // vimragModel is a scripted OpenAI-compatible VimRAG model: per question it adds search node A (off the root),
@@ -57,15 +58,7 @@ func (m *vimragModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		name, args = "add_answer_node", `{"parent_ids": ["A"], "answer": `+string(aj)+`}`
 	}
 	content := "<think>next</think>\n<tool_call>\n{\"name\": \"" + name + "\", \"arguments\": " + args + "}\n</tool_call>"
-	w.Header().Set("Content-Type", "text/event-stream")
-	for _, v := range []map[string]any{
-		{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": content}}}},
-		{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}},
-	} {
-		b, _ := json.Marshal(v)
-		fmt.Fprintf(w, "data: %s\n\n", b)
-	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
+	modeltest.WriteStream(w, content, 1<<20, nil)
 }
 
 func TestEvalAnswersVimRAGNodes(t *testing.T) {

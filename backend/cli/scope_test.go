@@ -11,6 +11,7 @@ import (
 	"proofglass/backend/agent"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
+	"proofglass/backend/model/modeltest"
 )
 
 // scopeKB holds two real PDFs in one collection; the word returned occurs only in the first, which is left out of
@@ -71,7 +72,7 @@ func TestSearchDocScope(t *testing.T) {
 
 func TestAskDocScopeKeepsAgentSearchesInside(t *testing.T) {
 	data, word := scopeKB(t)
-	srv := &chatServer{turns: []string{
+	srv := &modeltest.Server{Chunk: 9, Usage: true, Turns: []string{
 		"<think>Look for it.</think>\n<search>" + word + "</search>",
 		"<think>Again, more broadly.</think>\n<search>" + word + " blood loss variance</search>",
 		"<think>Enough.</think>\n<answer>Not in this document.</answer>",

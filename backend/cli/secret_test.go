@@ -7,11 +7,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"proofglass/backend/fixture"
 )
 
 func TestSecretFlag(t *testing.T) {
@@ -84,8 +85,8 @@ func TestAddPasswordStdin(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent") // the 0600 file store, never the real keyring
 	t.Setenv("PROOFGLASS_PDF_PASSWORD", "")
 	data := t.TempDir()
-	opens := testdataPath(t, "bad", "pdf", "qpdf", "enc-R3,V2,U=view,O=master.pdf")
-	wrong := testdataPath(t, "bad", "pdf", "debian", "a-text-pass-A5d.pdf")
+	opens := fixture.Path(t, "bad/pdf/qpdf/enc-R3,V2,U=view,O=master.pdf")
+	wrong := fixture.Path(t, "bad/pdf/debian/a-text-pass-A5d.pdf")
 	root := NewRoot()
 	var out bytes.Buffer
 	root.SetOut(&out)
@@ -119,15 +120,4 @@ func TestAddPasswordStdin(t *testing.T) {
 	if err != nil || !strings.Contains(o, "warning: a password given on the command line") {
 		t.Errorf("retry --password: %v\n%s", err, o)
 	}
-}
-
-// testdataPath returns a path in the shared test data folder, or skips the test when the folder is absent.
-func testdataPath(t *testing.T, rel ...string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared test data not found at %s", dir)
-	}
-	return filepath.Join(append([]string{dir}, rel...)...)
 }

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"proofglass/backend/atomicfile"
 )
 
 // SettingsVersion is the version of the settings file this build writes. Older files are upgraded on load.
@@ -107,6 +109,18 @@ type AgentDefaults struct {
 	// FollowUps: "rewrite" (the default, also "") turns a follow-up question into a standalone one from the
 	// conversation before the agent runs (one extra model call); "off" sends every question as asked.
 	FollowUps string `json:"follow_ups,omitempty"`
+}
+
+// MaxSteps is the step bound these settings give a mode: VRAGMaxSteps for vrag and react, VimRAGMaxSteps for
+// vimrag, 0 (the mode's default) otherwise.
+func (s AgentDefaults) MaxSteps(mode string) int {
+	switch mode {
+	case "vrag", "react":
+		return s.VRAGMaxSteps
+	case "vimrag":
+		return s.VimRAGMaxSteps
+	}
+	return 0
 }
 
 // Ingest settings.
@@ -280,7 +294,7 @@ func (c *Config) write(s Settings) error {
 	if err != nil {
 		return fmt.Errorf("encode settings: %w", err)
 	}
-	return WriteFileAtomic(c.SettingsPath(), append(b, '\n'), 0o600)
+	return atomicfile.Write(c.SettingsPath(), append(b, '\n'), 0o600)
 }
 
 // Current returns a copy of the effective settings. Code that may run while the window saves new settings (a

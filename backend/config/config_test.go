@@ -127,3 +127,12 @@ func TestOllamaURL(t *testing.T) {
 		}
 	}
 }
+
+func TestAgentDefaultsMaxSteps(t *testing.T) {
+	s := AgentDefaults{VRAGMaxSteps: 7, VimRAGMaxSteps: 25}
+	for mode, want := range map[string]int{"vrag": 7, "react": 7, "vimrag": 25, "vanilla": 0, "": 0, "other": 0} {
+		if got := s.MaxSteps(mode); got != want {
+			t.Errorf("MaxSteps(%q) = %d, want %d", mode, got, want)
+		}
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/zalando/go-keyring"
+
+	"proofglass/backend/atomicfile"
 )
 
 // ErrNoSecret is returned when a secret is not stored.
@@ -163,5 +165,5 @@ func (f *FileStore) save(m map[string]string) error {
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(f.Path), err)
 	}
-	return WriteFileAtomic(f.Path, b, 0o600)
+	return atomicfile.Write(f.Path, b, 0o600)
 }

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/eval"
@@ -132,7 +131,7 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 	}
 	var docIDs map[string]int64
 	if spec.PerDoc {
-		if docIDs, err = documentIDs(ctx, lib.KB, spec.Collection); err != nil {
+		if docIDs, err = lib.KB.DocumentIDsByName(ctx, spec.Collection); err != nil {
 			return ev.ID, err
 		}
 	}
@@ -223,20 +222,4 @@ func readDataset(path string) ([]eval.Question, string, error) {
 		h.Write(b)
 	}
 	return qs, hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func documentIDs(ctx context.Context, k *kb.KB, collection string) (map[string]int64, error) {
-	c, err := k.CollectionByName(ctx, collection)
-	if err != nil {
-		return nil, err
-	}
-	docs, err := k.Documents(ctx, c.ID)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]int64, len(docs))
-	for _, d := range docs {
-		out[strings.TrimSpace(d.Name)] = d.ID
-	}
-	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 )
 
 var history = []Turn{{
@@ -89,36 +90,15 @@ func TestMessagesCarryTheConversation(t *testing.T) {
 	}
 }
 
-// chatFunc is a scripted model.
-type chatFunc func(model.Request) (string, error)
-
-func (f chatFunc) Chat(_ context.Context, req model.Request) (model.Stream, error) {
-	s, err := f(req)
-	if err != nil {
-		return nil, err
-	}
-	return &stream{ds: []model.Delta{{Content: s}, {Done: true, FinishReason: "stop", Usage: &model.Usage{PromptTokens: 90, CompletionTokens: 12}}}}, nil
-}
-
-type stream struct {
-	ds []model.Delta
-	i  int
-}
-
-func (s *stream) Next() bool           { s.i++; return s.i <= len(s.ds) }
-func (s *stream) Current() model.Delta { return s.ds[s.i-1] }
-func (s *stream) Err() error           { return nil }
-func (s *stream) Close() error         { return nil }
-
 func TestRewriteKeepsTheRunsOptions(t *testing.T) {
 	temp, seed, think := 0.6, 7, true
 	var got model.Request
-	chat := chatFunc(func(r model.Request) (string, error) { got = r; return "What was the operating margin in 2020?", nil })
+	chat := modeltest.Func(func(r model.Request) (string, error) { got = r; return "What was the operating margin in 2020?", nil })
 	res, err := Rewrite(context.Background(), chat, "qwen", model.Options{Temperature: &temp, Seed: &seed, Think: &think, MaxTokens: 4096}, false, history, "And in 2020?")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Question != "What was the operating margin in 2020?" || res.Usage.PromptTokens != 90 || res.Usage.CompletionTokens != 12 {
+	if res.Question != "What was the operating margin in 2020?" || res.Usage.PromptTokens != 100 || res.Usage.CompletionTokens != 10 {
 		t.Errorf("result %+v", res)
 	}
 	o := got.Options
@@ -143,12 +123,12 @@ func TestRewriteKeepsTheRunsOptions(t *testing.T) {
 		}
 	}
 
-	_, err = Rewrite(context.Background(), chatFunc(func(model.Request) (string, error) { return "", nil }), "qwen", model.Options{}, false, history, "And in 2020?")
+	_, err = Rewrite(context.Background(), modeltest.Func(func(model.Request) (string, error) { return "", nil }), "qwen", model.Options{}, false, history, "And in 2020?")
 	if !errors.Is(err, ErrBadRewrite) {
 		t.Errorf("empty reply: %v", err)
 	}
 	boom := errors.New("connection refused")
-	_, err = Rewrite(context.Background(), chatFunc(func(model.Request) (string, error) { return "", boom }), "qwen", model.Options{}, false, history, "And in 2020?")
+	_, err = Rewrite(context.Background(), modeltest.Func(func(model.Request) (string, error) { return "", boom }), "qwen", model.Options{}, false, history, "And in 2020?")
 	if !errors.Is(err, boom) {
 		t.Errorf("model error: %v", err)
 	}

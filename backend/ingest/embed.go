@@ -347,27 +347,27 @@ func (q *embedQueue) finish(err error) error {
 
 // pendingEmbeds returns the units extracted by an earlier run whose embedding was not recorded.
 func (j *job) pendingEmbeds(ctx context.Context, st stepState) ([]embedItem, error) {
-	rows, err := j.in.kb.DB().QueryContext(ctx, `SELECT id, ordinal, text, image_blob FROM units WHERE document_id = ? ORDER BY ordinal`, j.doc.ID)
+	srcs, err := j.in.kb.EmbedSources(ctx, j.doc.ID)
 	if err != nil {
-		return nil, fmt.Errorf("read units: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	var out []embedItem
-	for rows.Next() {
-		var it embedItem
-		var blob string
-		if err := rows.Scan(&it.unitID, &it.ordinal, &it.text, &blob); err != nil {
-			return nil, err
-		}
-		if !st.finished(StageExtract, it.ordinal) || st.finished(StageEmbed, it.ordinal) {
+	for _, s := range srcs {
+		if !st.finished(StageExtract, s.Ordinal) || st.finished(StageEmbed, s.Ordinal) {
 			continue
 		}
-		if blob != "" {
-			it.image = j.blobImage(blob)
-		}
-		out = append(out, it)
+		out = append(out, j.embedItem(s))
 	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// embedItem is the embedding work of a stored unit.
+func (j *job) embedItem(s kb.EmbedSource) embedItem {
+	it := embedItem{unitID: s.UnitID, ordinal: s.Ordinal, text: s.Text}
+	if s.ImageBlob != "" {
+		it.image = j.blobImage(s.ImageBlob)
+	}
+	return it
 }
 
 // blobImage loads a stored JPEG for an image embedder.

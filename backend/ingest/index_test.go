@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"proofglass/backend/search"
@@ -51,32 +50,6 @@ func TestIngestSavesTheDenseIndex(t *testing.T) {
 	}
 	if builds != 1 {
 		t.Errorf("a new searcher built the index although ingest saved it (%d builds)", builds)
-	}
-}
-
-// The per-document lookup of units to re-embed probes passages by unit, with or without planner statistics.
-func TestStaleEmbedsPlan(t *testing.T) {
-	ctx := context.Background()
-	_, k := newIngester(t, Options{NoOCR: true})
-	for _, stats := range []bool{false, true} {
-		if stats {
-			if _, err := k.DB().ExecContext(ctx, "ANALYZE"); err != nil {
-				t.Fatal(err)
-			}
-		} else if _, err := k.DB().ExecContext(ctx, "DROP TABLE IF EXISTS sqlite_stat1"); err != nil {
-			t.Fatal(err)
-		}
-		if err := k.CheckPlan(ctx, staleEmbedsSQL, "e", 2, "e", 2, 1); err != nil {
-			t.Errorf("statistics %v: %v", stats, err)
-		}
-	}
-	// Without the unary + the probe goes through passages_embedder, which the check reports.
-	old := strings.Replace(staleEmbedsSQL, "+p.embedder = ? AND +p.dim = ?", "p.embedder = ? AND p.dim = ?", 1)
-	if _, err := k.DB().ExecContext(ctx, "DROP TABLE IF EXISTS sqlite_stat1"); err != nil {
-		t.Fatal(err)
-	}
-	if err := k.CheckPlan(ctx, old, "e", 2, "e", 2, 1); err == nil {
-		t.Error("the old probe passed the plan check")
 	}
 }
 

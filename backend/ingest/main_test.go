@@ -4,10 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
+	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 	"proofglass/backend/pdf"
 )
@@ -29,15 +29,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testdata returns a path in the shared test data folder, or skips the test when the folder is absent.
+// testdata returns a path in the shared test data folder (fixture.Dir), or skips the test when the folder is absent.
 func testdata(t testing.TB, rel ...string) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared test data not found at %s", dir)
-	}
-	return filepath.Join(append([]string{dir}, rel...)...)
+	return filepath.Join(append([]string{fixture.Dir(t)}, rel...)...)
 }
 
 // workerOptions makes pdf clients run this test binary as their worker.

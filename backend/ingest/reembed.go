@@ -132,38 +132,22 @@ func (in *Ingester) reembedDocument(ctx context.Context, coll kb.Collection, d k
 	return len(items), nil
 }
 
-const staleEmbedsSQL = `SELECT u.id, u.ordinal, u.text, u.image_blob,
-		EXISTS (SELECT 1 FROM vectors v WHERE v.unit_id = u.id AND v.embedder = ? AND v.modality = 'text' AND v.dim = ?),
-		EXISTS (SELECT 1 FROM passages p WHERE p.unit_id = u.id AND +p.embedder = ? AND +p.dim = ?)
-		FROM units u WHERE u.document_id = ? ORDER BY u.ordinal`
-
 // staleEmbeds returns the extracted units of the job's document that have no recorded embedding, or that were
-// embedded before passages existed (a text vector of the pinned embedder but no passages). The unary + keeps the
-// passages probe on (unit_id, …): through passages_embedder it would visit every passage per unit.
+// embedded before passages existed (a text vector of the pinned embedder but no passages).
 func (j *job) staleEmbeds(ctx context.Context, st stepState) ([]embedItem, error) {
-	rows, err := j.in.kb.DB().QueryContext(ctx, staleEmbedsSQL, j.coll.TextEmbedder, j.coll.TextDim, j.coll.TextEmbedder, j.coll.TextDim, j.doc.ID)
+	srcs, err := j.in.kb.StaleEmbedSources(ctx, j.doc.ID, j.coll.TextEmbedder, j.coll.TextDim)
 	if err != nil {
-		return nil, fmt.Errorf("read units: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	var out []embedItem
-	for rows.Next() {
-		var it embedItem
-		var blob string
-		var hasVec, hasPassages bool
-		if err := rows.Scan(&it.unitID, &it.ordinal, &it.text, &blob, &hasVec, &hasPassages); err != nil {
-			return nil, err
-		}
-		if !st.finished(StageExtract, it.ordinal) {
+	for _, s := range srcs {
+		if !st.finished(StageExtract, s.Ordinal) {
 			continue
 		}
-		if st.finished(StageEmbed, it.ordinal) && (hasPassages || !hasVec) {
+		if st.finished(StageEmbed, s.Ordinal) && (s.HasPassages || !s.HasTextVector) {
 			continue
 		}
-		if blob != "" {
-			it.image = j.blobImage(blob)
-		}
-		out = append(out, it)
+		out = append(out, j.embedItem(s))
 	}
-	return out, rows.Err()
+	return out, nil
 }

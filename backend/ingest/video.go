@@ -70,8 +70,8 @@ func (j *job) video(ctx context.Context) error {
 		return err
 	}
 	// The tail of a video shorter than one keyframe interval gives no clip: count what was stored.
-	var n int
-	if err := j.in.kb.DB().QueryRowContext(ctx, `SELECT count(*) FROM units WHERE document_id = ?`, j.doc.ID).Scan(&n); err != nil {
+	n, err := j.in.kb.UnitCount(ctx, j.doc.ID)
+	if err != nil {
 		return err
 	}
 	j.doc.Pages = n

@@ -165,3 +165,53 @@ func (k *KB) DeleteDocument(ctx context.Context, id int64) error {
 	_, err = k.removeUnreferenced(ctx, blobs)
 	return err
 }
+
+// DocumentIDsByName maps the names of a collection's documents, exactly as stored (the file's base name), to their
+// ids; when two documents share a name the older one wins. A dataset naming documents must spell them as stored:
+// the names are not trimmed, since retrieval scoring compares them to hits' stored names as they are.
+func (k *KB) DocumentIDsByName(ctx context.Context, collection string) (map[string]int64, error) {
+	c, err := k.CollectionByName(ctx, collection)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := k.db.QueryContext(ctx, `SELECT id, name FROM documents WHERE collection_id = ? ORDER BY id DESC`, c.ID)
+	if err != nil {
+		return nil, fmt.Errorf("document ids of %s: %w", collection, err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, err
+		}
+		out[name] = id
+	}
+	return out, rows.Err()
+}
+
+// DocumentIDsNamed lists, oldest first, the documents with exactly this name, in one collection (all when
+// collectionID is 0).
+func (k *KB) DocumentIDsNamed(ctx context.Context, name string, collectionID int64) ([]int64, error) {
+	q := `SELECT id FROM documents WHERE name = ?`
+	args := []any{name}
+	if collectionID != 0 {
+		q += ` AND collection_id = ?`
+		args = append(args, collectionID)
+	}
+	rows, err := k.db.QueryContext(ctx, q+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("documents named %q: %w", name, err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}

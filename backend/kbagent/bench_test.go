@@ -2,13 +2,11 @@ package kbagent
 
 import (
 	"context"
-	"fmt"
-	"sync"
 	"testing"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/kb"
-	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
 	"proofglass/backend/search"
 	"proofglass/backend/vision"
@@ -106,40 +104,6 @@ func BenchmarkAgentStep(b *testing.B) {
 	}
 }
 
-// scripted is a model.Chat that replays recorded replies.
-type scripted struct {
-	mu      sync.Mutex
-	replies []string
-	n       int
-}
-
-func (s *scripted) Chat(ctx context.Context, _ model.Request) (model.Stream, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.n >= len(s.replies) {
-		return nil, fmt.Errorf("script exhausted after %d replies", s.n)
-	}
-	s.n++
-	return &oneShot{ctx: ctx, d: model.Delta{Content: s.replies[s.n-1], Done: true, FinishReason: "stop"}}, nil
-}
-
-type oneShot struct {
-	ctx  context.Context
-	d    model.Delta
-	done bool
-}
-
-func (o *oneShot) Next() bool {
-	if o.done || o.ctx.Err() != nil {
-		return false
-	}
-	o.done = true
-	return true
-}
-func (o *oneShot) Current() model.Delta { return o.d }
-func (o *oneShot) Err() error           { return o.ctx.Err() }
-func (o *oneShot) Close() error         { return nil }
-
 func toolCall(name, args string) string {
 	return "<think>plan</think>\n<tool_call>\n{\"name\": \"" + name + "\", \"arguments\": " + args + "}\n</tool_call>"
 }
@@ -173,7 +137,7 @@ func TestVimRAGVisualTokenSavings(t *testing.T) {
 	c := pdfClient(t)
 	_, _ = addPDF(t, k, c, "papers", testdata(t, testPDF))
 	ctx := context.Background()
-	d := Deps{KB: k, Search: search.New(k, search.Options{}), PDF: pdf.NewRenderer(c, nil, 4), Chat: &scripted{replies: vimragScript},
+	d := Deps{KB: k, Search: search.New(k, search.Options{}), PDF: pdf.NewRenderer(c, nil, 4), Chat: modeltest.Replay(vimragScript...),
 		Query: search.Query{Mode: search.BM25}}
 	var evs []agent.Event
 	runID, res, err := Ask(ctx, d, 0, agent.Config{Mode: agent.ModeVimRAG, Model: "qwen3-vl"}, "How does F. XIII relate to blood loss?",

@@ -12,56 +12,43 @@ import (
 	"proofglass/backend/followup"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 )
 
 // convModel is a scripted model for conversations: rewrite requests (Proofglass's own system prompt) get the next of
-// rewrites, agent calls the next of turns. It records every request.
+// rewrites, agent calls the next of turns. It records every request (Take).
 type convModel struct {
+	*modeltest.Script
 	mu         sync.Mutex
 	rewrites   []string
 	rewriteErr error
 	turns      []string
-	reqs       []model.Request
 }
 
-func (m *convModel) Chat(_ context.Context, req model.Request) (model.Stream, error) {
+func newConvModel(rewrites, turns []string) *convModel {
+	m := &convModel{rewrites: rewrites, turns: turns}
+	m.Script = &modeltest.Script{Reply: m.reply}
+	return m
+}
+
+func (m *convModel) reply(req model.Request) (model.Delta, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.reqs = append(m.reqs, req)
 	var reply string
 	if isRewrite(req) {
 		if m.rewriteErr != nil {
-			return nil, m.rewriteErr
+			return model.Delta{}, m.rewriteErr
 		}
 		reply, m.rewrites = m.rewrites[0], m.rewrites[1:]
 	} else {
 		reply, m.turns = m.turns[0], m.turns[1:]
 	}
-	return &scriptStream{ds: []model.Delta{{Content: reply},
-		{Done: true, FinishReason: "stop", Usage: &model.Usage{PromptTokens: 100, CompletionTokens: 10}}}}, nil
-}
-
-func (m *convModel) take() []model.Request {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	r := m.reqs
-	m.reqs = nil
-	return r
+	return model.Delta{Content: reply}, nil
 }
 
 func isRewrite(req model.Request) bool {
 	return len(req.Messages) > 0 && req.Messages[0].Role == model.RoleSystem && req.Messages[0].Text() == followup.SystemPrompt
 }
-
-type scriptStream struct {
-	ds []model.Delta
-	i  int
-}
-
-func (s *scriptStream) Next() bool           { s.i++; return s.i <= len(s.ds) }
-func (s *scriptStream) Current() model.Delta { return s.ds[s.i-1] }
-func (s *scriptStream) Err() error           { return nil }
-func (s *scriptStream) Close() error         { return nil }
 
 // turn asks question in conversation conv (0: a new one) and returns the conversation, the run's events and the
 // requests the model received.
@@ -91,7 +78,7 @@ func turn(t *testing.T, lib *Library, m *convModel, conv int64, question string)
 	if (live.Rewrite == nil) != (replayed.Rewrite == nil) || (live.Rewrite != nil && live.Rewrite.Question != replayed.Rewrite.Question) {
 		t.Errorf("replayed rewrite %+v, live %+v", replayed.Rewrite, live.Rewrite)
 	}
-	return conv, evs, m.take()
+	return conv, evs, m.Take()
 }
 
 func eventsOf(evs []agent.Event, k agent.Kind) []agent.Event {
@@ -107,18 +94,18 @@ func eventsOf(evs []agent.Event, k agent.Kind) []agent.Event {
 func TestFollowUpsAreRewrittenFromTheConversation(t *testing.T) {
 	lib, docs := openWithDocs(t)
 	pdfName := docs["pdf"].Name
-	m := &convModel{
-		rewrites: []string{
+	m := newConvModel(
+		[]string{
 			"Standalone question: How was postpartum blood loss measured in the Factor XIII study?",
 			"What was the Factor XIII activity of women with severe postpartum haemorrhage in the Factor XIII study?",
 		},
-		turns: []string{
+		[]string{
 			"<search>Factor XIII activity postpartum blood loss</search>", "<answer>Prepartum Factor XIII activity.</answer>",
 			"<search>blood loss measurement</search>", "<answer>By weighing.</answer>",
 			"<search>Factor XIII severe haemorrhage</search>", "<answer>Lower.</answer>",
 			"<search>bkf plot</search>", "<answer>A plot.</answer>",
 		},
-	}
+	)
 
 	// Turn 1: the first question of a conversation is sent as asked, with no rewrite call and no event.
 	conv, evs, reqs := turn(t, lib, m, 0, "What does the Factor XIII study measure?")
@@ -203,9 +190,9 @@ func TestFollowUpsAreRewrittenFromTheConversation(t *testing.T) {
 
 func TestFollowUpRewriteFailureFallsBackToTheQuestion(t *testing.T) {
 	lib, _ := openWithDocs(t)
-	m := &convModel{turns: []string{"<search>Factor XIII</search>", "<answer>Factor XIII.</answer>",
+	m := newConvModel(nil, []string{"<search>Factor XIII</search>", "<answer>Factor XIII.</answer>",
 		"<search>and then</search>", "<answer>Still Factor XIII.</answer>",
-		"<search>more</search>", "<answer>Asked as is.</answer>"}}
+		"<search>more</search>", "<answer>Asked as is.</answer>"})
 	conv, _, _ := turn(t, lib, m, 0, "What does the Factor XIII study measure?")
 	m.rewriteErr = errors.New("connection refused")
 	_, evs, reqs := turn(t, lib, m, conv, "And then?")

@@ -13,7 +13,7 @@ import (
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
-	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
 	"proofglass/backend/vision"
 )
@@ -88,24 +88,6 @@ func TestPageImage(t *testing.T) {
 	}
 }
 
-// oneReply is a scripted model that answers at once.
-type oneReply struct{}
-
-type replyStream struct{ i int }
-
-func (oneReply) Chat(context.Context, model.Request) (model.Stream, error) {
-	return &replyStream{}, nil
-}
-func (s *replyStream) Next() bool { s.i++; return s.i <= 2 }
-func (s *replyStream) Current() model.Delta {
-	if s.i == 1 {
-		return model.Delta{Content: "<answer>Factor XIII</answer>"}
-	}
-	return model.Delta{Done: true, FinishReason: "stop"}
-}
-func (s *replyStream) Err() error   { return nil }
-func (s *replyStream) Close() error { return nil }
-
 func TestConversationTurns(t *testing.T) {
 	ctx := context.Background()
 	lib, _ := openWithDocs(t)
@@ -114,7 +96,7 @@ func TestConversationTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kinds []agent.Kind
-	turn, err := lib.AnswerTurn(ctx, conv, oneReply{}, agent.Config{Mode: agent.ModeVanilla, Model: "scripted"}, "What is measured?",
+	turn, err := lib.AnswerTurn(ctx, conv, modeltest.Always("<answer>Factor XIII</answer>"), agent.Config{Mode: agent.ModeVanilla, Model: "scripted"}, "What is measured?",
 		func(ev agent.Event) { kinds = append(kinds, ev.Kind) })
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +142,7 @@ func TestEncryptedPDFRendersWithTheRememberedPassword(t *testing.T) {
 		}
 		defer l.Close()
 		if pw != nil {
-			pw = l.AgentDeps(oneReply{}, nil).Password
+			pw = l.AgentDeps(modeltest.Always("<answer>Factor XIII</answer>"), nil).Password
 		}
 		img, err := (&kbagent.Renderer{KB: l.KB, PDF: l.PDF, Password: pw}).Render(ctx, kbagent.ID(units[0].ID), vision.Rect{}, vision.Size{W: 200, H: 260})
 		if err == nil && img.Bounds().Dx() != 200 {

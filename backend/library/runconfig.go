@@ -65,12 +65,7 @@ func (l *Library) agentConfig(chat model.Chat, o RunOptions) (model.Chat, agent.
 	}
 	steps := o.MaxSteps
 	if steps == 0 {
-		switch m {
-		case agent.ModeVRAG, agent.ModeReAct:
-			steps = s.VRAGMaxSteps
-		case agent.ModeVimRAG:
-			steps = s.VimRAGMaxSteps
-		}
+		steps = s.MaxSteps(mode)
 	}
 	topK := o.TopK
 	if topK == 0 {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	_ "image/jpeg"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,6 +25,7 @@ import (
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/library"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
 	"proofglass/backend/server"
 )
@@ -116,40 +116,9 @@ func newLibrary(t *testing.T) testLibrary {
 	return l
 }
 
-// chatModel is a scripted OpenAI-compatible chat endpoint that streams VRAG turns: a search, then an answer.
-type chatModel struct {
-	mu    sync.Mutex
-	calls int
-	turns []string
-}
-
-func (c *chatModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		http.NotFound(w, r)
-		return
-	}
-	io.Copy(io.Discard, r.Body)
-	c.mu.Lock()
-	turn := c.turns[c.calls%len(c.turns)]
-	c.calls++
-	c.mu.Unlock()
-	w.Header().Set("Content-Type", "text/event-stream")
-	send := func(m map[string]any) {
-		b, _ := json.Marshal(m)
-		fmt.Fprintf(w, "data: %s\n\n", b)
-	}
-	for i := 0; i < len(turn); i += 16 {
-		send(map[string]any{"id": "c", "object": "chat.completion.chunk", "model": "scripted",
-			"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": turn[i:min(len(turn), i+16)]}}}})
-	}
-	send(map[string]any{"id": "c", "object": "chat.completion.chunk", "model": "scripted",
-		"choices": []any{map[string]any{"index": 0, "delta": map[string]any{}, "finish_reason": "stop"}}})
-	fmt.Fprint(w, "data: [DONE]\n\n")
-}
-
 // scriptedModel starts the model and points the openai provider profile at it (for this process and its children).
 func scriptedModel(t *testing.T, word string) {
-	hs := httptest.NewServer(&chatModel{turns: []string{
+	hs := httptest.NewServer(&modeltest.Server{Turns: []string{
 		"<think>Find it.</think>\n<search>" + word + "</search>",
 		"<think>That page says it.</think>\n<answer>It is discussed in the report.</answer>",
 	}})

@@ -2,14 +2,13 @@ package mcp
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"errors"
 	"proofglass/backend/agent"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
@@ -227,9 +226,8 @@ func (s *Server) unitOf(ctx context.Context, in PageIn) (int64, error) {
 	case in.UnitID > 0 && in.DocumentID == 0:
 		return in.UnitID, nil
 	case in.UnitID == 0 && in.DocumentID > 0 && in.Page > 0:
-		var id int64
-		err := s.lib.KB.DB().QueryRowContext(ctx, `SELECT id FROM units WHERE document_id = ? AND ordinal = ?`, in.DocumentID, in.Page).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
+		id, err := s.lib.KB.UnitID(ctx, in.DocumentID, in.Page)
+		if errors.Is(err, kb.ErrNotFound) {
 			return 0, fmt.Errorf("document %d has no page %d", in.DocumentID, in.Page)
 		}
 		return id, err

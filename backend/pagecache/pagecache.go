@@ -17,7 +17,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"proofglass/backend/config"
+	"proofglass/backend/atomicfile"
 )
 
 // Key names one page image by content: the same document bytes, page and resolution give the same file, and a
@@ -161,7 +161,7 @@ func (c *Cache) Put(k Key, data []byte) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("page cache: %w", err)
 	}
-	if err := config.WriteFileAtomic(path, data, 0o600); err != nil {
+	if err := atomicfile.Write(path, data, 0o600); err != nil {
 		return "", fmt.Errorf("page cache: %w", err)
 	}
 	c.mu.Lock()

@@ -3,8 +3,9 @@ package pdf
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"proofglass/backend/fixture"
 )
 
 // workerEnv makes the test binary act as the pdf worker when the client re-executes it.
@@ -21,15 +22,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testdata returns the shared test data folder, or skips the test when it is absent.
+// testdata returns a path in the shared test data folder (fixture.Dir), or skips the test when the folder is absent.
 func testdata(t testing.TB, rel ...string) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "testdata")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared test data not found at %s", dir)
-	}
-	return filepath.Join(append([]string{dir}, rel...)...)
+	return filepath.Join(append([]string{fixture.Dir(t)}, rel...)...)
 }
 
 // testClient returns a Client whose worker is this test binary.

@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"proofglass/backend/config"
+	"proofglass/backend/atomicfile"
 )
 
 // Collection is the name the sample library is added under.
@@ -40,7 +40,7 @@ func Extract(dir string) ([]string, error) {
 			return nil, fmt.Errorf("sample library: %w", err)
 		}
 		p := filepath.Join(dir, name)
-		if err := config.WriteFileAtomic(p, b, 0o600); err != nil {
+		if err := atomicfile.Write(p, b, 0o600); err != nil {
 			return nil, fmt.Errorf("sample library: %w", err)
 		}
 		paths = append(paths, p)

@@ -5,33 +5,13 @@ import (
 	"fmt"
 	"strings"
 
+	"proofglass/backend/kb"
 	"proofglass/backend/lexical"
 )
 
-// filterSQL returns the WHERE conditions (on units u and documents d) and arguments that restrict to the scope.
-func (sc *scope) filterSQL() (string, []any) {
-	var conds []string
-	var args []any
-	in := func(col string, n int) string {
-		return col + " IN (" + strings.TrimSuffix(strings.Repeat("?,", n), ",") + ")"
-	}
-	conds = append(conds, in("d.collection_id", len(sc.collIDs)))
-	for id := range sc.collIDs {
-		args = append(args, id)
-	}
-	if len(sc.docIDs) > 0 {
-		conds = append(conds, in("d.id", len(sc.docIDs)))
-		for id := range sc.docIDs {
-			args = append(args, id)
-		}
-	}
-	if len(sc.kinds) > 0 {
-		conds = append(conds, in("d.kind", len(sc.kinds)))
-		for k := range sc.kinds {
-			args = append(args, k)
-		}
-	}
-	return strings.Join(conds, " AND "), args
+// kbScope is the scope as kb filters documents by it.
+func (sc *scope) kbScope() kb.Scope {
+	return kb.Scope{Collections: sc.collIDs, Documents: sc.docIDs, Kinds: sc.kinds}
 }
 
 // ftsOr builds an FTS5 query matching any of the phrases. Phrases are quoted so FTS5 operators and column filters
@@ -58,19 +38,15 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 			return sig, err
 		}
 	}
-	where, args := sc.filterSQL()
-	var query string
-	var qargs []any
+	var r kb.Ranked
+	var err error
 	switch {
 	case len(t.cjk) == 0 && sc.everything:
 		// No filter narrows the search: rank in the FTS index alone, without visiting the (large) unit rows.
-		query = `SELECT rowid, -bm25(units_fts) FROM units_fts WHERE units_fts MATCH ? ORDER BY bm25(units_fts) LIMIT ?`
-		qargs = []any{ftsOr(t.words), depth}
+		r, err = s.kb.RankFTS(ctx, ftsOr(t.words), nil, depth)
 	case len(t.cjk) == 0:
-		query = `SELECT units_fts.rowid, -bm25(units_fts) FROM units_fts JOIN units u ON u.id = units_fts.rowid
-			JOIN documents d ON d.id = u.document_id WHERE units_fts MATCH ? AND ` + where +
-			` ORDER BY bm25(units_fts) LIMIT ?`
-		qargs = append(append([]any{ftsOr(t.words)}, args...), depth)
+		ks := sc.kbScope()
+		r, err = s.kb.RankFTS(ctx, ftsOr(t.words), &ks, depth)
 	case !t.hasShortCJK():
 		phrases := t.cjkKeys()
 		for _, w := range t.words {
@@ -78,44 +54,16 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 				phrases = append(phrases, w)
 			}
 		}
-		query = `SELECT units_fts_cjk.rowid, -bm25(units_fts_cjk) FROM units_fts_cjk
-			JOIN units u ON u.id = units_fts_cjk.rowid JOIN documents d ON d.id = u.document_id
-			WHERE units_fts_cjk MATCH ? AND ` + where + ` ORDER BY bm25(units_fts_cjk) LIMIT ?`
-		qargs = append(append([]any{ftsOr(phrases)}, args...), depth)
+		r, err = s.kb.RankFTSCJK(ctx, ftsOr(phrases), sc.kbScope(), depth)
 	default:
 		// Score = number of distinct terms the text contains.
 		subs := capTerms(append(append([]string{}, t.cjk...), t.words...), maxScanTerms) // see limits.go
-		var sum []string
-		for range subs {
-			sum = append(sum, "(instr(lower(u.text), ?) > 0)")
-		}
-		expr := strings.Join(sum, " + ")
-		query = `SELECT id, s FROM (SELECT u.id AS id, ` + expr + ` AS s FROM units u JOIN documents d ON d.id = u.document_id
-			WHERE ` + where + `) WHERE s > 0 ORDER BY s DESC, id LIMIT ?`
-		for _, x := range subs {
-			qargs = append(qargs, x)
-		}
-		qargs = append(append(qargs, args...), depth)
+		r, err = s.kb.RankSubstrings(ctx, subs, sc.kbScope(), depth)
 	}
-	rows, err := s.kb.DB().QueryContext(ctx, query, qargs...)
 	if err != nil {
 		return signal{}, fmt.Errorf("search: full-text query: %w", err)
 	}
-	defer rows.Close()
-	var sig signal
-	for rows.Next() {
-		var id int64
-		var score float64
-		if err := rows.Scan(&id, &score); err != nil {
-			return signal{}, fmt.Errorf("search: full-text row: %w", err)
-		}
-		sig.ids = append(sig.ids, id)
-		sig.scores = append(sig.scores, score)
-	}
-	if err := rows.Err(); err != nil {
-		return signal{}, fmt.Errorf("search: full-text rows: %w", err)
-	}
-	return sig, nil
+	return signal{ids: r.IDs, scores: r.Scores}, nil
 }
 
 // bm25Memory ranks with the in-memory word index, which scores exactly as FTS5 does; ok is false when it cannot
@@ -147,21 +95,11 @@ func (s *Searcher) bm25Memory(ctx context.Context, ix *lexical.Index, t terms, s
 
 // scopeDocuments lists the documents a scope admits.
 func (s *Searcher) scopeDocuments(ctx context.Context, sc *scope) (map[int64]bool, error) {
-	where, args := sc.filterSQL()
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT d.id FROM documents d WHERE `+where, args...)
+	docs, err := s.kb.ScopeDocuments(ctx, sc.kbScope())
 	if err != nil {
-		return nil, fmt.Errorf("search: documents in scope: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	docs := map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("search: documents in scope: %w", err)
-		}
-		docs[id] = true
-	}
-	return docs, rows.Err()
+	return docs, nil
 }
 
 func (t terms) hasShortCJK() bool {

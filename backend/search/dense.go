@@ -84,8 +84,6 @@ type cachedIndex struct {
 	checked time.Time
 }
 
-const fingerprintSQL = `SELECT count(*), total(unit_id) FROM vectors WHERE embedder = ? AND modality = ?`
-
 func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, error) {
 	var fp fingerprint
 	gen, err := s.kb.VectorsGeneration(ctx)
@@ -93,73 +91,24 @@ func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, er
 		return fp, fmt.Errorf("search: %w", err)
 	}
 	fp.gen = gen
-	err = s.kb.DB().QueryRowContext(ctx, fingerprintSQL, k.embedder, k.modality).Scan(&fp.n, &fp.sum)
-	if err != nil {
-		return fp, fmt.Errorf("search: count vectors of %s: %w", k.embedder, err)
+	if fp.n, fp.sum, err = s.kb.VectorFingerprint(ctx, k.embedder, k.modality); err != nil {
+		return fp, fmt.Errorf("search: %w", err)
 	}
 	return fp, nil
 }
 
-// itemsSQL selects the vectors indexed for k with their units' filter fields: indexed id, unit id, collection,
-// document, kind (and the vector when withVec). Text is indexed by passage; a unit embedded before passages existed
-// is indexed by its whole-text vector under minus its unit id, so it stays searchable until it is re-embedded.
-//
-// The unary + on the subquery's embedder and dim keeps them out of index selection: the probe must go through
-// (unit_id, …) — a unit has a handful of passages — and never through passages_embedder, which without statistics
-// SQLite may prefer and which visits every passage of the embedder for every unit (12k × 173k at library size).
-func itemsSQL(k indexKey, withVec bool) (string, []any) {
-	vec := ""
-	if withVec {
-		vec = ", x.vec"
-	}
-	join := ` JOIN units u ON u.id = x.unit_id JOIN documents d ON d.id = u.document_id`
-	if k.modality != kb.ModalityText {
-		return `SELECT x.unit_id, x.unit_id, d.collection_id, d.id, d.kind` + vec + ` FROM vectors x` + join +
-			` WHERE x.embedder = ? AND x.modality = ? AND x.dim = ?`, []any{k.embedder, k.modality, k.dim}
-	}
-	return `SELECT x.id, x.unit_id, d.collection_id, d.id, d.kind` + vec + ` FROM passages x` + join +
-			` WHERE x.embedder = ? AND x.dim = ?
-		UNION ALL
-		SELECT -x.unit_id, x.unit_id, d.collection_id, d.id, d.kind` + vec + ` FROM vectors x` + join +
-			` WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND NOT EXISTS
-			(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND +p.embedder = x.embedder AND +p.dim = x.dim)`,
-		[]any{k.embedder, k.dim, k.embedder, k.dim}
+// set is the vectors k indexes, as kb names them.
+func (k indexKey) set() kb.VectorSet {
+	return kb.VectorSet{Embedder: k.embedder, Modality: k.modality, Dim: k.dim}
 }
-
-const pendingSQL = `SELECT d.collection_id, count(*) FROM units u
-		JOIN documents d ON d.id = u.document_id
-		WHERE NOT EXISTS (SELECT 1 FROM ingest_steps s WHERE s.document_id = u.document_id AND s.ordinal = u.ordinal
-			AND s.stage = 'embed') GROUP BY d.collection_id`
-
-// anyPendingSQL tells whether any unit may lack its embed step: every unit gets one (done, skipped or failed), so
-// as many embed steps as units means none is pending. Two counts over indexes: 2.5 ms at 13k units, where pendingSQL's
-// probe per unit took 15–30 ms of every new process's first search.
-const anyPendingSQL = `SELECT (SELECT count(*) FROM units) > (SELECT count(*) FROM ingest_steps WHERE stage = 'embed')`
 
 // pendingUnits counts, per collection, the units extracted but without a recorded embed step.
 func (s *Searcher) pendingUnits(ctx context.Context) (map[int64]int, error) {
-	var some bool
-	if err := s.kb.DB().QueryRowContext(ctx, anyPendingSQL).Scan(&some); err != nil {
-		return nil, fmt.Errorf("search: count units awaiting embedding: %w", err)
-	}
-	if !some {
-		return map[int64]int{}, nil
-	}
-	rows, err := s.kb.DB().QueryContext(ctx, pendingSQL)
+	out, err := s.kb.UnitsAwaitingEmbedding(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("search: count units awaiting embedding: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	out := map[int64]int{}
-	for rows.Next() {
-		var c int64
-		var n int
-		if err := rows.Scan(&c, &n); err != nil {
-			return nil, err
-		}
-		out[c] = n
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // index returns the dense index of k, up to date with SQLite (checked at most every Options.RecheckEvery).
@@ -253,35 +202,20 @@ func (s *Searcher) indexNow(ctx context.Context, k indexKey, force bool) (*index
 
 func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint, pending map[int64]int) (*indexState, error) {
 	start := time.Now()
-	q, args := itemsSQL(k, true)
-	rows, err := s.kb.DB().QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
-	}
-	defer rows.Close()
 	meta := &metaTable{}
 	var ids []int64
 	var vecs [][]float32
-	for rows.Next() {
-		var id int64
-		var blob []byte
-		var m unitMeta
-		if err := rows.Scan(&id, &m.unit, &m.collection, &m.document, &m.kind, &blob); err != nil {
-			return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
+	err := s.kb.ScanIndexItems(ctx, k.set(), true, func(it kb.IndexItem) error {
+		meta.add(it.ID, unitMeta{unit: it.Unit, collection: it.Collection, document: it.Document, kind: it.Kind})
+		if !normalize(it.Vec) {
+			return nil // a text without known words: no direction, no dense signal
 		}
-		v, err := kb.DecodeVector(blob)
-		if err != nil {
-			return nil, fmt.Errorf("search: unit %d: %w", m.unit, err)
-		}
-		meta.add(id, m)
-		if !normalize(v) {
-			continue // a text without known words: no direction, no dense signal
-		}
-		ids = append(ids, id)
-		vecs = append(vecs, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search: load vectors of %s: %w", k.embedder, err)
+		ids = append(ids, it.ID)
+		vecs = append(vecs, it.Vec)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
 	}
 	idx, err := s.opts.NewIndex(k.dim, ids, vecs)
 	if err != nil {

@@ -58,56 +58,30 @@ func (c *nameCache) put(doc, updated int64, stems []string) {
 
 // nameStems returns the content stems of the given documents' names, from the cache where it is current.
 func (s *Searcher) nameStems(ctx context.Context, docs []int64) (map[int64][]string, error) {
-	args := make([]any, len(docs))
-	for i, d := range docs {
-		args[i] = d
-	}
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, updated_at FROM documents WHERE id IN (`+placeholders(len(docs))+`)`, args...)
+	updated, err := s.kb.DocumentsUpdated(ctx, docs)
 	if err != nil {
-		return nil, fmt.Errorf("search: document names: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
 	out := make(map[int64][]string, len(docs))
-	updated := map[int64]int64{}
-	var miss []any
-	for rows.Next() {
-		var id, up int64
-		if err := rows.Scan(&id, &up); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("search: document names: %w", err)
-		}
-		updated[id] = up
+	var miss []int64
+	for id, up := range updated {
 		if st, ok := s.names.get(id, up); ok {
 			out[id] = st
 		} else {
 			miss = append(miss, id)
 		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search: document names: %w", err)
-	}
 	if len(miss) == 0 {
 		return out, nil
 	}
-	rows, err = s.kb.DB().QueryContext(ctx, `SELECT d.id, d.name, d.meta,
-		coalesce((SELECT u.text FROM units u WHERE u.document_id = d.id ORDER BY u.ordinal LIMIT 1), '')
-		FROM documents d WHERE d.id IN (`+placeholders(len(miss))+`)`, miss...)
+	names, err := s.kb.DocumentNamings(ctx, miss)
 	if err != nil {
-		return nil, fmt.Errorf("search: document names: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var name, meta, first string
-		if err := rows.Scan(&id, &name, &meta, &first); err != nil {
-			return nil, fmt.Errorf("search: document names: %w", err)
-		}
-		st := contentStems(docName(name, meta, first))
-		s.names.put(id, updated[id], st)
-		out[id] = st
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search: document names: %w", err)
+	for _, n := range names {
+		st := contentStems(docName(n.Name, n.Meta, n.FirstUnitText))
+		s.names.put(n.ID, updated[n.ID], st)
+		out[n.ID] = st
 	}
 	return out, nil
 }

@@ -80,31 +80,14 @@ func ResolveDocuments(ctx context.Context, k *kb.KB, collection string, refs []s
 			add(id)
 			continue
 		}
-		q := `SELECT id FROM documents WHERE name = ?`
-		args := []any{ref}
-		if collID != 0 {
-			q += ` AND collection_id = ?`
-			args = append(args, collID)
-		}
-		rows, err := k.DB().QueryContext(ctx, q+` ORDER BY id`, args...)
+		ids, err := k.DocumentIDsNamed(ctx, ref, collID)
 		if err != nil {
 			return nil, fmt.Errorf("document %q: %w", ref, err)
 		}
-		n := 0
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("document %q: %w", ref, err)
-			}
+		for _, id := range ids {
 			add(id)
-			n++
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("document %q: %w", ref, err)
-		}
-		if n == 0 {
+		if len(ids) == 0 {
 			return nil, fmt.Errorf("document %q: %w", ref, kb.ErrNotFound)
 		}
 	}

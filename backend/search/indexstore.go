@@ -8,12 +8,11 @@ import (
 	"hash/crc32"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 	"unsafe"
 
+	"proofglass/backend/atomicfile"
 	"proofglass/backend/kb"
 	"proofglass/backend/vector"
 )
@@ -138,24 +137,12 @@ func (t *metaTable) save(path string, gen uint64) error {
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// saveSealed writes a sidecar file whose bytes 12–15 hold the CRC-32C of everything from byte 16 on: to a temporary
-// file of its own (0600; two processes may save at once) renamed over path, so a reader sees the old file or the new one.
+// saveSealed writes a sidecar file whose bytes 12–15 hold the CRC-32C of everything from byte 16 on, whole or not at all
+// (atomicfile: a temporary file of its own, so two processes may save at once), so a reader sees the old file or the new one.
 func saveSealed(path string, buf []byte) error {
 	binary.LittleEndian.PutUint32(buf[12:], crc32.Checksum(buf[16:], crcTable))
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("search: save %s: %w", path, err)
-	}
-	_, err = f.Write(buf)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("search: save %s: %w", path, err)
+	if err := atomicfile.Write(path, buf, 0o600); err != nil {
+		return fmt.Errorf("search: save: %w", err)
 	}
 	return nil
 }
@@ -200,44 +187,6 @@ func loadMetaTable(path string) (*metaTable, uint64, error) {
 
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
-// indexedIDsSQL selects just the ids itemsSQL would index: the cheap first half of a delta against a saved index.
-func indexedIDsSQL(k indexKey) (string, []any) {
-	if k.modality != kb.ModalityText {
-		return `SELECT x.unit_id FROM vectors x WHERE x.embedder = ? AND x.modality = ? AND x.dim = ?`,
-			[]any{k.embedder, k.modality, k.dim}
-	}
-	return `SELECT x.id FROM passages x WHERE x.embedder = ? AND x.dim = ?
-		UNION ALL
-		SELECT -x.unit_id FROM vectors x WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND NOT EXISTS
-			(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND +p.embedder = x.embedder AND +p.dim = x.dim)`,
-		[]any{k.embedder, k.dim, k.embedder, k.dim}
-}
-
-// itemsByIDSQL is itemsSQL (with vectors) limited to some indexed ids: pos are passage ids (text) or unit ids
-// (image), neg the unit ids of text units indexed by their whole-text vector (indexed under minus the unit id).
-func itemsByIDSQL(k indexKey, pos, neg []any) (string, []any) {
-	vars := func(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
-	join := ` JOIN units u ON u.id = x.unit_id JOIN documents d ON d.id = u.document_id`
-	if k.modality != kb.ModalityText {
-		return `SELECT x.unit_id, x.unit_id, d.collection_id, d.id, d.kind, x.vec FROM vectors x` + join +
-				` WHERE x.embedder = ? AND x.modality = ? AND x.dim = ? AND x.unit_id IN (` + vars(len(pos)) + `)`,
-			append([]any{k.embedder, k.modality, k.dim}, pos...)
-	}
-	var parts []string
-	var args []any
-	if len(pos) > 0 {
-		parts = append(parts, `SELECT x.id, x.unit_id, d.collection_id, d.id, d.kind, x.vec FROM passages x`+join+
-			` WHERE x.embedder = ? AND x.dim = ? AND x.id IN (`+vars(len(pos))+`)`)
-		args = append(append(args, k.embedder, k.dim), pos...)
-	}
-	if len(neg) > 0 {
-		parts = append(parts, `SELECT -x.unit_id, x.unit_id, d.collection_id, d.id, d.kind, x.vec FROM vectors x`+join+
-			` WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND x.unit_id IN (`+vars(len(neg))+`)`)
-		args = append(append(args, k.embedder, k.dim), neg...)
-	}
-	return strings.Join(parts, " UNION ALL "), args
-}
-
 // delta is what changed in SQLite since a saved index: ids to add and ids to drop.
 type delta struct {
 	added, removed []int64
@@ -267,46 +216,19 @@ func (s *Searcher) diffIDs(ctx context.Context, k indexKey, have *metaTable) (de
 	return d, nil
 }
 
-// The three parts of a text index's current ids when the saved passages are all still there.
-const (
-	passagesUpToSQL  = `SELECT count(*) FROM passages WHERE embedder = ? AND dim = ? AND id <= ?`
-	passagesAfterSQL = `SELECT id FROM passages WHERE embedder = ? AND dim = ? AND id > ? ORDER BY id`
-	wholeTextIDsSQL  = `SELECT -x.unit_id FROM vectors x WHERE x.embedder = ? AND x.modality = 'text' AND x.dim = ? AND NOT EXISTS
-		(SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND +p.embedder = x.embedder AND +p.dim = x.dim)`
-	// The same for the units after a given one only (unit ids are never reused and grow).
-	newWholeTextIDsSQL = `SELECT -x.unit_id FROM vectors x WHERE x.unit_id > ? AND x.embedder = ? AND x.modality = 'text' AND x.dim = ?
-		AND NOT EXISTS (SELECT 1 FROM passages p WHERE p.unit_id = x.unit_id AND +p.embedder = x.embedder AND +p.dim = x.dim)`
-)
-
 // currentIDs returns the sorted ids SQLite would index now for k. A passage id is never handed out twice and each
 // is larger than every id before it (kb.nextPassageID), so the passages with ids up to the saved index's largest
 // are a subset of the saved ones: when SQLite counts as many as the index holds, they are the same, and only the
 // larger ids need listing. At library size that is a count over an index range instead of 173k rows read into Go.
 // The second result reports whether that shortcut was taken.
 func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) ([]int64, bool, error) {
-	var cur []int64
-	scan := func(q string, args ...any) error {
-		rows, err := s.kb.DB().QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			cur = append(cur, id)
-		}
-		return rows.Err()
-	}
+	vs := k.set()
 	// The saved passage ids: the positive ones, at the end of the sorted list.
 	first, _ := slices.BinarySearch(have.ids, 1)
 	saved := have.ids[first:]
 	if k.modality == kb.ModalityText && len(saved) > 0 {
 		top := saved[len(saved)-1]
-		var n int
-		err := s.kb.DB().QueryRowContext(ctx, passagesUpToSQL, k.embedder, k.dim, top).Scan(&n)
+		n, err := s.kb.PassagesUpTo(ctx, vs, top)
 		if err != nil {
 			return nil, false, err
 		}
@@ -315,26 +237,29 @@ func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) 
 			// Ingest stores no text vector without passages, so where the saved index has no such unit (any
 			// knowledge base re-embedded since passages exist) only units added since can be one: checking each
 			// of 13k units' passages cost 120 ms at library size.
-			q, args := wholeTextIDsSQL, []any{k.embedder, k.dim}
+			var cur []int64
 			if first == 0 && len(have.units) == len(have.ids) {
-				q, args = newWholeTextIDsSQL, []any{slices.Max(have.units), k.embedder, k.dim}
+				cur, err = s.kb.WholeTextIDsAfter(ctx, vs, slices.Max(have.units))
+			} else {
+				cur, err = s.kb.WholeTextIDs(ctx, vs)
 			}
-			if err := scan(q, args...); err != nil {
+			if err != nil {
 				return nil, false, err
 			}
 			slices.Sort(cur)
 			cur = append(cur, saved...)
 			n := len(cur)
-			if err := scan(passagesAfterSQL, k.embedder, k.dim, top); err != nil {
+			after, err := s.kb.PassageIDsAfter(ctx, vs, top)
+			if err != nil {
 				return nil, false, err
 			}
+			cur = append(cur, after...)
 			slices.Sort(cur[n:])
 			return cur, true, nil
 		}
 	}
-	q, args := indexedIDsSQL(k)
-	cur = make([]int64, 0, have.len())
-	if err := scan(q, args...); err != nil {
+	cur, err := s.kb.IndexedIDs(ctx, vs)
+	if err != nil {
 		return nil, false, err
 	}
 	slices.Sort(cur)
@@ -343,44 +268,12 @@ func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) 
 
 // fetchItems loads the vectors and filter fields of ids, in batches that keep each statement's variables few.
 func (s *Searcher) fetchItems(ctx context.Context, k indexKey, ids []int64, fn func(id int64, m unitMeta, v []float32)) error {
-	const batch = 500
-	for len(ids) > 0 {
-		n := min(batch, len(ids))
-		part := ids[:n]
-		ids = ids[n:]
-		var pos, neg []any
-		for _, id := range part {
-			if id < 0 && k.modality == kb.ModalityText {
-				neg = append(neg, -id)
-			} else {
-				pos = append(pos, id)
-			}
-		}
-		q, args := itemsByIDSQL(k, pos, neg)
-		rows, err := s.kb.DB().QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("search: load new vectors of %s: %w", k.embedder, err)
-		}
-		for rows.Next() {
-			var id int64
-			var m unitMeta
-			var blob []byte
-			if err := rows.Scan(&id, &m.unit, &m.collection, &m.document, &m.kind, &blob); err != nil {
-				rows.Close()
-				return fmt.Errorf("search: load new vectors of %s: %w", k.embedder, err)
-			}
-			v, err := kb.DecodeVector(blob)
-			if err != nil {
-				rows.Close()
-				return fmt.Errorf("search: unit %d: %w", m.unit, err)
-			}
-			fn(id, m, v)
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return fmt.Errorf("search: load new vectors of %s: %w", k.embedder, err)
-		}
+	err := s.kb.IndexItemsByID(ctx, k.set(), ids, func(it kb.IndexItem) error {
+		fn(it.ID, unitMeta{unit: it.Unit, collection: it.Collection, document: it.Document, kind: it.Kind}, it.Vec)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
 	return nil
 }

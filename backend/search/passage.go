@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -233,18 +232,9 @@ func (s *Searcher) passageRerank(ctx context.Context, sig signal, text string, l
 
 // unitTexts loads the text of the given units.
 func (s *Searcher) unitTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
-	out := make(map[int64]string, len(ids))
-	err := s.rowsByID(ctx, `SELECT id, text FROM units WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
-		var id int64
-		var t string
-		if err := rows.Scan(&id, &t); err != nil {
-			return err
-		}
-		out[id] = t
-		return nil
-	})
+	out, err := s.kb.UnitTexts(ctx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("search: unit text: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
 	return out, nil
 }

@@ -4,7 +4,6 @@ package search
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -452,17 +451,13 @@ func (s *Searcher) hitDocuments(ctx context.Context, units map[int64]kb.Unit) (m
 			ids = append(ids, u.DocumentID)
 		}
 	}
-	out := make(map[int64]hitDoc, len(ids))
-	err := s.rowsByID(ctx, `SELECT id, collection_id, name, kind FROM documents WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
-		var d hitDoc
-		if err := rows.Scan(&d.id, &d.collection, &d.name, &d.kind); err != nil {
-			return err
-		}
-		out[d.id] = d
-		return nil
-	})
+	docs, err := s.kb.DocumentsByID(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("search: documents of the hits: %w", err)
+	}
+	out := make(map[int64]hitDoc, len(docs))
+	for id, d := range docs {
+		out[id] = hitDoc{id: d.ID, collection: d.CollectionID, name: d.Name, kind: d.Kind}
 	}
 	return out, nil
 }
@@ -519,22 +514,12 @@ func parseNamedWeights(s, what string, names []string, fields []*float64) error 
 	return nil
 }
 
-// collections lists the collections with their embedders. kb.Collections also counts documents and units, which
-// scans every unit: too slow to run on each search of a large knowledge base.
+// collections lists the collections with their embedders (kb.Collections also counts documents and units, which
+// scans every unit: too slow to run on each search of a large knowledge base).
 func (s *Searcher) collections(ctx context.Context) ([]kb.Collection, error) {
-	rows, err := s.kb.DB().QueryContext(ctx, `SELECT id, name, text_embedder, text_dim, image_embedder, image_dim
-		FROM collections ORDER BY name`)
+	cs, err := s.kb.CollectionEmbedders(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("search: list collections: %w", err)
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	var out []kb.Collection
-	for rows.Next() {
-		var c kb.Collection
-		if err := rows.Scan(&c.ID, &c.Name, &c.TextEmbedder, &c.TextDim, &c.ImageEmbedder, &c.ImageDim); err != nil {
-			return nil, fmt.Errorf("search: list collections: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return cs, nil
 }

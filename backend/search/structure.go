@@ -3,11 +3,9 @@ package search
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 )
 
 // Structure signals re-rank the fused list with what page text and the question's form say beyond word overlap:
@@ -213,55 +211,21 @@ func (s *Searcher) pageInfo(ctx context.Context, ids []int64) (map[int64]pageInf
 		}
 		ids = rest
 	}
-	err := s.rowsByID(ctx, `SELECT id, document_id FROM units WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
-		var id int64
-		var p pageInfo
-		if err := rows.Scan(&id, &p.doc); err != nil {
-			return err
-		}
-		out[id] = p
-		return nil
-	})
+	docs, err := s.kb.UnitDocuments(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("search: page info: %w", err)
 	}
+	for id, d := range docs {
+		out[id] = pageInfo{doc: d}
+	}
 	return out, nil
 }
-
-// rowsByID runs query, whose "IN (%s)" takes the ids, in chunks well under SQLite's bound-variable limit, and
-// calls scan for every row.
-func (s *Searcher) rowsByID(ctx context.Context, query string, ids []int64, scan func(*sql.Rows) error) error {
-	for chunk := range slices.Chunk(ids, 500) {
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
-		rows, err := s.kb.DB().QueryContext(ctx, fmt.Sprintf(query, placeholders(len(chunk))), args...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				rows.Close()
-				return err
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 // maxLabelPages bounds the pages one label signal lists: a label mentioned on hundreds of pages says little.
 const maxLabelPages = 50
 
 // labelSignal lists the pages that caption or head a named label ("Figure 2: …", "3.3 Results"), by fused score.
 func (s *Searcher) labelSignal(ctx context.Context, labels []label, sc *scope, base map[int64]float64) (signal, error) {
-	where, args := sc.filterSQL()
 	var sig signal
 	seen := map[int64]bool{}
 	for _, l := range labels {
@@ -274,30 +238,18 @@ func (s *Searcher) labelSignal(ctx context.Context, labels []label, sc *scope, b
 			// Captions are often abbreviated ("Fig. 2.", "Tab. 1"); the word index drops the dot.
 			phrases = append(phrases, l.kind[:3]+" "+l.num)
 		}
-		rows, err := s.kb.DB().QueryContext(ctx, `SELECT u.id, u.text FROM units_fts JOIN units u ON u.id = units_fts.rowid
-			JOIN documents d ON d.id = u.document_id WHERE units_fts MATCH ? AND `+where+` LIMIT ?`,
-			append(append([]any{ftsOr(phrases)}, args...), maxLabelPages)...)
+		matches, err := s.kb.MatchingUnitTexts(ctx, ftsOr(phrases), sc.kbScope(), maxLabelPages)
 		if err != nil {
 			return signal{}, fmt.Errorf("search: label %s: %w", phrase, err)
 		}
 		re := captionRE(l)
-		for rows.Next() {
-			var id int64
-			var text string
-			if err := rows.Scan(&id, &text); err != nil {
-				rows.Close()
-				return signal{}, fmt.Errorf("search: label %s: %w", phrase, err)
-			}
-			if seen[id] || !re.MatchString(text) {
+		for _, m := range matches {
+			if seen[m.ID] || !re.MatchString(m.Text) {
 				continue // a mere mention is BM25's to weigh
 			}
-			seen[id] = true
-			sig.ids = append(sig.ids, id)
+			seen[m.ID] = true
+			sig.ids = append(sig.ids, m.ID)
 			sig.scores = append(sig.scores, 0)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return signal{}, fmt.Errorf("search: label %s: %w", phrase, err)
 		}
 	}
 	sortByKeyThenBase(&sig, base, false)
@@ -324,34 +276,19 @@ func captionRE(l label) *regexp.Regexp {
 
 // pageSignal lists the pages the question names by number, in the documents of the scope.
 func (s *Searcher) pageSignal(ctx context.Context, refs []pageRef, sc *scope, base map[int64]float64) (signal, error) {
-	where, args := sc.filterSQL()
 	var sig signal
 	seen := map[int64]bool{}
 	for _, r := range refs {
-		cond, a := "u.ordinal = ?", []any{r.n}
-		if r.last {
-			cond, a = "u.ordinal = d.pages", nil
-		}
-		rows, err := s.kb.DB().QueryContext(ctx, `SELECT u.id FROM units u JOIN documents d ON d.id = u.document_id
-			WHERE `+cond+` AND `+where+` LIMIT 200`, append(a, args...)...)
+		ids, err := s.kb.UnitsAtOrdinal(ctx, sc.kbScope(), r.n, r.last)
 		if err != nil {
 			return signal{}, fmt.Errorf("search: page reference: %w", err)
 		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return signal{}, fmt.Errorf("search: page reference: %w", err)
-			}
+		for _, id := range ids {
 			if !seen[id] {
 				seen[id] = true
 				sig.ids = append(sig.ids, id)
 				sig.scores = append(sig.scores, 0)
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return signal{}, fmt.Errorf("search: page reference: %w", err)
 		}
 	}
 	sortByKeyThenBase(&sig, base, false)

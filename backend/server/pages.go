@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image/jpeg"
 	"runtime"
-	"strings"
 	"sync"
 
 	"proofglass/backend/kb"
@@ -26,20 +25,7 @@ const pageJPEGQuality = 75
 const maxPagePixels = 24 << 20
 
 // item is one retrievable unit with what its page file needs.
-type item struct {
-	UnitID     int64
-	Ordinal    int
-	UnitKind   string
-	ImageBlob  string
-	ThumbBlob  string
-	DocID      int64
-	DocName    string
-	DocKind    string
-	SHA256     string
-	Blob       string
-	SourcePath string
-	Collection string
-}
+type item struct{ kb.PageItem }
 
 func (it item) key() pagecache.Key {
 	k := pagecache.Key{Collection: it.Collection, SHA256: it.SHA256, Name: it.DocName, Page: it.Ordinal}
@@ -64,47 +50,15 @@ func (it item) unitType() string {
 	return "image"
 }
 
-const itemCols = `u.id, u.ordinal, u.kind, u.image_blob, u.thumb_blob, d.id, d.name, d.kind, d.sha256, d.blob,
-	d.source_path, c.name FROM units u JOIN documents d ON d.id = u.document_id JOIN collections c ON c.id = d.collection_id`
-
-func scanItems(rows interface {
-	Next() bool
-	Scan(...any) error
-	Err() error
-}) ([]item, error) {
-	var out []item
-	for rows.Next() {
-		var it item
-		if err := rows.Scan(&it.UnitID, &it.Ordinal, &it.UnitKind, &it.ImageBlob, &it.ThumbBlob, &it.DocID, &it.DocName,
-			&it.DocKind, &it.SHA256, &it.Blob, &it.SourcePath, &it.Collection); err != nil {
-			return nil, err
-		}
-		out = append(out, it)
-	}
-	return out, rows.Err()
-}
-
 // loadItems reads the units with the given ids (those deleted meanwhile are simply absent).
 func (s *Server) loadItems(ctx context.Context, ids []int64) (map[int64]item, error) {
-	out := make(map[int64]item, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(len(ids), start+500)]
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
-		rows, err := s.lib.KB.DB().QueryContext(ctx, `SELECT `+itemCols+` WHERE u.id IN (?`+strings.Repeat(",?", len(chunk)-1)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("load units: %w", err)
-		}
-		its, err := scanItems(rows)
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("load units: %w", err)
-		}
-		for _, it := range its {
-			out[it.UnitID] = it
-		}
+	its, err := s.lib.KB.PageItems(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]item, len(its))
+	for id, it := range its {
+		out[id] = item{it}
 	}
 	return out, nil
 }
@@ -112,20 +66,15 @@ func (s *Server) loadItems(ctx context.Context, ids []int64) (map[int64]item, er
 // fillItems is the stable order that completes a query's list when the signals found fewer than top_k units: the
 // ready documents of the collections in scope, oldest first (by document id), each in page order.
 func (s *Server) fillItems(ctx context.Context, collections []string, n int) ([]item, error) {
-	q := `SELECT ` + itemCols + ` WHERE d.status = 'ready'`
-	var args []any
-	if len(collections) > 0 {
-		q += ` AND c.name IN (?` + strings.Repeat(",?", len(collections)-1) + `)`
-		for _, c := range collections {
-			args = append(args, c)
-		}
-	}
-	rows, err := s.lib.KB.DB().QueryContext(ctx, q+` ORDER BY d.id, u.ordinal LIMIT ?`, append(args, n)...)
+	its, err := s.lib.KB.ReadyPageItems(ctx, collections, n)
 	if err != nil {
-		return nil, fmt.Errorf("fill order: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	return scanItems(rows)
+	out := make([]item, len(its))
+	for i, it := range its {
+		out[i] = item{it}
+	}
+	return out, nil
 }
 
 // pageRenderers are MuPDF workers for cold page files, one per core: each pdf.Client runs one operation at a time,

@@ -6,10 +6,12 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"proofglass/backend/model/modeltest"
 )
 
 func TestAskDocumentScope(t *testing.T) {
-	f := newFixture(t, scriptedChat{reply: "<think>Seen.</think><answer>done</answer>"})
+	f := newFixture(t, modeltest.Always("<think>Seen.</think><answer>done</answer>"))
 	cases := map[string]struct {
 		documents []any
 		status    int

@@ -21,6 +21,7 @@ import (
 	"proofglass/backend/ingest"
 	"proofglass/backend/library"
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
 )
 
@@ -270,26 +271,8 @@ func TestUnitImageAndBlobs(t *testing.T) {
 	}
 }
 
-// scriptedChat answers every request with one fixed reply, streamed in two pieces.
-type scriptedChat struct{ reply string }
-
-type scriptedStream struct {
-	parts []model.Delta
-	i     int
-}
-
-func (c scriptedChat) Chat(_ context.Context, _ model.Request) (model.Stream, error) {
-	half := len(c.reply) / 2
-	return &scriptedStream{parts: []model.Delta{{Content: c.reply[:half]}, {Content: c.reply[half:]},
-		{Done: true, FinishReason: "stop", Usage: &model.Usage{PromptTokens: 10, CompletionTokens: 5}}}}, nil
-}
-func (s *scriptedStream) Next() bool           { s.i++; return s.i <= len(s.parts) }
-func (s *scriptedStream) Current() model.Delta { return s.parts[s.i-1] }
-func (s *scriptedStream) Err() error           { return nil }
-func (s *scriptedStream) Close() error         { return nil }
-
 func TestAskStreamsEventsAndStoresTheRun(t *testing.T) {
-	f := newFixture(t, scriptedChat{reply: "<think>The page says it.</think><answer>About 500 ml</answer>"})
+	f := newFixture(t, modeltest.Always("<think>The page says it.</think><answer>About 500 ml</answer>"))
 	resp := f.do(t, "POST", "/v1/ask", f.token, map[string]any{"question": "How much blood was lost?", "mode": "vanilla", "model": "scripted"})
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		t.Fatalf("ask: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))

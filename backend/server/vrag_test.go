@@ -20,6 +20,7 @@ import (
 
 	"proofglass/backend/ingest"
 	"proofglass/backend/library"
+	"proofglass/backend/model/modeltest"
 )
 
 // vragClient speaks exactly as VRAG's clients do: no Authorization header, Host 0.0.0.0:8002 (they are told the
@@ -431,7 +432,7 @@ func TestStalePageImage(t *testing.T) {
 
 func TestNoTokenGuards(t *testing.T) {
 	f := newFixture(t, nil)
-	c := newNoTokenServer(t, f.lib, Options{Chat: scriptedChat{reply: "<answer>x</answer>"}})
+	c := newNoTokenServer(t, f.lib, Options{Chat: modeltest.Always("<answer>x</answer>")})
 	ask := []byte(`{"question":"q","mode":"vanilla"}`)
 	cases := map[string]struct {
 		method, path string

@@ -8,8 +8,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"unsafe"
+
+	"proofglass/backend/atomicfile"
 )
 
 // File layout: a 64-byte little-endian header, then the payload of the index kind. The header carries its own CRC
@@ -92,48 +93,27 @@ func (c *crcWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// writeFile writes header h and the payload written by body to path atomically: a temp file in the same directory,
-// fsynced, renamed over path, and the directory fsynced, so a crash leaves either the old file or the new one.
-func writeFile(path string, h header, body func(w *bufio.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("vector: save %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
+// writeFile writes header h and the payload written by body to path whole or not at all (atomicfile), so a crash
+// leaves either the old file or the new one.
+func writeFile(path string, h header, body func(w *bufio.Writer) error) error {
+	err := atomicfile.WriteWith(path, 0o600, func(f *os.File) error {
+		if _, err := f.Write(make([]byte, headerSize)); err != nil {
+			return err
 		}
-	}()
-	if _, err = f.Write(make([]byte, headerSize)); err != nil {
-		return fmt.Errorf("vector: save %s: %w", path, err)
-	}
-	cw := &crcWriter{w: f}
-	bw := bufio.NewWriterSize(cw, 1<<20)
-	if err = body(bw); err != nil {
-		return fmt.Errorf("vector: save %s: %w", path, err)
-	}
-	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("vector: save %s: %w", path, err)
-	}
-	h.payloadLen, h.payloadCRC = cw.n, cw.crc
-	if _, err = f.WriteAt(h.encode(), 0); err != nil {
-		return fmt.Errorf("vector: save %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("vector: save %s: fsync: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("vector: save %s: %w", path, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("vector: save %s: %w", path, err)
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync() // best effort: makes the rename durable where the OS supports it
-		d.Close()
+		cw := &crcWriter{w: f}
+		bw := bufio.NewWriterSize(cw, 1<<20)
+		if err := body(bw); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		h.payloadLen, h.payloadCRC = cw.n, cw.crc
+		_, err := f.WriteAt(h.encode(), 0)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("vector: save: %w", err)
 	}
 	return nil
 }

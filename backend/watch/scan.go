@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
 )
 
 // stat is what a pass compares with the recorded row: a file whose size and modification time are unchanged is
@@ -50,7 +51,7 @@ func (m *Manager) pass(ctx context.Context, f *folder, scopes []string) {
 	if full && state == StateWatching {
 		at = time.Now()
 	}
-	if serr := m.st.setScanned(context.WithoutCancel(ctx), f.ID, at, errText); serr != nil {
+	if serr := m.kb.SetWatchScanned(context.WithoutCancel(ctx), f.ID, at, errText); serr != nil {
 		m.o.Log.Warn("watch: record pass", "folder", f.Path, "err", serr)
 	}
 	counts, cerr := m.folder(context.WithoutCancel(ctx), f.ID)
@@ -92,7 +93,7 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		}
 		m.walk(root, sc, disk, &unreadable, fail)
 	}
-	rows, err := m.st.files(ctx, f.ID)
+	rows, err := m.kb.WatchedFiles(ctx, f.ID)
 	if err != nil {
 		return StateWatching, 0, err
 	}
@@ -110,16 +111,16 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		return false
 	}
 
-	vanished := map[string]fileRow{}
+	vanished := map[string]kb.WatchedFile{}
 	bySize := map[int64][]string{}
 	for rel, r := range rows {
 		if _, ok := disk[rel]; !ok && inScope(rel) {
 			vanished[rel] = r
-			bySize[r.size] = append(bySize[r.size], rel)
+			bySize[r.Size] = append(bySize[r.Size], rel)
 		}
 	}
 	now := time.Now()
-	var put []fileRow
+	var put []kb.WatchedFile
 	var remove []string
 	var toIngest []string
 	var created []int64 // documents this pass's ingest made
@@ -127,16 +128,16 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 	for _, rel := range sortedKeys(disk) {
 		s := disk[rel]
 		r, known := rows[rel]
-		if known && r.size == s.size && r.mtimeNS == s.mtimeNS {
+		if known && r.Size == s.size && r.MtimeNS == s.mtimeNS {
 			continue
 		}
 		abs := filepath.Join(root, filepath.FromSlash(rel))
 		// Renames are recognised before the settle wait: a moved file is complete, and its document must not be
 		// deleted by this pass while the file waits.
-		if known && r.size == s.size {
+		if known && r.Size == s.size {
 			// Touched, or rewritten with the same bytes: the document stays.
-			if sha, err := hashFile(abs); err == nil && sha == r.sha256 {
-				r.mtimeNS = s.mtimeNS
+			if sha, err := hashFile(abs); err == nil && sha == r.SHA256 {
+				r.MtimeNS = s.mtimeNS
 				put = append(put, r)
 				continue
 			}
@@ -149,11 +150,11 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 				continue
 			}
 			if old, ok := m.renamed(vanished, bySize, s.size, sha); ok {
-				delete(vanished, old.rel)
-				remove = append(remove, old.rel)
-				put = append(put, fileRow{rel: rel, size: s.size, mtimeNS: s.mtimeNS, sha256: sha, documentID: old.documentID, owned: old.owned})
-				if old.owned && old.documentID != 0 {
-					if err := m.kb.MoveDocument(ctx, old.documentID, filepath.Base(abs), abs); err != nil {
+				delete(vanished, old.Rel)
+				remove = append(remove, old.Rel)
+				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: sha, DocumentID: old.DocumentID, Owned: old.Owned})
+				if old.Owned && old.DocumentID != 0 {
+					if err := m.kb.MoveDocument(ctx, old.DocumentID, filepath.Base(abs), abs); err != nil {
 						fail(err)
 					}
 				}
@@ -203,10 +204,10 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 			s := disk[rel]
 			switch {
 			case r.Skipped:
-				put = append(put, fileRow{rel: rel, size: s.size, mtimeNS: s.mtimeNS})
+				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS})
 			case r.Document.ID != 0:
-				put = append(put, fileRow{rel: rel, size: s.size, mtimeNS: s.mtimeNS, sha256: r.Document.SHA256,
-					documentID: r.Document.ID, owned: !r.Existed})
+				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: r.Document.SHA256,
+					DocumentID: r.Document.ID, Owned: !r.Existed})
 				if !r.Existed {
 					created = append(created, r.Document.ID)
 				}
@@ -220,13 +221,13 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 	}
 	// Recorded even when the pass is being cancelled: the documents exist, and a resume finishes them.
 	rctx := context.WithoutCancel(ctx)
-	if !m.st.exists(rctx, f.ID) {
+	if !m.kb.WatchedFolderExists(rctx, f.ID) {
 		// The folder stopped being watched during the pass (here or by another process): what it just brought in
 		// leaves with it.
 		m.deleteDocuments(rctx, created)
 		return StateIdle, 0, nil
 	}
-	gone, err := m.st.apply(rctx, f.ID, remove, put)
+	gone, err := m.kb.ApplyWatchedFiles(rctx, f.ID, remove, put)
 	if err != nil {
 		return StateWatching, unsettled, err
 	}
@@ -235,15 +236,15 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 }
 
 // renamed finds the vanished row of this size and content.
-func (m *Manager) renamed(vanished map[string]fileRow, bySize map[int64][]string, size int64, sha string) (fileRow, bool) {
+func (m *Manager) renamed(vanished map[string]kb.WatchedFile, bySize map[int64][]string, size int64, sha string) (kb.WatchedFile, bool) {
 	for i, rel := range bySize[size] {
 		r, ok := vanished[rel]
-		if ok && r.sha256 == sha && sha != "" {
+		if ok && r.SHA256 == sha && sha != "" {
 			bySize[size] = append(bySize[size][:i:i], bySize[size][i+1:]...)
 			return r, true
 		}
 	}
-	return fileRow{}, false
+	return kb.WatchedFile{}, false
 }
 
 // walk lists the regular files under scope into disk and keeps a notification watch on every directory it visits.

@@ -20,6 +20,22 @@ import (
 	"proofglass/backend/kb"
 )
 
+// Folder is a watched folder as stored (kb owns the watch tables).
+type Folder kb.WatchedFolder
+
+// folders lists the watched folders.
+func (m *Manager) folders(ctx context.Context) ([]Folder, error) {
+	fs, err := m.kb.WatchedFolders(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Folder, len(fs))
+	for i, f := range fs {
+		out[i] = Folder(f)
+	}
+	return out, nil
+}
+
 // Ingester is the part of ingest.Ingester a Manager uses.
 type Ingester interface {
 	AddFound(ctx context.Context, r ingest.Request, progress func(ingest.Progress)) ([]ingest.Result, error)
@@ -74,7 +90,6 @@ type Status struct {
 // Manager watches the folders recorded in a knowledge base.
 type Manager struct {
 	kb *kb.KB
-	st store
 	in Ingester
 	o  Options
 
@@ -116,7 +131,7 @@ func New(k *kb.KB, in Ingester, o Options) *Manager {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Manager{kb: k, st: store{k.DB()}, in: in, o: o, live: map[int64]*folder{}, dirs: map[string]bool{},
+	return &Manager{kb: k, in: in, o: o, live: map[int64]*folder{}, dirs: map[string]bool{},
 		wake: make(chan struct{}, 1)}
 }
 
@@ -142,8 +157,8 @@ func (m *Manager) Add(ctx context.Context, collection, dir string) (Folder, erro
 	if err != nil {
 		return Folder{}, err
 	}
-	id, err := m.st.addFolder(ctx, c.ID, abs)
-	if errors.Is(err, errExists) {
+	id, err := m.kb.AddWatchedFolder(ctx, c.ID, abs)
+	if errors.Is(err, kb.ErrAlreadyWatched) {
 		return Folder{}, fmt.Errorf("%s is already watched for collection %s", abs, c.Name)
 	}
 	if err != nil {
@@ -168,7 +183,7 @@ func (m *Manager) Find(ctx context.Context, collection, dir string) (Folder, err
 	if err != nil {
 		return Folder{}, err
 	}
-	fs, err := m.st.folders(ctx)
+	fs, err := m.folders(ctx)
 	if err != nil {
 		return Folder{}, err
 	}
@@ -189,7 +204,7 @@ func (m *Manager) Remove(ctx context.Context, id int64, keep bool) (int, error) 
 		m.unwatchUnder(f.Path)
 	}
 	m.mu.Unlock()
-	gone, err := m.st.removeFolder(ctx, id, keep)
+	gone, err := m.kb.RemoveWatchedFolder(ctx, id, keep)
 	if err != nil {
 		return 0, err
 	}
@@ -198,7 +213,7 @@ func (m *Manager) Remove(ctx context.Context, id int64, keep bool) (int, error) 
 
 // Folders lists the watched folders with their live status.
 func (m *Manager) Folders(ctx context.Context) ([]Status, error) {
-	fs, err := m.st.folders(ctx)
+	fs, err := m.folders(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +231,7 @@ func (m *Manager) Folders(ctx context.Context) ([]Status, error) {
 }
 
 func (m *Manager) folder(ctx context.Context, id int64) (Folder, error) {
-	fs, err := m.st.folders(ctx)
+	fs, err := m.folders(ctx)
 	if err != nil {
 		return Folder{}, err
 	}
@@ -319,7 +334,7 @@ func (m *Manager) poke() {
 
 // reload brings the live folders in line with the recorded ones.
 func (m *Manager) reload(ctx context.Context) error {
-	fs, err := m.st.folders(ctx)
+	fs, err := m.folders(ctx)
 	if err != nil {
 		return err
 	}

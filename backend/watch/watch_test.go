@@ -13,13 +13,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"proofglass/backend/fixture"
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/pdf"
@@ -28,17 +28,6 @@ import (
 func TestMain(m *testing.M) {
 	pdf.ServeWorkerIfAsked()
 	os.Exit(m.Run())
-}
-
-// testdata returns a file of the shared test data, or skips the test when it is absent.
-func testdata(t *testing.T, rel ...string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(append([]string{filepath.Dir(file), "..", "..", "..", "shared", "testdata"}, rel...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared test data not found: %s", p)
-	}
-	return p
 }
 
 // pngBytes is a small PNG of noise, different for every seed.
@@ -248,8 +237,8 @@ func (h *harness) docByName(collection, name string) kb.Document {
 // burst of files, a file still being written, a subfolder removed, changes made while Proofglass was stopped, and the
 // folder itself disappearing. After each step the library holds exactly the folder's files, each ingested once.
 func TestWatchFolder(t *testing.T) {
-	pdfA := testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf")
-	pdfB := testdata(t, "pdf", "real", "hsaur3-Ch_multiple_linear_regression.pdf")
+	pdfA := fixture.Path(t, "pdf/real/hsaur3-Ch_analysis_of_variance.pdf")
+	pdfB := fixture.Path(t, "pdf/real/hsaur3-Ch_multiple_linear_regression.pdf")
 	ctx := context.Background()
 	h := newHarness(t)
 	dir := filepath.Join(t.TempDir(), "docs")

@@ -13,7 +13,6 @@ import (
 	"image/png"
 	"strings"
 
-	"proofglass/backend/agent"
 	"proofglass/backend/model"
 )
 
@@ -27,9 +26,22 @@ type Result struct {
 	Fix      string `json:"fix,omitempty"`
 }
 
+// Mode is an agent mode as the probe sees it: its name and what a run of it asks of a model. agent.Mode implements
+// it, so the model layer does not depend on the agent.
+type Mode interface {
+	String() string
+	// ImagesNeeded is the most images one request carries with maxSteps and topK (0: the mode's defaults).
+	ImagesNeeded(maxSteps, topK int) int
+	// ContextNeeded is the context, in tokens, a run needs with modelName served under limits l.
+	ContextNeeded(modelName string, l model.Limits, maxSteps, topK int) (int, error)
+	// NativeTools is whether the mode declares tools natively; Thinks whether it thinks unless told otherwise.
+	NativeTools() bool
+	Thinks() bool
+}
+
 // Options say what the model is probed for.
 type Options struct {
-	Mode agent.Mode
+	Mode Mode // required
 	// Kind is the profile's provider kind ("ollama", "openai", "dashscope"): fixes are worded for its server.
 	Kind string
 	// ContextLength is the profile's setting (0 automatic, -1 the server's default, N fixed).
@@ -43,40 +55,24 @@ type capabilities interface {
 	Capabilities(ctx context.Context, name string) ([]string, error)
 }
 
-// ImagesNeeded is the most images one request of the mode carries: vrag and react keep every page and crop of the
-// run (one per tool step), vimrag a search's pictures plus up to 5 memory images, vanilla its top_k pages.
-func ImagesNeeded(cfg agent.Config) int {
-	c, err := cfg.Resolved()
-	if err != nil {
-		return 1
-	}
-	switch c.Mode {
-	case agent.ModeVRAG, agent.ModeReAct:
-		return c.MaxSteps
-	case agent.ModeVimRAG:
-		return c.TopK + 5
-	default:
-		return c.TopK
-	}
-}
-
 // Run probes modelName through chat. It makes a few short requests (one reply token to at most 64).
 func Run(ctx context.Context, chat model.Chat, modelName string, o Options) []Result {
-	if o.Mode == "" {
-		o.Mode = agent.ModeVRAG
+	if o.Mode == nil {
+		return []Result{{Name: "mode", Detail: "no agent mode to probe for"}}
 	}
-	cfg := agent.Config{Mode: o.Mode, Model: modelName, MaxSteps: o.MaxSteps, TopK: o.TopK, Think: agent.DefaultThink(o.Mode)}
 	var out []Result
 	vision, oneCount := probeVision(ctx, chat, modelName, o)
 	out = append(out, vision)
 	if vision.OK {
-		out = append(out, probeImages(ctx, chat, modelName, o, ImagesNeeded(cfg), oneCount))
+		out = append(out, probeImages(ctx, chat, modelName, o, o.Mode.ImagesNeeded(o.MaxSteps, o.TopK), oneCount))
 	} else {
 		out = append(out, Result{Name: "images", Skipped: true, Detail: "not tried: the model takes no image"})
 	}
-	out = append(out, probeContext(ctx, chat, modelName, o, cfg))
-	if o.Mode == agent.ModeVimRAG {
+	out = append(out, probeContext(ctx, chat, modelName, o))
+	if o.Mode.NativeTools() {
 		out = append(out, probeTools(ctx, chat, modelName))
+	}
+	if o.Mode.Thinks() {
 		if c, ok := chat.(capabilities); ok {
 			if caps, err := c.Capabilities(ctx, modelName); err == nil && len(caps) > 0 && !contains(caps, "thinking") {
 				out = append(out, Result{Name: "thinking", Optional: true, Detail: fmt.Sprintf("%s has no thinking mode "+
@@ -200,7 +196,7 @@ func probeImages(ctx context.Context, chat model.Chat, modelName string, o Optio
 	return r
 }
 
-func probeContext(ctx context.Context, chat model.Chat, modelName string, o Options, cfg agent.Config) Result {
+func probeContext(ctx context.Context, chat model.Chat, modelName string, o Options) Result {
 	r := Result{Name: "context"}
 	var l model.Limits
 	if lr, ok := chat.(model.LimitsReporter); ok {
@@ -210,37 +206,37 @@ func probeContext(ctx context.Context, chat model.Chat, modelName string, o Opti
 			return r
 		}
 	}
-	need, err := agent.EstimateContext(cfg, l)
+	need, err := o.Mode.ContextNeeded(modelName, l, o.MaxSteps, o.TopK)
 	if err != nil {
 		r.Detail = err.Error()
 		return r
 	}
 	switch {
 	case l.Adjustable && l.ContextLength > 0 && l.ContextLength < need:
-		r.Detail = fmt.Sprintf("%s supports %d tokens; a %s run needs about %d", modelName, l.ContextLength, cfg.Mode, need)
+		r.Detail = fmt.Sprintf("%s supports %d tokens; a %s run needs about %d", modelName, l.ContextLength, o.Mode, need)
 		r.Fix = "lower --max-steps or --top-k, or choose a model with a longer context"
 	case l.Adjustable && o.ContextLength > 0 && o.ContextLength < need:
-		r.Detail = fmt.Sprintf("the profile's context length is %d; a %s run needs about %d", o.ContextLength, cfg.Mode, need)
+		r.Detail = fmt.Sprintf("the profile's context length is %d; a %s run needs about %d", o.ContextLength, o.Mode, need)
 		r.Fix = fmt.Sprintf("set the profile's context length to 0 (sized per run) or at least %d", need)
 	case l.Adjustable && o.ContextLength < 0 && l.DefaultContext > 0 && l.DefaultContext < need:
 		r.Detail = fmt.Sprintf("no num_ctx is sent (context length -1) and the server loads %s with %d tokens; a %s run needs about %d: "+
-			"the server will cut the prompt", modelName, l.DefaultContext, cfg.Mode, need)
+			"the server will cut the prompt", modelName, l.DefaultContext, o.Mode, need)
 		r.Fix = "set the profile's context length to 0 (sized per run), or PARAMETER num_ctx in the Modelfile"
 	case l.Adjustable:
 		r.OK = true
-		r.Detail = fmt.Sprintf("a %s run needs about %d tokens; Proofglass sends num_ctx for it", cfg.Mode, need)
+		r.Detail = fmt.Sprintf("a %s run needs about %d tokens; Proofglass sends num_ctx for it", o.Mode, need)
 		if l.ContextLength > 0 {
 			r.Detail += fmt.Sprintf(" (the model supports %d)", l.ContextLength)
 		}
 	case l.DefaultContext > 0 && l.DefaultContext < need:
-		r.Detail = fmt.Sprintf("the server serves %s with a %d-token context; a %s run needs about %d", modelName, l.DefaultContext, cfg.Mode, need)
+		r.Detail = fmt.Sprintf("the server serves %s with a %d-token context; a %s run needs about %d", modelName, l.DefaultContext, o.Mode, need)
 		r.Fix = fmt.Sprintf("restart vLLM with --max-model-len %d or more (round up, e.g. %d)", need, (need+4095)/4096*4096)
 	case l.DefaultContext > 0:
 		r.OK = true
-		r.Detail = fmt.Sprintf("served with %d tokens; a %s run needs about %d", l.DefaultContext, cfg.Mode, need)
+		r.Detail = fmt.Sprintf("served with %d tokens; a %s run needs about %d", l.DefaultContext, o.Mode, need)
 	default:
 		r.OK, r.Skipped = true, true
-		r.Detail = fmt.Sprintf("the server does not say its context length; a %s run needs about %d tokens", cfg.Mode, need)
+		r.Detail = fmt.Sprintf("the server does not say its context length; a %s run needs about %d tokens", o.Mode, need)
 	}
 	return r
 }

@@ -1,4 +1,4 @@
-package watch
+package kb
 
 import (
 	"context"
@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"proofglass/backend/kb"
 )
 
-// Folder is a watched folder as stored.
-type Folder struct {
+// WatchedFolder is a watched folder as stored.
+type WatchedFolder struct {
 	ID           int64     `json:"id"`
 	CollectionID int64     `json:"collection_id"`
 	Collection   string    `json:"collection"`
@@ -23,21 +21,22 @@ type Folder struct {
 	Documents    int       `json:"documents"` // distinct documents those files are
 }
 
-// fileRow is a file seen in a watched folder: rel is its slash-separated path under the folder.
-type fileRow struct {
-	rel        string
-	size       int64
-	mtimeNS    int64
-	sha256     string
-	documentID int64 // 0: no document (not a PDF, image or video; or its document was deleted by hand)
-	owned      bool  // this file's ingest created the document
+// WatchedFile is a file seen in a watched folder: Rel is its slash-separated path under the folder.
+type WatchedFile struct {
+	Rel        string
+	Size       int64
+	MtimeNS    int64
+	SHA256     string
+	DocumentID int64 // 0: no document (not a PDF, image or video; or its document was deleted by hand)
+	Owned      bool  // this file's ingest created the document
 }
 
-// store reads and writes the watch tables of a knowledge base.
-type store struct{ db *sql.DB }
+// ErrAlreadyWatched is returned when the folder is already watched for the collection.
+var ErrAlreadyWatched = errors.New("already watched")
 
-func (s store) folders(ctx context.Context) ([]Folder, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.id, f.collection_id, c.name, f.path, f.created_at, f.scanned_at, f.error,
+// WatchedFolders lists the watched folders with their collection's name and counts of files and documents.
+func (k *KB) WatchedFolders(ctx context.Context) ([]WatchedFolder, error) {
+	rows, err := k.db.QueryContext(ctx, `SELECT f.id, f.collection_id, c.name, f.path, f.created_at, f.scanned_at, f.error,
 		(SELECT count(*) FROM watch_files w WHERE w.folder_id = f.id),
 		(SELECT count(DISTINCT document_id) FROM watch_files w WHERE w.folder_id = f.id AND w.document_id IS NOT NULL)
 		FROM watch_folders f JOIN collections c ON c.id = f.collection_id ORDER BY f.id`)
@@ -45,9 +44,9 @@ func (s store) folders(ctx context.Context) ([]Folder, error) {
 		return nil, fmt.Errorf("list watched folders: %w", err)
 	}
 	defer rows.Close()
-	var out []Folder
+	var out []WatchedFolder
 	for rows.Next() {
-		var f Folder
+		var f WatchedFolder
 		var created, scanned int64
 		if err := rows.Scan(&f.ID, &f.CollectionID, &f.Collection, &f.Path, &created, &scanned, &f.Error, &f.Files, &f.Documents); err != nil {
 			return nil, err
@@ -61,19 +60,18 @@ func (s store) folders(ctx context.Context) ([]Folder, error) {
 	return out, rows.Err()
 }
 
-// errExists is returned when the folder is already watched for the collection.
-var errExists = errors.New("already watched")
-
-func (s store) addFolder(ctx context.Context, collectionID int64, path string) (int64, error) {
+// AddWatchedFolder records path as watched for a collection and returns its id; when it already is, it returns that
+// id and ErrAlreadyWatched.
+func (k *KB) AddWatchedFolder(ctx context.Context, collectionID int64, path string) (int64, error) {
 	var id int64
-	err := s.db.QueryRowContext(ctx, `SELECT id FROM watch_folders WHERE collection_id = ? AND path = ?`, collectionID, path).Scan(&id)
+	err := k.db.QueryRowContext(ctx, `SELECT id FROM watch_folders WHERE collection_id = ? AND path = ?`, collectionID, path).Scan(&id)
 	if err == nil {
-		return id, errExists
+		return id, ErrAlreadyWatched
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, err
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO watch_folders(collection_id, path, created_at) VALUES (?, ?, ?)`,
+	res, err := k.db.ExecContext(ctx, `INSERT INTO watch_folders(collection_id, path, created_at) VALUES (?, ?, ?)`,
 		collectionID, path, time.Now().UnixMilli())
 	if err != nil {
 		return 0, fmt.Errorf("watch %s: %w", path, err)
@@ -81,48 +79,50 @@ func (s store) addFolder(ctx context.Context, collectionID int64, path string) (
 	return res.LastInsertId()
 }
 
-// exists reports whether folder id is still watched.
-func (s store) exists(ctx context.Context, id int64) bool {
+// WatchedFolderExists reports whether folder id is still watched.
+func (k *KB) WatchedFolderExists(ctx context.Context, id int64) bool {
 	var one int
-	return s.db.QueryRowContext(ctx, `SELECT 1 FROM watch_folders WHERE id = ?`, id).Scan(&one) == nil
+	return k.db.QueryRowContext(ctx, `SELECT 1 FROM watch_folders WHERE id = ?`, id).Scan(&one) == nil
 }
 
-func (s store) setScanned(ctx context.Context, id int64, at time.Time, errText string) error {
+// SetWatchScanned records a pass over folder id: its end at (zero: an incomplete pass, which leaves the last
+// complete one's time) and its error, "" for none.
+func (k *KB) SetWatchScanned(ctx context.Context, id int64, at time.Time, errText string) error {
 	var ms int64
 	if !at.IsZero() {
 		ms = at.UnixMilli()
-		_, err := s.db.ExecContext(ctx, `UPDATE watch_folders SET scanned_at = ?, error = ? WHERE id = ?`, ms, errText, id)
+		_, err := k.db.ExecContext(ctx, `UPDATE watch_folders SET scanned_at = ?, error = ? WHERE id = ?`, ms, errText, id)
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `UPDATE watch_folders SET error = ? WHERE id = ?`, errText, id)
+	_, err := k.db.ExecContext(ctx, `UPDATE watch_folders SET error = ? WHERE id = ?`, errText, id)
 	return err
 }
 
-// files returns the rows of a folder by rel.
-func (s store) files(ctx context.Context, folderID int64) (map[string]fileRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT rel, size, mtime_ns, sha256, coalesce(document_id, 0), owned
+// WatchedFiles returns the files recorded for a folder, by Rel.
+func (k *KB) WatchedFiles(ctx context.Context, folderID int64) (map[string]WatchedFile, error) {
+	rows, err := k.db.QueryContext(ctx, `SELECT rel, size, mtime_ns, sha256, coalesce(document_id, 0), owned
 		FROM watch_files WHERE folder_id = ?`, folderID)
 	if err != nil {
 		return nil, fmt.Errorf("list watched files: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]fileRow{}
+	out := map[string]WatchedFile{}
 	for rows.Next() {
-		var r fileRow
-		if err := rows.Scan(&r.rel, &r.size, &r.mtimeNS, &r.sha256, &r.documentID, &r.owned); err != nil {
+		var r WatchedFile
+		if err := rows.Scan(&r.Rel, &r.Size, &r.MtimeNS, &r.SHA256, &r.DocumentID, &r.Owned); err != nil {
 			return nil, err
 		}
-		out[r.rel] = r
+		out[r.Rel] = r
 	}
 	return out, rows.Err()
 }
 
-// apply removes the rows named by remove and writes put (replacing rows of the same rel) in one transaction. It
+// ApplyWatchedFiles removes the rows of a folder named by remove and writes put (replacing rows of the same rel) in one transaction. It
 // returns the documents that no watched file refers to any more and that a watched file created: the caller deletes
 // them. A document that other files still refer to passes its ownership on, so the last file to go takes it along;
 // a document the user added by hand is never owned and so never deleted here.
-func (s store) apply(ctx context.Context, folderID int64, remove []string, put []fileRow) ([]int64, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+func (k *KB) ApplyWatchedFiles(ctx context.Context, folderID int64, remove []string, put []WatchedFile) ([]int64, error) {
+	tx, err := k.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -151,16 +151,16 @@ func (s store) apply(ctx context.Context, folderID int64, remove []string, put [
 		}
 	}
 	for _, r := range put {
-		if err := release(r.rel); err != nil {
-			return nil, fmt.Errorf("record %s: %w", r.rel, err)
+		if err := release(r.Rel); err != nil {
+			return nil, fmt.Errorf("record %s: %w", r.Rel, err)
 		}
 		var doc any
-		if r.documentID != 0 {
-			doc = r.documentID
+		if r.DocumentID != 0 {
+			doc = r.DocumentID
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO watch_files(folder_id, rel, size, mtime_ns, sha256, document_id, owned)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, folderID, r.rel, r.size, r.mtimeNS, r.sha256, doc, r.owned); err != nil {
-			return nil, fmt.Errorf("record %s: %w", r.rel, err)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, folderID, r.Rel, r.Size, r.MtimeNS, r.SHA256, doc, r.Owned); err != nil {
+			return nil, fmt.Errorf("record %s: %w", r.Rel, err)
 		}
 	}
 	var gone []int64
@@ -183,9 +183,10 @@ func (s store) apply(ctx context.Context, folderID int64, remove []string, put [
 	return gone, tx.Commit()
 }
 
-// removeFolder forgets a folder and its files; it returns the documents to delete as apply does (none with keep).
-func (s store) removeFolder(ctx context.Context, id int64, keep bool) ([]int64, error) {
-	files, err := s.files(ctx, id)
+// RemoveWatchedFolder forgets a folder and its files; it returns the documents to delete as ApplyWatchedFiles does
+// (none with keep).
+func (k *KB) RemoveWatchedFolder(ctx context.Context, id int64, keep bool) ([]int64, error) {
+	files, err := k.WatchedFiles(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -193,16 +194,16 @@ func (s store) removeFolder(ctx context.Context, id int64, keep bool) ([]int64, 
 	for rel := range files {
 		rels = append(rels, rel)
 	}
-	gone, err := s.apply(ctx, id, rels, nil)
+	gone, err := k.ApplyWatchedFiles(ctx, id, rels, nil)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.db.ExecContext(ctx, `DELETE FROM watch_folders WHERE id = ?`, id)
+	res, err := k.db.ExecContext(ctx, `DELETE FROM watch_folders WHERE id = ?`, id)
 	if err != nil {
 		return nil, fmt.Errorf("remove watched folder %d: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, fmt.Errorf("watched folder %d: %w", id, kb.ErrNotFound)
+		return nil, fmt.Errorf("watched folder %d: %w", id, ErrNotFound)
 	}
 	if keep {
 		return nil, nil

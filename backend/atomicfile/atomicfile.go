@@ -1,4 +1,5 @@
-package config
+// Package atomicfile writes a file whole or not at all.
+package atomicfile
 
 import (
 	"fmt"
@@ -6,9 +7,18 @@ import (
 	"path/filepath"
 )
 
-// WriteFileAtomic writes data to path so that readers see the old or the new content, never a torn file:
-// a temp file in the same directory, fsync, rename, then fsync of the directory.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+// Write writes data to path so that readers see the old content or the new, never a torn file, and a crash leaves
+// one of them: a temp file in the same directory, fsynced, renamed over path, then the directory fsynced.
+func Write(path string, data []byte, perm os.FileMode) error {
+	return WriteWith(path, perm, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// WriteWith is Write for content that fill writes into the temp file f (it may seek and WriteAt; the file is closed
+// after it returns). When fill fails, path is left as it was.
+func WriteWith(path string, perm os.FileMode, fill func(f *os.File) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -16,7 +26,7 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp) // no-op after a successful rename
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
