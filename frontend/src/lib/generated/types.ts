@@ -749,19 +749,16 @@ export interface Usage {
   wall_ms: number
 }
 
-/** Folder is a watched folder as stored. */
+/** Folder is a watched folder as stored (kb owns the watch tables). */
 export interface WatchFolder {
   id: number
   collection_id: number
   collection: string
   path: string
   created_at: string
-  /** end of the last complete pass; zero before the first */
   scanned_at: string
   error?: string
-  /** files seen (PDFs, images, videos and others) */
   files: number
-  /** distinct documents those files are */
   documents: number
 }
 
@@ -775,12 +772,9 @@ export interface WatchStatus {
   collection: string
   path: string
   created_at: string
-  /** end of the last complete pass; zero before the first */
   scanned_at: string
   error?: string
-  /** files seen (PDFs, images, videos and others) */
   files: number
-  /** distinct documents those files are */
   documents: number
   state: WatchState
   /** files waiting to be ingested (being written, or queued in a pass) */
