@@ -200,18 +200,9 @@ func (k *KB) DocumentIDsNamed(ctx context.Context, name string, collectionID int
 		q += ` AND collection_id = ?`
 		args = append(args, collectionID)
 	}
-	rows, err := k.db.QueryContext(ctx, q+` ORDER BY id`, args...)
+	ids, err := k.ids(ctx, q+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("documents named %q: %w", name, err)
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return ids, nil
 }

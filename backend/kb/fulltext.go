@@ -159,21 +159,8 @@ func (k *KB) UnitsAtOrdinal(ctx context.Context, sc Scope, ordinal int, last boo
 	if last {
 		cond, a = "u.ordinal = d.pages", nil
 	}
-	rows, err := k.db.QueryContext(ctx, `SELECT u.id FROM units u JOIN documents d ON d.id = u.document_id
+	return k.ids(ctx, `SELECT u.id FROM units u JOIN documents d ON d.id = u.document_id
 			WHERE `+cond+` AND `+where+` LIMIT 200`, append(a, args...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
 }
 
 // rowsByID runs query, whose "IN (%s)" takes the ids, in chunks well under SQLite's bound-variable limit, and
