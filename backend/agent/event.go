@@ -23,6 +23,7 @@ const (
 	KindAnswer     Kind = "answer"      // Answer
 	KindError      Kind = "error"       // Error
 	KindDone       Kind = "done"        // Done: always the last event of a run
+	KindGrounding  Kind = "grounding"   // Grounding: the answer's figures and names checked against its sources (after answer, before done)
 )
 
 // Event is one step of a run, as the UI, the SSE stream, the CLI and the run store all see it. It is self-contained
@@ -48,6 +49,8 @@ type Event struct {
 	Answer   *AnswerInfo   `json:"answer,omitempty"`
 	Error    *ErrorInfo    `json:"error,omitempty"`
 	Done     *DoneInfo     `json:"done,omitempty"`
+
+	Grounding *GroundingInfo `json:"grounding,omitempty"`
 }
 
 // ImageRef names an image stored as a blob (content-addressed: Blob is the lowercase hex SHA-256 of the bytes).
@@ -238,6 +241,58 @@ type AnswerInfo struct {
 	Forced    bool       `json:"forced,omitempty"` // the step limit ran out without an answer (text is the fallback)
 }
 
+// Grounding statuses of a claim, best first. Only region and cited_page mean the claim was found where the answer
+// says its evidence is.
+const (
+	GroundRegion    = "region"     // in a region the agent zoomed into (or a cited region)
+	GroundCitedPage = "cited_page" // on a page the answer cites
+	GroundElsewhere = "elsewhere"  // on another page: one the agent was shown but did not cite, or elsewhere in the document
+	GroundMismatch  = "mismatch"   // the cited evidence has a different value in the same context
+	GroundNotFound  = "not_found"  // nowhere in the document's text
+)
+
+// GroundingInfo is the grounding pass over an answer, made without a model call: each checkable claim of the answer
+// (a figure, a date, a quoted phrase, a distinctive name) looked up in the text of the regions the agent zoomed into,
+// the pages it cited, the pages it was shown and the rest of their documents.
+type GroundingInfo struct {
+	Claims []GroundedClaim `json:"claims"`
+	// Figures counts the numeric claims (numbers, percentages, amounts, ranges, dates); FiguresGrounded those found in
+	// the cited evidence (status region or cited_page).
+	Figures         int `json:"figures"`
+	FiguresGrounded int `json:"figures_grounded"`
+	// Names counts quoted phrases and distinctive names; NamesGrounded those found in the cited evidence.
+	Names         int `json:"names"`
+	NamesGrounded int `json:"names_grounded"`
+	// Summary is one line for people: "3 of 4 figures found in the cited evidence", "no checkable claim".
+	Summary   string `json:"summary"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+}
+
+// GroundedClaim is one checked claim. Start and End are byte offsets of Text in the answer's text.
+type GroundedClaim struct {
+	Text  string   `json:"text"`
+	Kind  string   `json:"kind"` // number | percent | currency | range | date | year | quote | name
+	Start int      `json:"start"`
+	End   int      `json:"end"`
+	Value *float64 `json:"value,omitempty"` // numbers: the value as written, scale words applied (ranges: the low end)
+	// Status is one of the Ground* constants; Note says it for people ("on a cited page", "elsewhere in the
+	// document (page 3)", "85 % — the cited region says 87 %").
+	Status string `json:"status"`
+	Note   string `json:"note"`
+	// Found is where the claim was found, or for a mismatch what the cited evidence has instead.
+	Found *GroundEvidence `json:"found,omitempty"`
+}
+
+// GroundEvidence is words on a page that a claim was compared with.
+type GroundEvidence struct {
+	UnitID       string       `json:"unit_id"`
+	DocumentID   string       `json:"document_id"`
+	DocumentName string       `json:"document_name"`
+	Page         int          `json:"page"`
+	Text         string       `json:"text"`            // the words as on the page
+	Boxes        [][4]float64 `json:"boxes,omitempty"` // each word's box, 0..1 of the page (like CropInfo.Region)
+}
+
 // ErrorInfo is a problem. Recoverable errors (a malformed turn, a failed search) are followed by more steps;
 // a fatal one by done.
 type ErrorInfo struct {
@@ -291,6 +346,7 @@ type emitter struct {
 	step  int
 	sink  Sink
 	now   func() time.Time
+	trail []Event // results, crop and answer events: the evidence a Grounder checks an answer against
 }
 
 func newEmitter(runID string, sink Sink, now func() time.Time) *emitter {
@@ -319,6 +375,17 @@ func (e *emitter) emit(ev Event) Event {
 	ev.ElapsedMS = t.Sub(e.start).Milliseconds()
 	ev.RunID = e.runID
 	ev.Step = e.step
+	switch ev.Kind {
+	case KindResults, KindCrop, KindAnswer:
+		e.trail = append(e.trail, ev)
+	}
 	e.sink(ev)
 	return ev
+}
+
+// trailCopy returns the results, crop and answer events emitted so far.
+func (e *emitter) trailCopy() []Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]Event(nil), e.trail...)
 }

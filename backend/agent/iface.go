@@ -49,6 +49,12 @@ type FrameSource interface {
 	Frames(ctx context.Context, unitID string, fps float64, maxFrames int) ([]Frame, error)
 }
 
+// Grounder checks an answer's claims against its evidence without a model call. trail holds the run's results, crop
+// and answer events so far, in order: where the agent looked and what it cited.
+type Grounder interface {
+	Ground(ctx context.Context, answer AnswerInfo, trail []Event) (*GroundingInfo, error)
+}
+
 // BlobStore keeps the images the agent sends (pages as sent, crops, memory images) so events can name them.
 // id is the lowercase hex SHA-256 of data; storing the same id twice must be harmless.
 type BlobStore interface {

@@ -13,7 +13,9 @@ type State struct {
 	Answer  *AnswerInfo  `json:"answer,omitempty"`
 	Errors  []ErrorInfo  `json:"errors,omitempty"`
 	Done    *DoneInfo    `json:"done,omitempty"`
-	LastSeq int          `json:"last_seq"`
+	// Grounding is the answer's grounding pass, when the run made one.
+	Grounding *GroundingInfo `json:"grounding,omitempty"`
+	LastSeq   int            `json:"last_seq"`
 }
 
 // StepState is one model call and what the agent did with its reply.
@@ -82,6 +84,8 @@ func (s *State) Apply(ev Event) error {
 		}
 	case KindDone:
 		s.Done = ev.Done
+	case KindGrounding:
+		s.Grounding = ev.Grounding
 	default:
 		// Unknown kinds come from newer writers; skipping them keeps old readers working.
 	}
@@ -110,6 +114,8 @@ func missingPayload(ev Event) bool {
 		return ev.Error == nil
 	case KindDone:
 		return ev.Done == nil
+	case KindGrounding:
+		return ev.Grounding == nil
 	}
 	return false
 }

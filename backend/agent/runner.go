@@ -123,6 +123,9 @@ type Agent struct {
 	Blobs     BlobStore
 	Now       func() time.Time // for tests; time.Now by default
 	Log       *slog.Logger
+	// Grounder, when set, checks every answer against its evidence: its result is the grounding event, emitted after
+	// the answer and before done.
+	Grounder Grounder
 }
 
 // Result is how a run ended. The same facts were streamed as events.
@@ -213,8 +216,11 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 	case r.answer != nil && !r.answer.Forced:
 		status = StatusAnswered
 	}
-	r.usage.WallMS = now().Sub(r.start).Milliseconds()
 	r.em.setStep(r.usage.Steps)
+	if a.Grounder != nil && r.answer != nil && ctx.Err() == nil {
+		r.ground(ctx)
+	}
+	r.usage.WallMS = now().Sub(r.start).Milliseconds()
 	r.em.emit(Event{Kind: KindDone, Done: &DoneInfo{Status: status, Usage: r.usage}})
 	res := Result{RunID: runID, Status: status, Answer: r.answer, Usage: r.usage, Messages: r.trajectory, Options: r.opts}
 	if runErr != nil {
@@ -418,6 +424,20 @@ func (r *run) search(ctx context.Context, query, nodeID string, k int) ([]Search
 		return nil, &stepError{"search", fmt.Errorf("search %q: %w", query, err)}
 	}
 	return hits, nil
+}
+
+// ground runs the Grounder over the answer and emits its grounding event; a failed pass is a recoverable error
+// event instead (the answer stands, unchecked).
+func (r *run) ground(ctx context.Context) {
+	info, err := r.a.Grounder.Ground(ctx, *r.answer, r.em.trailCopy())
+	if err != nil {
+		r.log.Warn("grounding pass failed", "err", err)
+		r.emitError("grounding", "grounding pass: "+err.Error(), true)
+		return
+	}
+	if info != nil {
+		r.em.emit(Event{Kind: KindGrounding, Grounding: info})
+	}
 }
 
 // finish records the answer and emits it.

@@ -1,0 +1,388 @@
+package grounding
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"proofglass/backend/agent"
+	"proofglass/backend/kb"
+)
+
+// Area is a region of a page the agent zoomed into or cited, in the page's word space.
+type Area struct {
+	Page *Page
+	// Region is 0..1 of the page (as agent.CropInfo.Region); nil means the whole page.
+	Region *[4]float64
+}
+
+func (a Area) region() region {
+	if a.Region == nil || a.Page.W <= 0 || a.Page.H <= 0 {
+		return region{}
+	}
+	r := a.Region
+	return region{r[0] * a.Page.W, r[1] * a.Page.H, r[2] * a.Page.W, r[3] * a.Page.H}
+}
+
+// Evidence is where an answer's claims are looked for, in this order: the regions the agent zoomed into, the pages
+// it cited, the pages it was shown, then the rest of their documents.
+type Evidence struct {
+	Regions []Area
+	Cited   []*Page
+	Shown   []*Page
+	// Rest yields the documents' other pages, possibly without word boxes; it is called only when a claim is still
+	// unresolved. Boxes, when set, loads a page of Rest with its word boxes once a claim was found on it.
+	Rest  func(yield func(*Page) bool) error
+	Boxes func(*Page) (*Page, error)
+}
+
+// Check grounds an answer's claims in ev. It makes no model call.
+func Check(answer string, ev Evidence) (agent.GroundingInfo, error) {
+	start := time.Now()
+	claims := Extract(answer)
+	info := agent.GroundingInfo{Claims: make([]agent.GroundedClaim, len(claims))}
+	var unresolved []int
+	cited := len(ev.Regions) > 0 || len(ev.Cited) > 0
+	for i, c := range claims {
+		g := agent.GroundedClaim{Text: c.Text, Kind: c.Kind, Start: c.Start, End: c.End, Status: agent.GroundNotFound}
+		if len(c.Values) > 0 {
+			v := c.Values[0]
+			g.Value = &v
+		}
+		info.Claims[i] = g
+		if h, ok := firstHit(c, ev.Regions); ok {
+			setFound(&info.Claims[i], h, agent.GroundRegion, fmt.Sprintf("in the cited region (page %d)", h.page.Ordinal))
+			continue
+		}
+		if h, ok := firstPageHit(c, ev.Cited); ok {
+			setFound(&info.Claims[i], h, agent.GroundCitedPage, fmt.Sprintf("on a cited page (page %d)", h.page.Ordinal))
+			continue
+		}
+		if c.Figure() {
+			// A different value in the same context where the answer says its evidence is.
+			ctx := answerContext(answer, c)
+			areas, where := ev.Regions, "the cited region"
+			pages := ev.Cited
+			if !cited {
+				areas, pages, where = nil, ev.Shown, "the page shown"
+			}
+			if h, ok := differing(c, ctx, areas, pages); ok {
+				text, _ := h.words()
+				w := where
+				if h.m != nil && !inAreas(h, areas) {
+					w = "the cited page"
+					if !cited {
+						w = "the page shown"
+					}
+				}
+				setFound(&info.Claims[i], h, agent.GroundMismatch,
+					fmt.Sprintf("%s — %s says %s (page %d)", strings.TrimSpace(c.Text), w, text, h.page.Ordinal))
+				continue
+			}
+		}
+		if h, ok := firstPageHit(c, ev.Shown); ok {
+			setFound(&info.Claims[i], h, agent.GroundElsewhere,
+				fmt.Sprintf("elsewhere in the document (page %d, shown but not cited)", h.page.Ordinal))
+			continue
+		}
+		unresolved = append(unresolved, i)
+	}
+	if len(unresolved) > 0 && ev.Rest != nil {
+		err := ev.Rest(func(p *Page) bool {
+			left := unresolved[:0]
+			for _, i := range unresolved {
+				h, ok := p.find(claims[i], region{})
+				if !ok {
+					left = append(left, i)
+					continue
+				}
+				if ev.Boxes != nil && len(p.Words) > 0 && p.Words[0].X1 == 0 {
+					if full, err := ev.Boxes(p); err == nil && full != nil {
+						if fh, ok := full.find(claims[i], region{}); ok {
+							h = fh
+						}
+					}
+				}
+				setFound(&info.Claims[i], h, agent.GroundElsewhere, fmt.Sprintf("elsewhere in the document (page %d)", h.page.Ordinal))
+			}
+			unresolved = left
+			return len(unresolved) > 0
+		})
+		if err != nil {
+			return info, fmt.Errorf("ground answer in the rest of its documents: %w", err)
+		}
+	}
+	for i := range info.Claims {
+		g := &info.Claims[i]
+		if g.Status == agent.GroundNotFound {
+			g.Note = "not found in the cited evidence or the rest of the document"
+		}
+		grounded := g.Status == agent.GroundRegion || g.Status == agent.GroundCitedPage
+		if claims[i].Figure() {
+			info.Figures++
+			if grounded {
+				info.FiguresGrounded++
+			}
+		} else {
+			info.Names++
+			if grounded {
+				info.NamesGrounded++
+			}
+		}
+	}
+	info.Summary = summary(info)
+	info.ElapsedMS = time.Since(start).Milliseconds()
+	return info, nil
+}
+
+func setFound(g *agent.GroundedClaim, h hit, status, note string) {
+	text, boxes := h.words()
+	p := h.page
+	g.Status, g.Note = status, note
+	g.Found = &agent.GroundEvidence{UnitID: unitRef(p.UnitID), DocumentID: unitRef(p.DocumentID), DocumentName: p.DocumentName,
+		Page: p.Ordinal, Text: text, Boxes: boxes}
+}
+
+func firstHit(c Claim, areas []Area) (hit, bool) {
+	for _, a := range areas {
+		if h, ok := a.Page.find(c, a.region()); ok {
+			return h, true
+		}
+	}
+	return hit{}, false
+}
+
+func firstPageHit(c Claim, pages []*Page) (hit, bool) {
+	for _, p := range pages {
+		if h, ok := p.find(c, region{}); ok {
+			return h, true
+		}
+	}
+	return hit{}, false
+}
+
+// differing finds the value the cited evidence has in the claim's context: in a region first, then on a page.
+func differing(c Claim, ctx map[string]bool, areas []Area, pages []*Page) (hit, bool) {
+	for _, a := range areas {
+		if h, ok := a.Page.differing(c, ctx, a.region()); ok {
+			return h, true
+		}
+	}
+	for _, p := range pages {
+		if h, ok := p.differing(c, ctx, region{}); ok {
+			return h, true
+		}
+	}
+	return hit{}, false
+}
+
+func inAreas(h hit, areas []Area) bool {
+	for _, a := range areas {
+		if a.Page == h.page && a.Page.inside(a.region(), h.first) {
+			return true
+		}
+	}
+	return false
+}
+
+// summary says the pass in one line: "3 of 4 figures found in the cited evidence; 1 mismatch".
+func summary(info agent.GroundingInfo) string {
+	if len(info.Claims) == 0 {
+		return "no checkable claim (no figures, dates, quotations or names)"
+	}
+	var parts []string
+	if info.Figures > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d %s", info.FiguresGrounded, info.Figures, plural(info.Figures, "figure", "figures")))
+	}
+	if info.Names > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d %s", info.NamesGrounded, info.Names, plural(info.Names, "name or quotation", "names and quotations")))
+	}
+	s := strings.Join(parts, " and ") + " found in the cited evidence"
+	counts := map[string]int{}
+	for _, c := range info.Claims {
+		counts[c.Status]++
+	}
+	var tail []string
+	if n := counts[agent.GroundMismatch]; n > 0 {
+		tail = append(tail, fmt.Sprintf("%d %s", n, plural(n, "mismatch", "mismatches")))
+	}
+	if n := counts[agent.GroundElsewhere]; n > 0 {
+		tail = append(tail, fmt.Sprintf("%d only elsewhere", n))
+	}
+	if n := counts[agent.GroundNotFound]; n > 0 {
+		tail = append(tail, fmt.Sprintf("%d not found", n))
+	}
+	if len(tail) > 0 {
+		s += "; " + strings.Join(tail, ", ")
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Grounder grounds a run's answer in a knowledge base: it is the agent.Grounder kbagent gives the agent.
+type Grounder struct {
+	KB *kb.KB
+	// MaxRestPages bounds the pages of the rest of the documents read per answer (0: 5000).
+	MaxRestPages int
+}
+
+// Ground implements agent.Grounder: the evidence is the run's crops, the answer's citations and the pages shown.
+func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []agent.Event) (*agent.GroundingInfo, error) {
+	type areaRef struct {
+		unit   int64
+		region *[4]float64
+	}
+	var areas []areaRef
+	var cited, shown []int64
+	names := map[int64]string{}
+	seen := map[int64]bool{}
+	want := func(id string, doc string, list *[]int64) int64 {
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil || n <= 0 {
+			return 0
+		}
+		if doc != "" {
+			names[n] = doc
+		}
+		if list != nil && !seen[n] {
+			seen[n] = true
+			*list = append(*list, n)
+		}
+		return n
+	}
+	for _, ev := range trail {
+		switch {
+		case ev.Kind == agent.KindCrop && ev.Crop != nil:
+			if n := want(ev.Crop.UnitID, ev.Crop.DocumentName, nil); n > 0 {
+				region := ev.Crop.Region
+				areas = append(areas, areaRef{n, &region})
+			}
+		case ev.Kind == agent.KindResults && ev.Results != nil:
+			for _, h := range ev.Results.Hits {
+				if h.Shown {
+					want(h.UnitID, h.DocumentName, nil)
+				}
+			}
+		}
+	}
+	for _, c := range answer.Citations {
+		if n := want(c.UnitID, c.DocumentName, &cited); n > 0 && c.Region != nil {
+			areas = append(areas, areaRef{n, c.Region})
+		}
+	}
+	for _, ev := range trail {
+		if ev.Kind == agent.KindResults && ev.Results != nil {
+			for _, h := range ev.Results.Hits {
+				if h.Shown {
+					want(h.UnitID, h.DocumentName, &shown)
+				}
+			}
+		}
+	}
+	ids := append(append([]int64(nil), cited...), shown...)
+	for _, a := range areas {
+		ids = append(ids, a.unit)
+	}
+	units, err := g.KB.UnitsByID(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("ground answer: %w", err)
+	}
+	pages := map[int64]*Page{}
+	page := func(id int64) *Page {
+		if p, ok := pages[id]; ok {
+			return p
+		}
+		u, ok := units[id]
+		if !ok {
+			return nil
+		}
+		p := NewPage(u, names[id])
+		pages[id] = p
+		return p
+	}
+	var ev Evidence
+	for _, a := range areas {
+		if p := page(a.unit); p != nil {
+			ev.Regions = append(ev.Regions, Area{Page: p, Region: a.region})
+		}
+	}
+	for _, id := range cited {
+		if p := page(id); p != nil {
+			ev.Cited = append(ev.Cited, p)
+		}
+	}
+	for _, id := range shown {
+		if p := page(id); p != nil && !isCited(id, cited) {
+			ev.Shown = append(ev.Shown, p)
+		}
+	}
+	var docs []int64
+	docSeen := map[int64]bool{}
+	for _, id := range ids {
+		if u, ok := units[id]; ok && !docSeen[u.DocumentID] {
+			docSeen[u.DocumentID] = true
+			docs = append(docs, u.DocumentID)
+		}
+	}
+	docName := map[int64]string{}
+	for id, u := range units {
+		docName[u.DocumentID] = names[id]
+	}
+	limit := g.MaxRestPages
+	if limit <= 0 {
+		limit = 5000
+	}
+	ev.Rest = func(yield func(*Page) bool) error {
+		read := 0
+		for _, d := range docs {
+			stop := false
+			err := g.KB.EachUnitText(ctx, d, func(u kb.Unit) bool {
+				if _, done := pages[u.ID]; done {
+					return true
+				}
+				read++
+				if read > limit || !yield(NewPage(u, docName[d])) {
+					stop = true
+					return false
+				}
+				return true
+			})
+			if err != nil {
+				return err
+			}
+			if stop {
+				return nil
+			}
+		}
+		return nil
+	}
+	ev.Boxes = func(p *Page) (*Page, error) {
+		u, err := g.KB.Unit(ctx, p.UnitID)
+		if err != nil {
+			return nil, err
+		}
+		return NewPage(u, p.DocumentName), nil
+	}
+	info, err := Check(answer.Text, ev)
+	if err != nil {
+		return nil, err
+	}
+	return &info, nil
+}
+
+func isCited(id int64, cited []int64) bool {
+	for _, c := range cited {
+		if c == id {
+			return true
+		}
+	}
+	return false
+}
