@@ -84,8 +84,8 @@ func TestEqual(t *testing.T) {
 		{"12.5 %", "12.5 percent", true},
 		{"12.5%", "12.5 per cent", true},
 		{"350", "350.0", true},
-		{"87%", "86.6%", true},  // rounded as the answer writes it
-		{"3.1", "3.14", true},   // rounded to the answer's decimals
+		{"87%", "86.6%", true}, // rounded as the answer writes it
+		{"3.1", "3.14", true},  // rounded to the answer's decimals
 		{"(1,234)", "-1,234", true},
 		{"-1,234", "(1,234)", true},
 		{"３５０", "350", true},
