@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/grounding"
 	"proofglass/backend/kb"
 	"proofglass/backend/model"
 	"proofglass/backend/pdf"
@@ -53,6 +54,8 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 		Frames:    &Frames{KB: d.KB},
 		Blobs:     &Blobs{KB: d.KB, RunID: run.ID},
 		Log:       d.Log,
+		// Every answer is checked against the words of the regions and pages it cites (no model call).
+		Grounder: &grounding.Grounder{KB: d.KB},
 	}
 	rec := NewRecorder(ctx, d.KB, run.ID, sink)
 	res, runErr := a.Run(ctx, ID(run.ID), cfg, question, rec.Sink)
