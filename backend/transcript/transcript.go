@@ -153,6 +153,8 @@ func (p *Printer) Print(ev agent.Event) error {
 		p.line("graph: %d nodes, %d edges, %d memory images (%d px)", len(g.Nodes), len(g.Edges), sel, g.TotalPixels)
 	case agent.KindAnswer:
 		p.answer(ev.Answer)
+	case agent.KindGrounding:
+		p.grounding(ev.Grounding)
 	case agent.KindError:
 		e := ev.Error
 		kind := "error"
@@ -276,6 +278,24 @@ func (p *Printer) answer(a *agent.AnswerInfo) {
 			region = ", region " + nums(c.Region[:], "%.3f")
 		}
 		p.line("  [%d] %s p.%d (unit %s)%s", i+1, c.DocumentName, c.Page, c.UnitID, region)
+	}
+}
+
+// grounding prints the grounding footer: the summary, then each claim with a mark: ✓ found in the cited evidence,
+// ~ found only elsewhere, ✗ a mismatch, ? not found.
+func (p *Printer) grounding(g *agent.GroundingInfo) {
+	p.line("grounding: %s", g.Summary)
+	for _, c := range g.Claims {
+		switch c.Status {
+		case agent.GroundRegion, agent.GroundCitedPage:
+			p.line("  ✓ %s: %s", c.Text, c.Note)
+		case agent.GroundElsewhere:
+			p.line("  ~ %s: %s", c.Text, c.Note)
+		case agent.GroundMismatch:
+			p.line("  ✗ mismatch: %s", c.Note)
+		default:
+			p.line("  ? %s: %s", c.Text, c.Note)
+		}
 	}
 }
 

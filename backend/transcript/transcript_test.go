@@ -97,3 +97,35 @@ func TestTranscript(t *testing.T) {
 		})
 	}
 }
+
+func TestGroundingFooter(t *testing.T) {
+	evs := []agent.Event{
+		{Seq: 1, Kind: agent.KindAnswer, Step: 1, Answer: &agent.AnswerInfo{Text: "3370.0 g and 3250.0 g", Citations: []agent.Citation{}}},
+		{Seq: 2, Kind: agent.KindGrounding, Step: 1, Grounding: &agent.GroundingInfo{
+			Summary: "1 of 3 figures found in the cited evidence; 1 mismatch, 1 not found", Figures: 3, FiguresGrounded: 1,
+			Claims: []agent.GroundedClaim{
+				{Text: "3370.0", Kind: "number", Status: agent.GroundRegion, Note: "in the cited region (page 2)"},
+				{Text: "3250.0", Kind: "number", Status: agent.GroundMismatch, Note: "3250.0 — the cited region says 3200.0 (page 2)"},
+				{Text: "4.9%", Kind: "percent", Status: agent.GroundElsewhere, Note: "elsewhere in the document (page 1)"},
+				{Text: "12", Kind: "number", Status: agent.GroundNotFound, Note: "not found in the cited evidence or the rest of the document"},
+			}}},
+		{Seq: 3, Kind: agent.KindDone, Step: 1, Done: &agent.DoneInfo{Status: agent.StatusAnswered}},
+	}
+	var out bytes.Buffer
+	p := New(&out)
+	for _, ev := range evs {
+		if err := p.Print(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "" +
+		"grounding: 1 of 3 figures found in the cited evidence; 1 mismatch, 1 not found\n" +
+		"  ✓ 3370.0: in the cited region (page 2)\n" +
+		"  ✗ mismatch: 3250.0 — the cited region says 3200.0 (page 2)\n" +
+		"  ~ 4.9%: elsewhere in the document (page 1)\n" +
+		"  ? 12: not found in the cited evidence or the rest of the document\n" +
+		"done: "
+	if got := out.String(); !strings.Contains(got, want) {
+		t.Fatalf("transcript:\n%s\nwant the footer:\n%s", got, want)
+	}
+}
