@@ -418,6 +418,11 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 		if !strings.Contains(text(res), fmt.Sprintf("blood_loss_report.pdf, page %d", l.page)) {
 			t.Errorf("answer text lacks its source: %s", text(res))
 		}
+		// The scripted answer states no figure or name: the grounding pass says so, in the result and its text.
+		if out.Grounding == nil || out.Grounding.Summary != "no checkable claim (no figures, dates, quotations or names)" ||
+			!strings.Contains(text(res), "Grounding: "+out.Grounding.Summary) {
+			t.Errorf("grounding %+v in %s", out.Grounding, text(res))
+		}
 		// Notifications are sent before the result, but the client hands them to its handler on its own.
 		var got string
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {

@@ -286,6 +286,9 @@ type AskOut struct {
 	RunID     int64            `json:"run_id"`
 	Status    string           `json:"status"`
 	Forced    bool             `json:"forced,omitempty"`
+	// Grounding is the check of the answer's figures and names against the pages it cites (none when the run made
+	// no grounding pass).
+	Grounding *agent.GroundingInfo `json:"grounding,omitempty"`
 }
 
 func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*sdk.CallToolResult, AskOut, error) {
@@ -320,7 +323,11 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	deps.Query.DocumentIDs = q.DocumentIDs
 	token := req.Params.GetProgressToken()
 	steps := 0
+	var grounding *agent.GroundingInfo
 	sink := func(ev agent.Event) {
+		if ev.Kind == agent.KindGrounding {
+			grounding = ev.Grounding
+		}
 		msg := progressMessage(ev)
 		if token == nil || msg == "" {
 			return
@@ -342,6 +349,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	}
 	out.Answer, out.Forced = res.Answer.Text, res.Answer.Forced
 	out.Citations = append(out.Citations, res.Answer.Citations...)
+	out.Grounding = grounding
 	text := out.Answer
 	if len(out.Citations) > 0 {
 		text += "\n\nSources:"
@@ -349,6 +357,14 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 			text += fmt.Sprintf("\n- %s, page %d (unit %s)", c.DocumentName, c.Page, c.UnitID)
 			if c.Region != nil {
 				text += fmt.Sprintf(", region [%.3g, %.3g, %.3g, %.3g]", c.Region[0], c.Region[1], c.Region[2], c.Region[3])
+			}
+		}
+	}
+	if g := out.Grounding; g != nil {
+		text += "\n\nGrounding: " + g.Summary
+		for _, c := range g.Claims {
+			if c.Status != agent.GroundRegion && c.Status != agent.GroundCitedPage {
+				text += fmt.Sprintf("\n- %s: %s (%s)", c.Text, c.Note, c.Status)
 			}
 		}
 	}
@@ -379,6 +395,8 @@ func progressMessage(ev agent.Event) string {
 		return "memorizing"
 	case agent.KindAnswer:
 		return "answered"
+	case agent.KindGrounding:
+		return "checked: " + ev.Grounding.Summary
 	case agent.KindError:
 		return "error: " + ev.Error.Message
 	case agent.KindDone:
