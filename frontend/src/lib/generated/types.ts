@@ -53,6 +53,7 @@ export interface AgentEvent {
   answer?: AnswerInfo
   error?: ErrorInfo
   done?: DoneInfo
+  grounding?: GroundingInfo
 }
 
 /** AnswerInfo is the final answer. */
@@ -330,6 +331,58 @@ export interface GraphNode {
   answer?: string
 }
 
+/** GroundEvidence is words on a page that a claim was compared with. */
+export interface GroundEvidence {
+  unit_id: string
+  document_id: string
+  document_name: string
+  page: number
+  /** the words as on the page */
+  text: string
+  /** each word's box, 0..1 of the page (like CropInfo.Region) */
+  boxes?: ([number, number, number, number])[]
+}
+
+/** GroundedClaim is one checked claim. Start and End are byte offsets of Text in the answer's text. */
+export interface GroundedClaim {
+  text: string
+  /** number | percent | currency | range | date | year | quote | name */
+  kind: string
+  start: number
+  end: number
+  /** numbers: the value as written, scale words applied (ranges: the low end) */
+  value?: number
+  /**
+   * Status is one of the Ground* constants; Note says it for people ("on a cited page", "elsewhere in the
+   * document (page 3)", "85 % — the cited region says 87 %").
+   */
+  status: string
+  note: string
+  /** Found is where the claim was found, or for a mismatch what the cited evidence has instead. */
+  found?: GroundEvidence
+}
+
+/**
+ * GroundingInfo is the grounding pass over an answer, made without a model call: each checkable claim of the answer
+ * (a figure, a date, a quoted phrase, a distinctive name) looked up in the text of the regions the agent zoomed into,
+ * the pages it cited, the pages it was shown and the rest of their documents.
+ */
+export interface GroundingInfo {
+  claims: GroundedClaim[] | null
+  /**
+   * Figures counts the numeric claims (numbers, percentages, amounts, ranges, dates); FiguresGrounded those found in
+   * the cited evidence (status region or cited_page).
+   */
+  figures: number
+  figures_grounded: number
+  /** Names counts quoted phrases and distinctive names; NamesGrounded those found in the cited evidence. */
+  names: number
+  names_grounded: number
+  /** Summary is one line for people: "3 of 4 figures found in the cited evidence", "no checkable claim". */
+  summary: string
+  elapsed_ms: number
+}
+
 /** Hit is one retrieved unit. */
 export interface Hit {
   unit_id: string
@@ -424,6 +477,7 @@ export type Kind =
   | 'answer'
   | 'error'
   | 'done'
+  | 'grounding'
 
 /** MemorizeInfo closes a vimrag search node. */
 export interface MemorizeInfo {
