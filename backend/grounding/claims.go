@@ -225,7 +225,7 @@ var nameStop = map[string]bool{"The": true, "A": true, "An": true, "In": true, "
 	"From": true, "By": true, "With": true, "Of": true, "To": true, "I": true, "Yes": true, "No": true, "So": true,
 	"Both": true, "Each": true, "See": true, "Note": true, "However": true, "Thus": true, "Overall": true, "All": true, "There": true, "Here": true, "Their": true, "His": true, "Her": true}
 
-var nameJoin = map[string]bool{"of": true, "de": true, "and": true, "&": true, "for": true, "the": true, "von": true, "van": true, "der": true, "la": true}
+var nameJoin = map[string]bool{"of": true, "de": true, "&": true, "for": true, "von": true, "van": true, "der": true, "la": true}
 
 // name reads a run of capitalised words from i (joined by small words such as "of"); it is a name when at least two
 // capitalised words remain after leading sentence words.

@@ -49,6 +49,7 @@ func TestExtract(t *testing.T) {
 		{"quote", `the report says "unfortunately, the publisher was unable"`, []want{{`"unfortunately, the publisher was unable"`, KindQuote, 0, ""}}},
 		{"curly quote", "called “Sample Size Calculation” here", []want{{"“Sample Size Calculation”", KindQuote, 0, ""}}},
 		{"capitalised name", "The Impact of Prepartum Factor XIII Activity was studied", []want{{"Impact of Prepartum Factor XIII Activity", KindName, 0, ""}}},
+		{"two names in a list", "by Christian Haslinger and Torsten Hothorn", []want{{"Christian Haslinger", KindName, 0, ""}, {"Torsten Hothorn", KindName, 0, ""}}},
 		{"one capitalised word is no name", "Patients were counted.", nil},
 		{"no claim", "The report does not say.", nil},
 	}

@@ -198,16 +198,23 @@ func contextWords(s string, into map[string]bool) {
 	word(string(cur))
 }
 
-// answerContext are the distinctive words around a claim of an answer: its line, up to 80 characters before it and
-// 40 after.
+// clauseEnds end a clause of an answer: the context of a figure stays inside its own.
+var clauseEnds = []string{"\n", ". ", "; ", "。", "；", "！", "？", "! ", "? "}
+
+// answerContext are the distinctive words around a claim of an answer, within its clause: up to 80 bytes before it
+// and 40 after.
 func answerContext(text string, c Claim) map[string]bool {
 	from := max(0, c.Start-80)
-	if k := strings.LastIndexByte(text[from:c.Start], '\n'); k >= 0 {
-		from += k + 1
+	for _, e := range clauseEnds {
+		if k := strings.LastIndex(text[from:c.Start], e); k >= 0 {
+			from += k + len(e)
+		}
 	}
 	to := min(len(text), c.End+40)
-	if k := strings.IndexByte(text[c.End:to], '\n'); k >= 0 {
-		to = c.End + k
+	for _, e := range clauseEnds {
+		if k := strings.Index(text[c.End:to], e); k >= 0 {
+			to = c.End + k
+		}
 	}
 	out := map[string]bool{}
 	contextWords(text[from:c.Start], out)
@@ -234,6 +241,17 @@ func (p *Page) pageContext(m *mention) map[string]bool {
 	return out
 }
 
+// percentLine reports whether the line of a mention holds a "%" word: a table row whose unit column is %.
+func (p *Page) percentLine(m *mention) bool {
+	w := p.Words[m.first]
+	for _, o := range p.Words {
+		if cy := (o.Y0 + o.Y1) / 2; cy >= w.Y0 && cy <= w.Y1 && w.Y1 > w.Y0 && strings.Contains(o.Text, "%") {
+			return true
+		}
+	}
+	return false
+}
+
 // differing looks, within r, for a figure of the same form as c in the same context (sharing a distinctive word
 // with ctx) whose value differs: the figure the page has where the answer has c. The closest value wins.
 func (p *Page) differing(c Claim, ctx map[string]bool, r region) (hit, bool) {
@@ -248,6 +266,9 @@ func (p *Page) differing(c Claim, ctx map[string]bool, r region) (hit, bool) {
 		}
 		if (c.Kind == KindRange) != (m.Kind == KindRange) {
 			continue
+		}
+		if c.Percent != m.Percent && !p.percentLine(m) {
+			continue // a percentage differs from a count, unless the page's line gives its unit as % (a table row)
 		}
 		a, b := c.Values[0], m.Values[0]
 		rel := math.Abs(a-b) / math.Max(math.Abs(a), math.Abs(b))
