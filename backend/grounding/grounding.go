@@ -236,6 +236,10 @@ type Grounder struct {
 
 // Ground implements agent.Grounder: the evidence is the run's crops, the answer's citations and the pages shown.
 func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []agent.Event) (*agent.GroundingInfo, error) {
+	if len(Extract(answer.Text)) == 0 {
+		info, err := Check(answer.Text, Evidence{}) // nothing to look up: no page is read
+		return &info, err
+	}
 	type areaRef struct {
 		unit   int64
 		region *[4]float64
