@@ -59,9 +59,35 @@ type ItemResult struct {
 	Reward     float64  `json:"reward"`
 	Shown      []string `json:"shown"` // pages shown to the model, as page ids
 	Cost       Cost     `json:"cost"`
+	// Grounding is the grounding pass over the answer (nil when the run made none: no answer, or an older run).
+	Grounding *ItemGrounding `json:"grounding,omitempty"`
 	// Calls is the trajectory: for vimrag every model call (each is one node's context and reply); for the other
 	// modes the last call, whose context holds the whole conversation.
 	Calls []Call `json:"calls,omitempty"`
+}
+
+// ItemGrounding is what the grounding pass found of an answer's checkable claims (figures, dates, quotations,
+// names).
+type ItemGrounding struct {
+	Claims  int    `json:"claims"`
+	InCited int    `json:"in_cited"` // found in the cited evidence (a zoomed region or a cited page)
+	Summary string `json:"summary"`
+}
+
+// Checked reports whether the answer had a checkable claim.
+func (g *ItemGrounding) Checked() bool { return g != nil && g.Claims > 0 }
+
+// Grounded reports whether every checkable claim of the answer was found in its cited evidence.
+func (g *ItemGrounding) Grounded() bool { return g.Checked() && g.InCited == g.Claims }
+
+// GroundingOf reads the grounding event of a run's events; nil when there is none.
+func GroundingOf(evs []agent.Event) *ItemGrounding {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if g := evs[i].Grounding; evs[i].Kind == agent.KindGrounding && g != nil {
+			return &ItemGrounding{Claims: len(g.Claims), InCited: g.FiguresGrounded + g.NamesGrounded, Summary: g.Summary}
+		}
+	}
+	return nil
 }
 
 // AnswerOptions configure an evaluation.
@@ -185,6 +211,7 @@ func scoreOne(ctx context.Context, q Question, mode string, sample int, opts Ans
 	u := out.Usage
 	r.Cost = Cost{ModelCalls: u.Steps, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 		Images: u.Images, VisualTokens: u.VisualTokens, Steps: u.ToolSteps, WallMS: u.WallMS}
+	r.Grounding = GroundingOf(out.Events)
 	r.Short = ExtractAnswer(out.Answer, q.AnswerFormat)
 	if out.Answer == "" {
 		r.Short = NotAnswerable
@@ -274,6 +301,15 @@ type Stats struct {
 	VisualTok  float64 `json:"visual_tokens"`
 	Steps      float64 `json:"steps"`
 	WallMS     float64 `json:"wall_ms"`
+	// Checked is the share of answers with a checkable claim; Grounded the share of those whose every claim was
+	// found in the cited evidence. JudgeGrounded and JudgeUngrounded are the mean judge verdicts of the checked
+	// answers that were and were not grounded (NGrounded and NUngrounded of them): how much the check is worth.
+	Checked         float64 `json:"checked"`
+	Grounded        float64 `json:"grounded"`
+	NGrounded       int     `json:"n_grounded"`
+	NUngrounded     int     `json:"n_ungrounded"`
+	JudgeGrounded   float64 `json:"judge_grounded"`
+	JudgeUngrounded float64 `json:"judge_ungrounded"`
 }
 
 // AnswersReport is an evaluation's results: overall and per evidence source and answer format, each per mode.
@@ -409,6 +445,26 @@ func Summarize(evalID int64, qs []Question, items []ItemResult, modes []string, 
 			s.VisualTok += float64(it.Cost.VisualTokens)
 			s.Steps += float64(it.Cost.Steps)
 			s.WallMS += float64(it.Cost.WallMS)
+		}
+		for _, it := range a.it {
+			switch {
+			case it.Grounding.Grounded():
+				s.NGrounded++
+				s.JudgeGrounded += it.Judge
+			case it.Grounding.Checked():
+				s.NUngrounded++
+				s.JudgeUngrounded += it.Judge
+			}
+		}
+		if checked := s.NGrounded + s.NUngrounded; checked > 0 {
+			s.Checked = float64(checked) / float64(len(a.it))
+			s.Grounded = float64(s.NGrounded) / float64(checked)
+		}
+		if s.NGrounded > 0 {
+			s.JudgeGrounded /= float64(s.NGrounded)
+		}
+		if s.NUngrounded > 0 {
+			s.JudgeUngrounded /= float64(s.NUngrounded)
 		}
 		n := float64(max(len(a.it), 1))
 		for _, p := range []*float64{&s.JudgeAcc, &s.Reward, &s.NDCG, &s.Format, &s.Answered, &s.ModelCalls, &s.Tokens,

@@ -37,8 +37,34 @@ func (r *AnswersReport) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := r.writeGrounding(w); err != nil {
+		return err
+	}
 	_, err := fmt.Fprintf(w, "%d run errors, %d judge errors\n", r.RunErrs, r.JudgeErrs)
 	return err
+}
+
+// writeGrounding prints, per mode, how many answers the grounding pass could check, how many of those it found
+// grounded in their cited evidence, and the judge's accuracy on grounded and ungrounded answers apart. Nothing is
+// printed when no answer was checked (runs made before the pass existed).
+func (r *AnswersReport) writeGrounding(w io.Writer) error {
+	checked := false
+	for _, s := range r.Overall {
+		checked = checked || s.NGrounded+s.NUngrounded > 0
+	}
+	if !checked {
+		return nil
+	}
+	fmt.Fprintf(w, "grounding (answers whose every figure and name was found in the evidence they cite):\n")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "mode\tchecked\tgrounded\tjudge grounded\t(n)\tjudge ungrounded\t(n)\t\n")
+	for _, m := range r.Modes {
+		if s, ok := r.Overall[m]; ok {
+			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.3f\t%d\t%.3f\t%d\t\n", m, s.Checked, s.Grounded, s.JudgeGrounded, s.NGrounded,
+				s.JudgeUngrounded, s.NUngrounded)
+		}
+	}
+	return tw.Flush()
 }
 
 // Comparison is the difference between two evaluations (B − A), per mode both have.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"proofglass/backend/agent"
 )
 
 func TestReportHTMLSelfContained(t *testing.T) {
@@ -63,5 +65,45 @@ func TestReportHTMLSelfContained(t *testing.T) {
 	}
 	if s := rep.Overall["vrag"]; s.N != 2 || s.Accuracy != 0.5 || s.Tokens != 1200 || s.Steps != 1.5 {
 		t.Errorf("overall vrag %+v", s)
+	}
+}
+
+// TestGroundingStats: the grounded rate and the judge's accuracy on grounded and ungrounded answers apart, from the
+// runs' grounding events; answers without a checkable claim or without a pass count in neither group.
+func TestGroundingStats(t *testing.T) {
+	grounding := func(claims, inCited int) []agent.Event {
+		g := &agent.GroundingInfo{FiguresGrounded: inCited, Figures: claims}
+		for range claims {
+			g.Claims = append(g.Claims, agent.GroundedClaim{})
+		}
+		return []agent.Event{{Kind: agent.KindAnswer, Answer: &agent.AnswerInfo{}}, {Kind: agent.KindGrounding, Grounding: g}}
+	}
+	qs := []Question{{ID: "q1", Answer: "1"}, {ID: "q2", Answer: "2"}, {ID: "q3", Answer: "3"}, {ID: "q4", Answer: "4"}, {ID: "q5", Answer: "5"}}
+	var items []ItemResult
+	for i, c := range []struct {
+		evs   []agent.Event
+		judge float64
+	}{
+		{grounding(2, 2), 1}, // grounded, right
+		{grounding(3, 3), 0}, // grounded, wrong
+		{grounding(2, 1), 0}, // ungrounded, wrong
+		{grounding(0, 0), 1}, // no checkable claim
+		{nil, 1},             // no pass (an older run)
+	} {
+		items = append(items, ItemResult{QuestionID: qs[i].ID, Mode: "vrag", Status: "answered", Judge: c.judge,
+			Grounding: GroundingOf(c.evs)})
+	}
+	rep := Summarize(1, qs, items, []string{"vrag"}, "rule")
+	s := rep.Overall["vrag"]
+	if s.NGrounded != 2 || s.NUngrounded != 1 || s.Checked != 0.6 || s.Grounded != 2.0/3 || s.JudgeGrounded != 0.5 || s.JudgeUngrounded != 0 {
+		t.Fatalf("grounding stats %+v", s)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "grounding (answers whose every figure and name was found in the evidence they cite):") ||
+		!strings.Contains(b.String(), "vrag     0.60      0.67           0.500    2             0.000    1") {
+		t.Fatalf("table:\n%s", b.String())
 	}
 }
