@@ -367,6 +367,10 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 		if len(shown) != 1 {
 			t.Fatalf("%s: run %d showed %d pages, want 1", q.ID, it.RunID, len(shown))
 		}
+		// The stored item carries its run's grounding pass (every answered run makes one).
+		if g := eval.GroundingOf(stored); it.Status == "answered" && (it.Grounding == nil || g == nil || *it.Grounding != *g) {
+			t.Errorf("%s: item grounding %+v, run's %+v", q.ID, it.Grounding, g)
+		}
 		ndcg := 0.0
 		for _, p := range q.EvidencePages {
 			if shown[0].DocumentName == q.Doc && shown[0].Page == p {
