@@ -13,6 +13,14 @@ function cite(run?: RunView): string[] {
   )
 }
 
+/** groundingLines says what the grounding pass found: its summary, then each claim not found where it was cited. */
+function groundingLines(run?: RunView): string[] {
+  const g = run?.grounding
+  if (!g) return []
+  const doubtful = (g.claims ?? []).filter((c) => c.status !== 'region' && c.status !== 'cited_page')
+  return [`Grounding: ${g.summary}`, ...doubtful.map((c) => `${c.text}: ${c.note}`)]
+}
+
 export function exportMarkdown(title: string, turns: ExportTurn[]): string {
   const out: string[] = [`# ${title}`, '']
   for (const t of turns) {
@@ -30,6 +38,8 @@ export function exportMarkdown(title: string, turns: ExportTurn[]): string {
     }
     const answer = t.run ? liveAnswer(t.run) : (t.stored ?? '')
     out.push('', `**Answer:** ${answer || '(none)'}`, '')
+    const g = groundingLines(t.run)
+    if (g.length) out.push(`*${g[0]}*`, ...g.slice(1).map((x) => `- ${x}`), '')
     const c = cite(t.run)
     if (c.length) out.push('Sources:', ...c.map((x) => `- ${x}`), '')
   }
@@ -74,6 +84,8 @@ export async function exportHTML(title: string, turns: ExportTurn[], images: Ima
     }
     const answer = t.run ? liveAnswer(t.run) : (t.stored ?? '')
     body.push(`<div class="answer">${esc(answer)}</div>`)
+    const g = groundingLines(t.run)
+    if (g.length) body.push(`<p class="meta">${g.map(esc).join('<br>')}</p>`)
     const c = cite(t.run)
     if (c.length) body.push(`<ul class="sources">${c.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`)
     body.push('</section>')

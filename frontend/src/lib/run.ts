@@ -6,6 +6,7 @@ import type {
   DoneInfo,
   ErrorInfo,
   GraphInfo,
+  GroundingInfo,
   MemorizeInfo,
   ResultsInfo,
   RewriteInfo,
@@ -31,6 +32,8 @@ export interface RunView {
   graph?: GraphInfo
   memories: Record<string, MemorizeInfo>
   answer?: AnswerInfo
+  /** The answer's figures and names checked against the pages it cites (after the answer, before done). */
+  grounding?: GroundingInfo
   done?: DoneInfo
   lastSeq: number
   /** Events that arrived ahead of a gap (the dev server's websocket does not keep order), by seq. */
@@ -124,6 +127,9 @@ function applyEvent(v: RunView, ev: AgentEvent): RunView {
       break
     case 'answer':
       next.answer = ev.answer
+      break
+    case 'grounding':
+      next.grounding = ev.grounding
       break
     case 'error':
       if (ev.error) next.steps = [...steps, { type: 'error', seq: ev.seq, step: ev.step, error: ev.error }]

@@ -7,6 +7,7 @@ import { ingestNotice, promptsCut } from '../../lib/format'
 import { backend } from '../../lib/backend'
 import { CitationChips, StepCard } from './StepCard'
 import { RewriteNote } from './RewriteNote'
+import { GroundedAnswer } from './Grounding'
 import type { ChatState, Turn } from './useChat'
 
 /** A document the chat's questions are scoped to. */
@@ -241,7 +242,11 @@ const TurnView = memo(function TurnView({
       )}
       {(answer || running) && (
         <div className="answer" data-testid="answer">
-          {answer || <span className="muted">Working…</span>}
+          {run?.answer && run.grounding ? (
+            <GroundedAnswer text={run.answer.text} grounding={run.grounding} />
+          ) : (
+            answer || <span className="muted">Working…</span>
+          )}
           {running && <span className="cursor" aria-hidden="true" />}
         </div>
       )}
