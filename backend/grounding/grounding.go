@@ -3,8 +3,11 @@ package grounding
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"proofglass/backend/agent"
@@ -227,11 +230,87 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// RegionOCR reads the words of a region of a unit that has no text of its own (a scan ingested without OCR).
+type RegionOCR interface {
+	// RegionWords recognises the words in region (0..1 of the page) of u, with boxes in u's word space (that of
+	// u.Width and u.Height).
+	RegionWords(ctx context.Context, u kb.Unit, region [4]float64) ([]kb.Word, error)
+}
+
 // Grounder grounds a run's answer in a knowledge base: it is the agent.Grounder kbagent gives the agent.
 type Grounder struct {
 	KB *kb.KB
 	// MaxRestPages bounds the pages of the rest of the documents read per answer (0: 5000).
 	MaxRestPages int
+	// OCR, when set, reads a zoomed or cited region of a page without text; each region is read once per Grounder
+	// and cached.
+	OCR RegionOCR
+	Log *slog.Logger
+
+	mu    sync.Mutex
+	ocred map[ocrKey][]kb.Word
+}
+
+// maxOCRCache bounds the regions a Grounder remembers.
+const maxOCRCache = 512
+
+type ocrKey struct {
+	unit   int64
+	region [4]float64
+}
+
+// regionWords OCRs a region once; later calls for the same region return the words read the first time.
+func (g *Grounder) regionWords(ctx context.Context, u kb.Unit, region [4]float64) ([]kb.Word, error) {
+	k := ocrKey{u.ID, region}
+	g.mu.Lock()
+	ws, ok := g.ocred[k]
+	g.mu.Unlock()
+	if ok {
+		return ws, nil
+	}
+	ws, err := g.OCR.RegionWords(ctx, u, region)
+	if err != nil {
+		return nil, fmt.Errorf("ocr region %v of unit %d: %w", region, u.ID, err)
+	}
+	g.mu.Lock()
+	if g.ocred == nil || len(g.ocred) >= maxOCRCache {
+		g.ocred = map[ocrKey][]kb.Word{} // a plain bound: forget them all rather than grow without end
+	}
+	g.ocred[k] = ws
+	g.mu.Unlock()
+	return ws, nil
+}
+
+// withRegionText gives each unit without text of its own the words OCR reads in the regions the answer's
+// evidence names on it.
+func (g *Grounder) withRegionText(ctx context.Context, units map[int64]kb.Unit, regions map[int64][][4]float64) {
+	if g.OCR == nil {
+		return
+	}
+	log := g.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	for id, rs := range regions {
+		u, ok := units[id]
+		if !ok || len(u.Words) > 0 || strings.TrimSpace(u.Text) != "" {
+			continue
+		}
+		var texts []string
+		for _, r := range rs {
+			ws, err := g.regionWords(ctx, u, r)
+			if err != nil {
+				log.Warn("grounding: a region without text could not be read", "unit", id, "err", err)
+				continue
+			}
+			u.Words = append(u.Words, ws...)
+			for _, w := range ws {
+				texts = append(texts, w.Text)
+			}
+		}
+		u.Text = strings.Join(texts, " ")
+		units[id] = u
+	}
 }
 
 // Ground implements agent.Grounder: the evidence is the run's crops, the answer's citations and the pages shown.
@@ -299,6 +378,13 @@ func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []
 	if err != nil {
 		return nil, fmt.Errorf("ground answer: %w", err)
 	}
+	regions := map[int64][][4]float64{}
+	for _, a := range areas {
+		if !slices.Contains(regions[a.unit], *a.region) {
+			regions[a.unit] = append(regions[a.unit], *a.region)
+		}
+	}
+	g.withRegionText(ctx, units, regions)
 	pages := map[int64]*Page{}
 	page := func(id int64) *Page {
 		if p, ok := pages[id]; ok {

@@ -25,6 +25,9 @@ type Deps struct {
 	Password func(kb.Document) string
 	// Query is the base of every search (mode, weights); the run's collection is added to it.
 	Query search.Query
+	// Grounder checks every answer against its evidence; nil means one over KB without on-demand OCR. A long-lived
+	// one (the library's) keeps the regions it OCRed across runs.
+	Grounder *grounding.Grounder
 }
 
 // Ask answers question as a stored run: it creates the run, runs the agent with the knowledge base behind it,
@@ -54,8 +57,12 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 		Frames:    &Frames{KB: d.KB},
 		Blobs:     &Blobs{KB: d.KB, RunID: run.ID},
 		Log:       d.Log,
-		// Every answer is checked against the words of the regions and pages it cites (no model call).
-		Grounder: &grounding.Grounder{KB: d.KB},
+	}
+	// Every answer is checked against the words of the regions and pages it cites (no model call).
+	if d.Grounder != nil {
+		a.Grounder = d.Grounder
+	} else {
+		a.Grounder = &grounding.Grounder{KB: d.KB, Log: d.Log}
 	}
 	rec := NewRecorder(ctx, d.KB, run.ID, sink)
 	res, runErr := a.Run(ctx, ID(run.ID), cfg, question, rec.Sink)

@@ -7,8 +7,11 @@ import (
 	"testing"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/grounding"
+	"proofglass/backend/kb"
 	"proofglass/backend/model"
 	"proofglass/backend/model/modeltest"
+	"proofglass/backend/ocr"
 	"proofglass/backend/pdf"
 	"proofglass/backend/search"
 )
@@ -150,5 +153,55 @@ func TestAskGroundsEveryMode(t *testing.T) {
 				t.Fatalf("grounding %+v", g)
 			}
 		})
+	}
+}
+
+// countingOCR counts the regions read.
+type countingOCR struct {
+	inner grounding.RegionOCR
+	n     int
+}
+
+func (c *countingOCR) RegionWords(ctx context.Context, u kb.Unit, region [4]float64) ([]kb.Word, error) {
+	c.n++
+	return c.inner.RegionWords(ctx, u, region)
+}
+
+// TestGroundingOCRsARegionOnDemand grounds an answer citing a region of a scan stored without any text (linn.pdf
+// without OCR at ingest): the region is OCRed once, its words found with their boxes, and a second answer about the
+// same region reads it from the cache.
+func TestGroundingOCRsARegionOnDemand(t *testing.T) {
+	k := openKB(t)
+	c := pdfClient(t)
+	_, ids := addPDF(t, k, c, "scans", testdata(t, "pdf/scanned/linn.pdf"))
+	u, err := k.Unit(context.Background(), ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Words) != 0 || strings.TrimSpace(u.Text) != "" {
+		t.Fatalf("the scan has a text layer (%d words): the test needs a page without text", len(u.Words))
+	}
+	ocrs := &countingOCR{inner: &RegionReader{Renderer: &Renderer{KB: k, PDF: pdf.NewRenderer(c, nil, 2)}, OCR: ocr.New(ocr.Options{Languages: []string{"eng"}})}}
+	g := &grounding.Grounder{KB: k, OCR: ocrs}
+	region := [4]float64{0, 0, 1, 0.5} // the top half: the title and the feature list ("holds over 110,000 notes")
+	cite := []agent.Citation{{UnitID: ID(u.ID), DocumentName: "linn.pdf", Page: 1, Region: &region}}
+	for i, tc := range []struct{ answer, status string }{
+		{"The disk drive holds over 110,000 notes per disk.", agent.GroundRegion},
+		{"The disk drive holds over 120,000 notes per disk.", agent.GroundMismatch},
+	} {
+		info, err := g.Ground(context.Background(), agent.AnswerInfo{Text: tc.answer, Citations: cite}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(info.Claims) != 1 || info.Claims[0].Status != tc.status || info.Claims[0].Found == nil {
+			t.Fatalf("answer %d: %+v, want %s", i, info.Claims, tc.status)
+		}
+		f := info.Claims[0].Found
+		if !strings.HasPrefix(f.Text, "110,000") || len(f.Boxes) != 1 || f.Boxes[0][3] > 0.5 || f.Boxes[0][1] <= 0 {
+			t.Errorf("answer %d: found %q at %v, want 110,000 inside the top half", i, f.Text, f.Boxes)
+		}
+	}
+	if ocrs.n != 1 {
+		t.Errorf("the region was OCRed %d times, want once", ocrs.n)
 	}
 }

@@ -7,14 +7,17 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/config"
+	"proofglass/backend/grounding"
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/model"
 	"proofglass/backend/model/provider"
+	"proofglass/backend/ocr"
 	"proofglass/backend/pagecache"
 	"proofglass/backend/pdf"
 	"proofglass/backend/search"
@@ -33,6 +36,9 @@ type Library struct {
 	Pages *pagecache.Cache
 
 	pdfClient *pdf.Client
+
+	groundOnce sync.Once
+	grounder   *grounding.Grounder
 }
 
 // Open loads the configuration of dataDir ("" = PROOFGLASS_DATA or the OS default) and opens its knowledge base.
@@ -105,7 +111,20 @@ func (l *Library) AgentDeps(chat model.Chat, log *slog.Logger) kbagent.Deps {
 	if log == nil {
 		log = slog.Default()
 	}
-	return kbagent.Deps{KB: l.KB, Search: l.Search, PDF: l.PDF, Chat: chat, Log: log, Password: l.PDFPassword}
+	return kbagent.Deps{KB: l.KB, Search: l.Search, PDF: l.PDF, Chat: chat, Log: log, Password: l.PDFPassword,
+		Grounder: l.Grounder()}
+}
+
+// Grounder is the library's grounding pass: answers are checked against the words of the regions and pages they
+// cite, and a region of a page without text is OCRed (with the ingest languages) once and remembered.
+func (l *Library) Grounder() *grounding.Grounder {
+	l.groundOnce.Do(func() {
+		l.grounder = &grounding.Grounder{KB: l.KB, OCR: &kbagent.RegionReader{
+			Renderer: &kbagent.Renderer{KB: l.KB, PDF: l.PDF, Password: l.PDFPassword},
+			OCR:      ocr.New(ocr.Options{Languages: l.Config.Current().Ingest.OCRLanguages}),
+		}}
+	})
+	return l.grounder
 }
 
 // PageImage draws a unit about width pixels wide for the viewer: a PDF page is re-rendered by MuPDF at the
