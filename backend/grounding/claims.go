@@ -126,8 +126,8 @@ func extract(s string, page bool) []Claim {
 			}
 		case isDigit(c) || c == '$' || c == '€' || c == '£' || c == '¥' || c == '(' || c == '-' ||
 			(isCJKNumeral(c) && !isCJKNumeral(t.at(i-1))) || c == '百':
-			if isDigit(c) && (isLetter(t.at(i-1)) || isDigit(t.at(i-1))) {
-				break // part of a word: A4, H2O
+			if isDigit(c) && (isLetter(t.at(i-1)) || isDigit(t.at(i-1)) || t.at(i-1) == '-' && isLetter(t.at(i-2))) {
+				break // part of a word: A4, H2O, COVID-19
 			}
 			if d, end, ok := t.date(i); ok {
 				add(d, i, end)
