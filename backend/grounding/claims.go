@@ -304,6 +304,9 @@ func (t *scanText) isReference(i int) bool {
 	for k < len(t.r) && isDigit(t.r[k]) {
 		k++
 	}
+	if t.at(i-1) == '[' && t.at(k) == ']' {
+		return true // a citation mark: [1]
+	}
 	lineStart := i == 0 || t.at(i-1) == '\n' || (t.at(i-1) == ' ' && (i == 1 || t.at(i-2) == '\n'))
 	return lineStart && (t.at(k) == '.' || t.at(k) == ')') && t.at(k+1) == ' '
 }

@@ -46,6 +46,7 @@ func TestExtract(t *testing.T) {
 		{"references are not figures", "See Table 1, page 3 and Figure 2.", nil},
 		{"list markers are not figures", "1. First\n2. Second", []want{{"First", KindName, 0, ""}, {"Second", KindName, 0, ""}}[:0]},
 		{"inside words", "an A4 sheet of H2O", nil},
+		{"citation marks are not figures", "Revenue rose [1] by 7% [2].", []want{{"7%", KindPercent, 7, ""}}},
 		{"a name's number", "COVID-19 cases rose 12%", []want{{"12%", KindPercent, 12, ""}}},
 		{"quote", `the report says "unfortunately, the publisher was unable"`, []want{{`"unfortunately, the publisher was unable"`, KindQuote, 0, ""}}},
 		{"curly quote", "called “Sample Size Calculation” here", []want{{"“Sample Size Calculation”", KindQuote, 0, ""}}},
