@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { t as translate, useTranslation } from '../../i18n'
+import { i18n, t as translate, useTranslation } from '../../i18n'
 import { percent, progressLine } from '../../lib/format'
 import { progressState, type IngestProgress } from '../../lib/types'
 
@@ -63,13 +63,17 @@ function doneLine(p: IngestProgress): string {
 }
 
 /** ingestError is a failure's reason in the window's language: the backend's code translated, else its English text. */
-function ingestError(p: IngestProgress): string {
+export function ingestError(p: Pick<IngestProgress, 'error' | 'code' | 'params'>): string {
+  const key = `backend.ingest.${p.code}`
+  if (p.code && i18n.exists(key)) return translate(key, { ...p.params })
   return p.error ?? ''
 }
 
 /** needsPassword reports whether a failure is an encrypted PDF waiting for its password. */
 export function needsPassword(p: IngestProgress): boolean {
-  return Boolean(p.document_id) && /password required/i.test(p.error ?? '')
+  if (!p.document_id) return false
+  if (p.code) return p.code === 'password_required' || p.code === 'wrong_password'
+  return /password required/i.test(p.error ?? '')
 }
 
 function PasswordRetry({ name, onRetry }: { name: string; onRetry: (password: string) => void }) {

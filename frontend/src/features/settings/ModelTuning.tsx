@@ -134,7 +134,7 @@ export function ModelCheck({ p, mode, probe, pull, progress }: CheckProps) {
         <ul className="probe-results" data-testid="probe-results">
           {results.map((r) => (
             <li key={r.name} className={r.ok ? 'ok' : r.optional || r.skipped ? 'warn' : 'error'}>
-              <strong>{r.name}</strong> {r.ok ? '✓' : r.skipped ? '–' : '✗'} {r.detail}
+              <strong>{t(`tuning.check.${r.name}`, { defaultValue: r.name })}</strong> {r.ok ? '✓' : r.skipped ? '–' : '✗'} {r.detail}
               {!r.ok && r.fix && <div className="small">{t('tuning.fix', { fix: r.fix })}</div>}
             </li>
           ))}
