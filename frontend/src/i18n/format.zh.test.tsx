@@ -70,3 +70,25 @@ describe('language choice', () => {
     expect(currentLanguage()).toBe('en') // jsdom's navigator says en-US
   })
 })
+
+describe('pseudo-locale', () => {
+  afterEach(async () => {
+    localStorage.clear()
+    await i18n.changeLanguage('en')
+  })
+
+  it('accents, lengthens by 40 % and keeps placeholders and tags', async () => {
+    const { pseudoText } = await import('./pseudo')
+    const p = pseudoText('Delete {{name}} now')
+    expect(p.startsWith('[Ďéĺéţé {{name}} ñöŵ')).toBe(true)
+    expect(p.length).toBeGreaterThanOrEqual(Math.round('Delete  now'.length * 1.4))
+    expect(pseudoText('a <b>vrag</b> b')).toContain('<b>ṽŕàĝ</b>')
+  })
+
+  it('is a language the window can be switched to', async () => {
+    await chooseLanguage('pseudo')
+    expect(storedChoice()).toBe('pseudo')
+    expect(t('nav.chat.label')).toBe('[Çĥàţ ~]')
+    expect(currentLanguage()).toBe('en')
+  })
+})

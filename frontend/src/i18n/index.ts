@@ -4,13 +4,15 @@ import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import en from './locales/en.json'
 import zhCN from './locales/zh-CN.json'
+import { pseudoTree } from './pseudo'
 
 export const languages = ['en', 'zh-CN'] as const
 export type Language = (typeof languages)[number]
-/** A choice in Settings: a language, or 'auto' (the system locale). */
-export type LanguageChoice = Language | 'auto'
+/** A choice in Settings: a language, or 'auto' (the system locale); 'pseudo' is the testing locale (pseudo.ts). */
+export type LanguageChoice = Language | 'auto' | 'pseudo'
 
 export const resources = { en: { translation: en }, 'zh-CN': { translation: zhCN } } as const
+const pseudo = { translation: pseudoTree(en) }
 
 const storageKey = 'proofglass.language'
 
@@ -34,14 +36,14 @@ function systemLanguage(): Language {
 export function storedChoice(): LanguageChoice {
   try {
     const v = localStorage.getItem(storageKey)
-    if (v === 'en' || v === 'zh-CN') return v
+    if (v === 'en' || v === 'zh-CN' || v === 'pseudo') return v
   } catch {
     // no storage (private mode, tests): follow the system
   }
   return 'auto'
 }
 
-function resolve(choice: LanguageChoice): Language {
+function resolve(choice: LanguageChoice): Language | 'pseudo' {
   return choice === 'auto' ? systemLanguage() : choice
 }
 
@@ -60,7 +62,7 @@ export async function chooseLanguage(choice: LanguageChoice): Promise<void> {
   await i18n.changeLanguage(resolve(choice))
 }
 
-/** currentLanguage is the language the window shows now. */
+/** currentLanguage is the language the window shows now (its numbers and dates: English for the pseudo-locale). */
 export function currentLanguage(): Language {
   const l = i18n.resolvedLanguage ?? i18n.language
   return l === 'zh-CN' ? 'zh-CN' : 'en'
@@ -68,10 +70,10 @@ export function currentLanguage(): Language {
 
 i18n.on('languageChanged', applyDocumentLanguage)
 void i18n.use(initReactI18next).init({
-  resources,
+  resources: { ...resources, pseudo },
   lng: resolve(storedChoice()),
   fallbackLng: 'en',
-  supportedLngs: [...languages],
+  supportedLngs: [...languages, 'pseudo'],
   interpolation: { escapeValue: false }, // React escapes
   returnNull: false,
   initAsync: false,
