@@ -74,7 +74,9 @@ test('zh-CN: library, chat with a crop and a citation, memory graph and Settings
     await page.getByRole('button', { name: '设置', exact: true }).click()
     await page.getByTestId('settings').waitFor()
     assert.equal(await page.locator('#language').inputValue(), 'zh-CN')
-    await page.screenshot({ path: shot('zh-CN-settings'), fullPage: true })
+    await page.screenshot({ path: shot('zh-CN-settings') })
+    await page.locator('#language').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: shot('zh-CN-settings-language') })
     // Switching back to English applies at once.
     await page.locator('#language').selectOption('en')
     assert.equal(await page.textContent('main h1'), 'Settings')

@@ -15,7 +15,10 @@ export function pseudoText(s: string): string {
   const text = parts.map((p, i) => (i % 2 === 1 ? p : [...p].map((c) => accents[c] ?? c).join(''))).join('')
   const visible = parts.filter((_, i) => i % 2 === 0).join('').length
   const pad = Math.ceil(visible * 0.4)
-  return pad > 0 ? `[${text} ${'~'.repeat(Math.max(1, pad - 3))}]` : text
+  if (pad <= 0) return text
+  // Padding in short runs, so a long message still wraps where a real translation would.
+  const tildes = '~'.repeat(Math.max(1, pad - 3))
+  return `[${text} ${tildes.replace(/(~{5})(?=~)/g, '$1 ')}]`
 }
 
 type Tree = { [k: string]: string | Tree }
