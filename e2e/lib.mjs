@@ -7,7 +7,8 @@ export const appURL = process.env.PROOFGLASS_E2E_URL ?? 'http://127.0.0.1:34115/
 export const shotDir = path.resolve(process.env.PROOFGLASS_E2E_SHOTS ?? 'build/e2e')
 mkdirSync(shotDir, { recursive: true })
 
-export async function openApp() {
+// language ('zh-CN', 'pseudo', …) is the window's language choice, set before the page loads; none follows the system.
+export async function openApp({ language } = {}) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -20,6 +21,7 @@ export async function openApp() {
   page.on('pageerror', (e) => {
     if (!String(e.stack ?? '').includes('/wails/')) errors.push(String(e.stack ?? e))
   })
+  if (language) await page.addInitScript((l) => localStorage.setItem('proofglass.language', l), language)
   await page.goto(appURL)
   // The Wails runtime connects over the dev websocket; the bindings appear on window.go once it has.
   await page.waitForFunction(() => window.go && window.go.desktop && window.go.desktop.LibraryService, null, { timeout: 30000 })

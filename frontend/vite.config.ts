@@ -12,5 +12,5 @@ const devServerCSP: Plugin = {
 export default defineConfig({
   plugins: [react(), devServerCSP],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
-  test: { environment: 'jsdom', globals: true, include: ['src/**/*.test.{ts,tsx}'] },
+  test: { environment: 'jsdom', globals: true, include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['src/test/setup.ts'] },
 })

@@ -60,6 +60,7 @@ Architecture: $arch
 Maintainer: Proofglass developers <proofglass@invalid>
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: $libs, ffmpeg, tesseract-ocr, tesseract-ocr-eng, tesseract-ocr-chi-sim
+Recommends: fonts-noto-cjk
 Section: utils
 Priority: optional
 Description: local visual document Q&A for PDFs, images and videos

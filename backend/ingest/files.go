@@ -129,18 +129,18 @@ func kindFromExtension(path string) string {
 func rejectReason(path string, size int64) error {
 	name := filepath.Base(path)
 	if size == 0 {
-		return fmt.Errorf("%s: empty file", name)
+		return &rejectError{name, CodeEmpty, "empty file"}
 	}
 	claim := extKinds[strings.ToLower(filepath.Ext(path))]
 	switch claim {
 	case "pdf":
-		return fmt.Errorf("%s: not a PDF (the content is not a PDF, image or video whatever the name says)", name)
+		return &rejectError{name, CodeNotPDF, "not a PDF (the content is not a PDF, image or video whatever the name says)"}
 	case "image":
-		return fmt.Errorf("%s: unsupported or unrecognised image format (Proofglass reads JPEG, PNG, GIF, WebP, TIFF, BMP)", name)
+		return &rejectError{name, CodeUnsupportedImage, "unsupported or unrecognised image format (Proofglass reads JPEG, PNG, GIF, WebP, TIFF, BMP)"}
 	case "video":
-		return fmt.Errorf("%s: unsupported or unrecognised video format", name)
+		return &rejectError{name, CodeUnsupportedVideo, "unsupported or unrecognised video format"}
 	}
-	return fmt.Errorf("%s: unsupported format: not a PDF, image or video", name)
+	return &rejectError{name, CodeUnsupported, "unsupported format: not a PDF, image or video"}
 }
 
 func hashFile(path string) (string, int64, error) {

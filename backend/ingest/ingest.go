@@ -397,7 +397,7 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	kind, err := imagefile.SniffFile(f.path)
 	if err != nil {
 		res.Error = err.Error()
-		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
+		in.emit(progress, failed(Progress{Name: name, Path: f.path, Collection: coll.Name, Status: kb.StatusFailed}, &readError{f.path, err}))
 		return res
 	}
 	docKind := kindOf(kind)
@@ -418,8 +418,9 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 		sha, size, err = in.kb.Blobs.PutFile(f.path)
 	}
 	if err != nil {
-		res.Error = fmt.Sprintf("%s: %v", f.path, err)
-		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
+		rerr := &readError{f.path, err}
+		res.Error = rerr.Error()
+		in.emit(progress, failed(Progress{Name: name, Path: f.path, Collection: coll.Name, Status: kb.StatusFailed}, rerr))
 		return res
 	}
 	blob := sha
@@ -457,8 +458,8 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 			in.log.Error("ingest: record failure", "file", f.path, "err", err)
 		}
 		res.Document, res.Error = d, d.Error
-		in.emit(progress, Progress{DocumentID: d.ID, Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed,
-			Status: kb.StatusFailed, Error: d.Error})
+		in.emit(progress, failed(Progress{DocumentID: d.ID, Name: name, Path: f.path, Collection: coll.Name,
+			Status: kb.StatusFailed}, rejectErr))
 		return res
 	}
 	r := in.run(ctx, d, password, progress)
@@ -509,7 +510,7 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 		return Result{Document: job.doc, Error: ctx.Err().Error()}
 	}
 	if err != nil && fctx.Err() != nil {
-		err = fmt.Errorf("%s: stopped after the per-file time limit of %s", d.Name, in.o.FileTimeout)
+		err = &timeoutError{d.Name, in.o.FileTimeout}
 	}
 	if given != "" && job.passwordOpened {
 		if err := in.setSecret(PasswordKey(d.SHA256), given); err != nil {
@@ -537,7 +538,8 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 	if d.Status == kb.StatusFailed {
 		stage = StageFailed
 	}
-	job.emit(Progress{Stage: stage, Status: d.Status, Error: d.Error, Done: job.done(), Total: d.Pages})
+	code, params := codeOf(err, d.Name, d.SourcePath)
+	job.emit(Progress{Stage: stage, Status: d.Status, Error: d.Error, Code: code, Params: params, Done: job.done(), Total: d.Pages})
 	return Result{Document: d, Error: d.Error}
 }
 

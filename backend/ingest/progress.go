@@ -30,7 +30,11 @@ type Progress struct {
 	ETASeconds  float64 `json:"eta_s,omitempty"`
 	Status      string  `json:"status,omitempty"` // the document's status after a done/failed/exists event
 	Error       string  `json:"error,omitempty"`
-	Warning     string  `json:"warning,omitempty"`
+	// Code names the failure in Error for a window that shows it in its own language (Code* constants; empty when
+	// the failure has no code), and Params are the values its message names. Error stays the English text.
+	Code    string            `json:"code,omitempty"`
+	Params  map[string]string `json:"params,omitempty"`
+	Warning string            `json:"warning,omitempty"`
 	// Seq numbers the events of one Ingester in emission order, so a consumer whose transport reorders messages
 	// (Wails' dev websocket sends each from its own goroutine) can keep the latest state per document.
 	Seq uint64 `json:"seq"`

@@ -8,10 +8,12 @@ import { Evaluation } from './features/eval/Evaluation'
 import { GraphView } from './features/graph/GraphView'
 import { Library } from './features/library/Library'
 import { Settings } from './features/settings/Settings'
+import { useTranslation } from './i18n'
 import { backend, hasBackend, onFilesDropped, onIngestProgress, onOpenFiles, type Status } from './lib/backend'
 import { foldProgress, progressState, type Collection, type IngestProgress, type Settings as SettingsT } from './lib/types'
 
 export function App() {
+  const { t } = useTranslation()
   const [view, setView] = useState<View>('library')
   const [status, setStatus] = useState<Status | null>(null)
   const [error, setError] = useState<string>('')
@@ -33,7 +35,7 @@ export function App() {
 
   const refresh = useCallback(() => {
     if (!hasBackend()) {
-      setError('Backend not connected')
+      setError(t('app.backendNotConnected'))
       return
     }
     backend.status().then(setStatus, (e: unknown) => setError(String(e)))
@@ -45,7 +47,7 @@ export function App() {
       },
       () => setLoaded(true),
     )
-  }, [])
+  }, [t])
   useEffect(refresh, [refresh])
   useEffect(() => {
     if (hasBackend()) backend.settings().then(setSettings, () => {})
@@ -208,7 +210,7 @@ export function App() {
         </Shell>
         {dragging && (
           <div className="drop-overlay" aria-hidden="true">
-            Drop files or folders to add them to “{collection || 'default'}”
+            {t('app.dropFiles', { collection: collection || 'default' })}
           </div>
         )}
         {viewer && <PageViewer target={viewer} onClose={() => setViewer(null)} />}

@@ -1,8 +1,10 @@
 import type { Box4 } from '../lib/events'
+import { useTranslation } from '../i18n'
 import { percentRect } from '../lib/geometry'
 
 /** Boxes drawn over a page image; the parent must be position: relative and sized like the image. */
 export function Overlay({ regions, label }: { regions: Box4[]; label?: string }) {
+  const { t } = useTranslation()
   return (
     <>
       {regions.map((r, i) => {
@@ -12,7 +14,7 @@ export function Overlay({ regions, label }: { regions: Box4[]; label?: string })
             key={i}
             className="region"
             data-testid="region"
-            aria-label={label ?? 'highlighted region'}
+            aria-label={label ?? t('viewer.highlighted')}
             style={{ left: p.left + '%', top: p.top + '%', width: p.width + '%', height: p.height + '%' }}
           />
         )

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useTranslation } from '../i18n'
 import { backend } from '../lib/backend'
 import { zoomToRegion } from '../lib/geometry'
 import { usePage } from '../lib/images'
@@ -10,6 +11,7 @@ const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4]
 
 /** PageViewer is a modal page viewer: zoom, pan by dragging, page navigation, highlighted regions. */
 export function PageViewer({ target, onClose }: { target: ViewerTarget; onClose: () => void }) {
+  const { t } = useTranslation()
   const [pages, setPages] = useState<PageRef[]>([])
   const [unitId, setUnitId] = useState(target.unitId)
   const [zoom, setZoom] = useState(1)
@@ -101,14 +103,14 @@ export function PageViewer({ target, onClose }: { target: ViewerTarget; onClose:
     zoomBy(e.deltaY < 0 ? 1 : -1)
   }
 
-  const title = target.title ?? 'Page'
+  const title = target.title ?? t('viewer.page')
   return (
     <div className="modal-backdrop" onClick={onClose}>
       <div
         className="viewer"
         role="dialog"
         aria-modal="true"
-        aria-label="Page viewer"
+        aria-label={t('viewer.dialog')}
         data-testid="viewer"
         tabIndex={-1}
         ref={dialog}
@@ -118,26 +120,26 @@ export function PageViewer({ target, onClose }: { target: ViewerTarget; onClose:
         <header className="viewer-bar">
           <strong className="ellipsis">{title}</strong>
           <span className="muted" data-testid="viewer-page">
-            {page ? `Page ${page.ordinal} of ${pages.length}` : 'Loading…'}
+            {page ? t('viewer.pageOf', { n: page.ordinal, total: pages.length }) : t('common.loading')}
           </span>
           <span className="spacer" />
-          <button onClick={() => go(-1)} disabled={index <= 0} aria-label="Previous page">
+          <button onClick={() => go(-1)} disabled={index <= 0} aria-label={t('viewer.previous')}>
             ‹
           </button>
-          <button onClick={() => go(1)} disabled={index < 0 || index >= pages.length - 1} aria-label="Next page">
+          <button onClick={() => go(1)} disabled={index < 0 || index >= pages.length - 1} aria-label={t('viewer.next')}>
             ›
           </button>
-          <button onClick={() => zoomBy(-1)} aria-label="Zoom out">
+          <button onClick={() => zoomBy(-1)} aria-label={t('viewer.zoomOut')}>
             −
           </button>
           <span className="zoom" data-testid="zoom">
             {Math.round(zoom * 100)}%
           </span>
-          <button onClick={() => zoomBy(1)} aria-label="Zoom in">
+          <button onClick={() => zoomBy(1)} aria-label={t('viewer.zoomIn')}>
             +
           </button>
-          <button onClick={() => setZoom(1)}>Fit</button>
-          <button onClick={onClose} aria-label="Close viewer">
+          <button onClick={() => setZoom(1)}>{t('viewer.fit')}</button>
+          <button onClick={onClose} aria-label={t('viewer.close')}>
             ✕
           </button>
         </header>
@@ -151,11 +153,11 @@ export function PageViewer({ target, onClose }: { target: ViewerTarget; onClose:
         >
           <div className="viewer-page" style={{ width: dispW, height: dispW * aspect }}>
             {img.url ? (
-              <img src={img.url} alt={`${title}, page ${page?.ordinal ?? ''}`} draggable={false} />
+              <img src={img.url} alt={t('viewer.imageAlt', { title, page: page?.ordinal ?? '' })} draggable={false} />
             ) : (
-              <div className="placeholder fill">{img.error || 'Rendering…'}</div>
+              <div className="placeholder fill">{img.error || t('viewer.rendering')}</div>
             )}
-            <Overlay regions={regions} label="cited region" />
+            <Overlay regions={regions} label={t('viewer.citedRegion')} />
           </div>
         </div>
       </div>

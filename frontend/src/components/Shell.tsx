@@ -1,14 +1,16 @@
 import { useState, type ReactNode } from 'react'
+import { useTranslation } from '../i18n'
 import type { Status } from '../lib/backend'
 
 export type View = 'library' | 'chat' | 'graph' | 'settings' | 'eval'
 
-export const views: { id: View; label: string; hint: string; key: string }[] = [
-  { id: 'library', label: 'Library', hint: 'Drop PDFs, images and videos to build your knowledge base.', key: '1' },
-  { id: 'chat', label: 'Chat', hint: 'Ask questions; the agent searches, crops and cites pages.', key: '2' },
-  { id: 'graph', label: 'Memory graph', hint: 'The reasoning graph of a VimRAG run, live.', key: '3' },
-  { id: 'settings', label: 'Settings', hint: 'Model providers, agent defaults, data directory.', key: '4' },
-  { id: 'eval', label: 'Evaluation', hint: 'Run a questions file through the agent and score the answers.', key: '5' },
+/** The views in the sidebar; each one's label and hint are nav.<id>.label and nav.<id>.hint in the catalogue. */
+export const views: { id: View; key: string }[] = [
+  { id: 'library', key: '1' },
+  { id: 'chat', key: '2' },
+  { id: 'graph', key: '3' },
+  { id: 'settings', key: '4' },
+  { id: 'eval', key: '5' },
 ]
 
 type Props = {
@@ -22,10 +24,11 @@ type Props = {
 }
 
 export function Shell({ view, onView, status, error, notices = [], children }: Props) {
+  const { t } = useTranslation()
   const current = views.find((v) => v.id === view) ?? views[0]
   return (
     <div className="shell">
-      <nav className="sidebar" aria-label="Main">
+      <nav className="sidebar" aria-label={t('nav.main')}>
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
             ◎
@@ -37,36 +40,34 @@ export function Shell({ view, onView, status, error, notices = [], children }: P
             key={v.id}
             className={v.id === view ? 'nav active' : 'nav'}
             aria-current={v.id === view ? 'page' : undefined}
-            title={`Ctrl+${v.key}`}
+            title={t('nav.shortcut', { key: v.key })}
             onClick={() => onView(v.id)}
           >
-            {v.label}
+            {t(`nav.${v.id}.label`)}
           </button>
         ))}
         <footer className="status" data-testid="status">
           {status ? (
             <>
-              <span data-testid="version">Proofglass {status.version}</span>
+              <span data-testid="version">{t('shell.version', { version: status.version })}</span>
               <span data-testid="collections">
-                <span className="nowrap">
-                  {status.collections} collection{status.collections === 1 ? '' : 's'}
-                </span>{' '}
-                · <span className="nowrap">{`${status.documents} document${status.documents === 1 ? '' : 's'}`}</span>
+                <span className="nowrap">{t('shell.collections', { count: status.collections })}</span>{' '}
+                · <span className="nowrap">{t('shell.documents', { count: status.documents })}</span>
               </span>
               <span className="muted" title={status.data_dir}>
                 {status.data_dir}
               </span>
             </>
           ) : (
-            <span className="muted">{error || 'Connecting…'}</span>
+            <span className="muted">{error || t('shell.connecting')}</span>
           )}
         </footer>
       </nav>
       <main className="content">
         <Notices messages={notices} />
         <header className="view-head">
-          <h1>{current.label}</h1>
-          <p className="muted">{current.hint}</p>
+          <h1>{t(`nav.${current.id}.label`)}</h1>
+          <p className="muted">{t(`nav.${current.id}.hint`)}</p>
         </header>
         <div className="view-body">{children}</div>
       </main>
@@ -76,6 +77,7 @@ export function Shell({ view, onView, status, error, notices = [], children }: P
 
 /** Notices is a banner of one-time messages; each goes away when dismissed and does not come back. */
 function Notices({ messages }: { messages: string[] }) {
+  const { t } = useTranslation()
   const [dismissed, setDismissed] = useState<string[]>([])
   const shown = messages.filter((m) => !dismissed.includes(m))
   if (shown.length === 0) return null
@@ -84,8 +86,8 @@ function Notices({ messages }: { messages: string[] }) {
       {shown.map((m) => (
         <p key={m}>
           <span>{m}</span>
-          <button className="link" aria-label="Dismiss" onClick={() => setDismissed((d) => [...d, m])}>
-            Dismiss
+          <button className="link" aria-label={t('common.dismiss')} onClick={() => setDismissed((d) => [...d, m])}>
+            {t('common.dismiss')}
           </button>
         </p>
       ))}

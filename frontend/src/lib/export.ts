@@ -1,4 +1,6 @@
 // Exports a conversation to Markdown and to a self-contained HTML report (crops and pages inlined as data URLs).
+import { currentLanguage, t as tr } from '../i18n'
+import { formatDate } from './format'
 import { liveAnswer, type RunView } from './run'
 
 export interface ExportTurn {
@@ -9,7 +11,10 @@ export interface ExportTurn {
 
 function cite(run?: RunView): string[] {
   return (run?.answer?.citations ?? []).map(
-    (c) => `${c.document_name}, page ${c.page}${c.region ? ` (region ${c.region.map((n) => n.toFixed(3)).join(', ')})` : ''}`,
+    (c) =>
+      c.region
+        ? tr('export.citationRegion', { doc: c.document_name, page: c.page, region: c.region.map((n) => n.toFixed(3)).join(', ') })
+        : tr('export.citation', { doc: c.document_name, page: c.page }),
   )
 }
 
@@ -18,30 +23,31 @@ function groundingLines(run?: RunView): string[] {
   const g = run?.grounding
   if (!g) return []
   const doubtful = (g.claims ?? []).filter((c) => c.status !== 'region' && c.status !== 'cited_page')
-  return [`Grounding: ${g.summary}`, ...doubtful.map((c) => `${c.text}: ${c.note}`)]
+  return [tr('export.grounding', { summary: g.summary }), ...doubtful.map((c) => `${c.text}: ${c.note}`)]
 }
 
 export function exportMarkdown(title: string, turns: ExportTurn[]): string {
   const out: string[] = [`# ${title}`, '']
   for (const t of turns) {
     out.push(`## ${t.question}`, '')
-    if (t.run?.info) out.push(`*Mode: ${t.run.info.mode}${t.run.info.model ? `, model ${t.run.info.model}` : ''}*`, '')
+    const info = t.run?.info
+    if (info) out.push(`*${info.model ? tr('export.modeModel', { mode: info.mode, model: info.model }) : tr('export.mode', { mode: info.mode })}*`, '')
     for (const s of t.run?.steps ?? []) {
       if (s.type === 'search') {
-        const pages = (s.results?.hits ?? []).filter((h) => h.shown).map((h) => `${h.document_name} p. ${h.page}`)
-        out.push(`- Searched “${s.query}”${pages.length ? ` → ${pages.join(', ')}` : ''}`)
+        const pages = (s.results?.hits ?? []).filter((h) => h.shown).map((h) => tr('export.docPage', { doc: h.document_name, page: h.page }))
+        out.push(`- ${tr('export.searched', { query: s.query })}${pages.length ? ` → ${pages.join(', ')}` : ''}`)
       } else if (s.type === 'crop') {
-        out.push(`- Zoomed into ${s.crop.document_name} p. ${s.crop.page}, box [${s.crop.bbox_raw.map(Math.round).join(', ')}]`)
+        out.push(`- ${tr('export.zoomed', { doc: s.crop.document_name, page: s.crop.page, box: s.crop.bbox_raw.map(Math.round).join(', ') })}`)
       } else if (s.type === 'memorize') {
-        out.push(`- Memorised ${s.memorize.node_id}: ${s.memorize.summary}`)
+        out.push(`- ${tr('export.memorised', { id: s.memorize.node_id, summary: s.memorize.summary })}`)
       }
     }
     const answer = t.run ? liveAnswer(t.run) : (t.stored ?? '')
-    out.push('', `**Answer:** ${answer || '(none)'}`, '')
+    out.push('', `**${tr('export.answer')}** ${answer || tr('export.noAnswer')}`, '')
     const g = groundingLines(t.run)
     if (g.length) out.push(`*${g[0]}*`, ...g.slice(1).map((x) => `- ${x}`), '')
     const c = cite(t.run)
-    if (c.length) out.push('Sources:', ...c.map((x) => `- ${x}`), '')
+    if (c.length) out.push(tr('export.sources'), ...c.map((x) => `- ${x}`), '')
   }
   return out.join('\n')
 }
@@ -64,22 +70,27 @@ export async function exportHTML(title: string, turns: ExportTurn[], images: Ima
   }
   const body: string[] = []
   for (const t of turns) {
-    body.push(`<section><h2><span class="q">Q</span> ${esc(t.question)}</h2>`)
-    if (t.run?.info) body.push(`<p class="meta">Mode ${esc(t.run.info.mode)}${t.run.info.model ? ` · model ${esc(t.run.info.model)}` : ''}</p>`)
+    body.push(`<section><h2><span class="q">${esc(tr('export.question'))}</span> ${esc(t.question)}</h2>`)
+    const info = t.run?.info
+    if (info) {
+      const meta = [tr('export.metaMode', { mode: info.mode })]
+      if (info.model) meta.push(tr('export.metaModel', { model: info.model }))
+      body.push(`<p class="meta">${esc(meta.join(' · '))}</p>`)
+    }
     for (const s of t.run?.steps ?? []) {
       if (s.type === 'search') {
-        body.push(`<p class="step">Searched “${esc(s.query)}”</p>`)
+        body.push(`<p class="step">${esc(tr('export.searched', { query: s.query }))}</p>`)
       } else if (s.type === 'crop') {
         const c = s.crop
         const [x0, y0, x1, y1] = c.region
         const page = await img(images.pageImage(Number(c.unit_id), 512))
         const crop = await img(images.blob(c.image.image.blob))
         body.push(
-          `<div class="crop"><figure><div class="page"><img src="${page}" alt="page ${c.page}"><div class="box" style="left:${x0 * 100}%;top:${y0 * 100}%;width:${(x1 - x0) * 100}%;height:${(y1 - y0) * 100}%"></div></div><figcaption>${esc(c.document_name)} p. ${c.page}</figcaption></figure>` +
-            `<figure><img src="${crop}" alt="crop"><figcaption>zoomed crop</figcaption></figure></div>`,
+          `<div class="crop"><figure><div class="page"><img src="${page}" alt="${esc(tr('export.pageAlt', { page: c.page }))}"><div class="box" style="left:${x0 * 100}%;top:${y0 * 100}%;width:${(x1 - x0) * 100}%;height:${(y1 - y0) * 100}%"></div></div><figcaption>${esc(tr('export.docPage', { doc: c.document_name, page: c.page }))}</figcaption></figure>` +
+            `<figure><img src="${crop}" alt="${esc(tr('export.cropAlt'))}"><figcaption>${esc(tr('export.zoomedCrop'))}</figcaption></figure></div>`,
         )
       } else if (s.type === 'memorize') {
-        body.push(`<p class="step">Memorised ${esc(s.memorize.node_id)}: ${esc(s.memorize.summary)}</p>`)
+        body.push(`<p class="step">${esc(tr('export.memorised', { id: s.memorize.node_id, summary: s.memorize.summary }))}</p>`)
       }
     }
     const answer = t.run ? liveAnswer(t.run) : (t.stored ?? '')
@@ -90,7 +101,7 @@ export async function exportHTML(title: string, turns: ExportTurn[], images: Ima
     if (c.length) body.push(`<ul class="sources">${c.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>`)
     body.push('</section>')
   }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
+  return `<!doctype html><html lang="${currentLanguage()}"><head><meta charset="utf-8"><title>${esc(title)}</title><style>
 body{font-family:system-ui,sans-serif;max-width:860px;margin:2em auto;padding:0 1em;color:#1b1c1f}
 .step{color:#5b5f69}.answer{background:#f1f4fb;padding:.8em 1em;border-radius:8px;white-space:pre-wrap}
 .crop{display:flex;gap:1em;align-items:flex-start}figure{margin:0}figure img{max-width:380px;display:block;border:1px solid #dfe1e6}
@@ -98,5 +109,5 @@ body{font-family:system-ui,sans-serif;max-width:860px;margin:2em auto;padding:0 
 .kicker,.meta{color:#5b5f69;font-size:.9em;margin:.2em 0}section{border-top:1px solid #dfe1e6;margin-top:1.5em;padding-top:.5em}
 .q{display:inline-block;background:#2459d6;color:#fff;border-radius:4px;padding:0 .35em;font-size:.85em;margin-right:.3em}
 figcaption{color:#5b5f69;font-size:.9em;margin-top:.3em}.sources{color:#3b3f48}
-</style></head><body><header><p class="kicker">Proofglass · conversation exported ${esc(new Date().toISOString().slice(0, 10))}</p><h1>${esc(title)}</h1></header>${body.join('\n')}</body></html>`
+</style></head><body><header><p class="kicker">${esc(tr('export.exported', { date: formatDate(new Date()) }))}</p><h1>${esc(title)}</h1></header>${body.join('\n')}</body></html>`
 }

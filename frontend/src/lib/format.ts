@@ -1,25 +1,38 @@
-// Human-readable numbers for progress, sizes and durations.
+// Human-readable numbers for progress, sizes and durations, in the window's language (numbers through Intl).
+import { currentLanguage, t } from '../i18n'
 import type { Usage } from './events'
+
+/** formatNumber writes a number the way the window's language does (grouping, decimal mark). */
+export function formatNumber(n: number, fractionDigits = 0, locale: string = currentLanguage()): string {
+  return new Intl.NumberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(n)
+}
+
+/** formatDate writes a date (medium style) in the window's language. */
+export function formatDate(d: Date, locale: string = currentLanguage()): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(d)
+}
+
+const two = (n: number) => String(n).padStart(2, '0')
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '—'
   const s = Math.round(seconds)
-  if (s < 60) return `${s} s`
+  if (s < 60) return t('format.seconds', { s: formatNumber(s) })
   const m = Math.floor(s / 60)
-  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`
+  if (m < 60) return t('format.minutesSeconds', { m: formatNumber(m), s: two(s % 60) })
   const h = Math.floor(m / 60)
-  return `${h} h ${String(m % 60).padStart(2, '0')} min`
+  return t('format.hoursMinutes', { h: formatNumber(h), m: two(m % 60) })
 }
 
-export function formatRate(perSecond: number, unit = 'pages'): string {
+export function formatRate(perSecond: number, unit: string = t('format.pagesUnit')): string {
   if (!Number.isFinite(perSecond) || perSecond <= 0) return ''
-  const v = perSecond >= 10 ? Math.round(perSecond).toString() : perSecond.toFixed(1)
-  return `${v} ${unit}/s`
+  const v = perSecond >= 10 ? formatNumber(Math.round(perSecond)) : formatNumber(perSecond, 1)
+  return t('format.rate', { value: v, unit })
 }
 
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n < 0) return ''
-  if (n < 1024) return `${n} B`
+  if (n < 1024) return `${formatNumber(n)} B`
   const units = ['KB', 'MB', 'GB', 'TB']
   let v = n / 1024
   let i = 0
@@ -27,7 +40,7 @@ export function formatBytes(n: number): string {
     v /= 1024
     i++
   }
-  return `${v >= 10 ? Math.round(v) : v.toFixed(1)} ${units[i]}`
+  return `${v >= 10 ? formatNumber(Math.round(v)) : formatNumber(v, 1)} ${units[i]}`
 }
 
 export function percent(done: number, total: number): number {
@@ -35,21 +48,11 @@ export function percent(done: number, total: number): number {
   return Math.max(0, Math.min(100, Math.round((done / total) * 100)))
 }
 
-const stageNames: Record<string, string> = {
-  queued: 'Queued',
-  sniff: 'Checking',
-  extract: 'Reading',
-  render: 'Rendering',
-  text: 'Extracting text',
-  ocr: 'OCR',
-  embed: 'Embedding',
-  index: 'Indexing',
-  done: 'Done',
-  failed: 'Failed',
-}
+const stages = ['queued', 'sniff', 'extract', 'render', 'text', 'ocr', 'embed', 'index', 'done', 'failed']
 
 export function stageLabel(stage: string): string {
-  return stageNames[stage] ?? (stage ? stage[0].toUpperCase() + stage.slice(1) : '')
+  if (stages.includes(stage)) return t(`stage.${stage}`)
+  return stage ? stage[0].toUpperCase() + stage.slice(1) : ''
 }
 
 export interface ProgressLike {
@@ -63,10 +66,10 @@ export interface ProgressLike {
 /** progressLine is the one-line summary under a document's progress bar. */
 export function progressLine(p: ProgressLike): string {
   const parts = [stageLabel(p.stage)]
-  if (p.total > 0) parts.push(`${p.done}/${p.total} pages`)
+  if (p.total > 0) parts.push(t('format.pagesDone', { done: p.done, total: p.total }))
   const rate = formatRate(p.pages_per_s ?? 0)
   if (rate) parts.push(rate)
-  if (p.eta_s !== undefined && p.eta_s > 0 && p.done < p.total) parts.push(`ETA ${formatDuration(p.eta_s)}`)
+  if (p.eta_s !== undefined && p.eta_s > 0 && p.done < p.total) parts.push(t('format.eta', { duration: formatDuration(p.eta_s) }))
   return parts.join(' · ')
 }
 
@@ -79,17 +82,20 @@ export interface PendingLike {
 
 /** unsearchable says which units of a document still being ingested cannot be found yet. */
 export function unsearchable(p: PendingLike): string {
-  const unit = p.kind === 'video' ? 'clip' : 'page'
-  if (p.total <= 0) return `${p.name}: not searchable yet`
+  const video = p.kind === 'video'
+  if (p.total <= 0) return t('format.notSearchableYet', { name: p.name })
   const first = Math.min(p.done + 1, p.total)
-  const span = first === p.total ? `${unit} ${p.total}` : `${unit}s ${first}–${p.total}`
-  return `${p.name}: ${span} of ${p.total} not searchable yet`
+  const span =
+    first === p.total
+      ? t(video ? 'format.oneClip' : 'format.onePage', { n: p.total })
+      : t(video ? 'format.clipRange' : 'format.pageRange', { from: first, to: p.total })
+  return t('format.unitsNotSearchable', { name: p.name, span, total: p.total })
 }
 
 /** ingestNotice is the note a question gets when documents are still being ingested ('' when none are). */
 export function ingestNotice(pending: PendingLike[]): string {
   if (pending.length === 0) return ''
-  return `Still ingesting — ${pending.map(unsearchable).join('; ')}.`
+  return t('format.stillIngesting', { list: pending.map(unsearchable).join(t('format.listJoin')) })
 }
 
 /** promptsCut reports whether the server counted fewer prompt tokens than Proofglass sent at least: it cut prompts. */

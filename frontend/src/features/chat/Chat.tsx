@@ -3,8 +3,9 @@ import { modes } from '../../lib/events'
 import { liveAnswer, type RunView } from '../../lib/run'
 import { progressState, type IngestProgress } from '../../lib/types'
 import { exportHTML, exportMarkdown } from '../../lib/export'
-import { ingestNotice, promptsCut } from '../../lib/format'
+import { formatNumber, ingestNotice, promptsCut } from '../../lib/format'
 import { backend } from '../../lib/backend'
+import { Trans, useTranslation } from '../../i18n'
 import { CitationChips, StepCard } from './StepCard'
 import { RewriteNote } from './RewriteNote'
 import { GroundedAnswer } from './Grounding'
@@ -26,6 +27,7 @@ type Props = {
 }
 
 export function Chat({ chat, collection, scope = [], onScope, ingesting, defaults, inputRef, onShowGraph }: Props) {
+  const { t } = useTranslation()
   const [question, setQuestion] = useState('')
   // "Edit" on an understood follow-up: its standalone form goes into the box, to be corrected and asked again.
   const editQuestion = useCallback(
@@ -66,16 +68,16 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
 
   // Ask where first (the dialog is native), then build the report: the HTML one inlines every crop and page image.
   const doExport = async (kind: 'md' | 'html') => {
-    const title = chat.conversations.find((c) => c.id === chat.current)?.title || chat.turns[0]?.question || 'Conversation'
+    const title = chat.conversations.find((c) => c.id === chat.current)?.title || chat.turns[0]?.question || t('chat.conversation')
     const name = title.replace(/[^\w\- ]+/g, '').slice(0, 60).trim() || 'conversation'
     try {
       const path = await backend.chooseSavePath(`${name}.${kind}`)
       if (!path) return
-      setExportMsg('Exporting…')
+      setExportMsg(t('chat.exporting'))
       const turns = chat.turns.map((t) => ({ question: t.question, run: t.runKey ? chat.runs[t.runKey] : undefined, stored: t.stored }))
       const content = kind === 'md' ? exportMarkdown(title, turns) : await exportHTML(title, turns, backend)
       await backend.writeTextFile(path, content)
-      setExportMsg(`Saved ${path}`)
+      setExportMsg(t('chat.saved', { path }))
     } catch (err) {
       setExportMsg(String(err))
     }
@@ -83,9 +85,9 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
 
   return (
     <div className="chat">
-      <aside className="conversations" aria-label="Conversations">
-        <button className="primary" onClick={chat.newChat} title="Ctrl+N">
-          New chat
+      <aside className="conversations" aria-label={t('chat.conversations')}>
+        <button className="primary" onClick={chat.newChat} title={t('nav.shortcut', { key: 'N' })}>
+          {t('chat.newChat')}
         </button>
         <ul>
           {chat.conversations.map((c) => (
@@ -95,7 +97,7 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
                 aria-current={c.id === chat.current ? 'true' : undefined}
                 onClick={() => chat.open(c.id)}
               >
-                <span className="ellipsis">{c.title || 'Untitled'}</span>
+                <span className="ellipsis">{c.title || t('chat.untitled')}</span>
               </button>
             </li>
           ))}
@@ -103,16 +105,16 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
       </aside>
       <section className="chat-main">
         <div className="chat-bar">
-          <span className="muted">Collection: {collection || 'all'}</span>
+          <span className="muted">{t('chat.collection', { name: collection || t('chat.allCollections') })}</span>
           {scope.length > 0 && (
-            <span className="scope-chips" role="group" aria-label="Scope" data-testid="scope">
+            <span className="scope-chips" role="group" aria-label={t('chat.scope')} data-testid="scope">
               {scope.map((d) => (
-                <span key={d.id} className="chip" title={`Only ${d.name} is searched`}>
+                <span key={d.id} className="chip" title={t('chat.onlySearched', { name: d.name })}>
                   <span className="ellipsis">{d.name}</span>
                   {onScope && (
                     <button
                       className="link"
-                      aria-label={`Remove ${d.name} from the scope`}
+                      aria-label={t('chat.removeFromScope', { name: d.name })}
                       onClick={() => onScope(scope.filter((x) => x.id !== d.id))}
                     >
                       ×
@@ -130,19 +132,17 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
           )}
           {chat.turns.length > 0 && (
             <>
-              <button onClick={() => doExport('md')}>Export Markdown</button>
-              <button onClick={() => doExport('html')}>Export HTML</button>
+              <button onClick={() => doExport('md')}>{t('chat.exportMarkdown')}</button>
+              <button onClick={() => doExport('html')}>{t('chat.exportHTML')}</button>
             </>
           )}
         </div>
         <div className="turns" aria-live="polite" ref={turnsRef}>
           {chat.turns.length === 0 && (
             <div className="empty small-empty">
-              <h2>Ask about your documents</h2>
+              <h2>{t('chat.emptyTitle')}</h2>
               <p className="muted">
-                The agent searches your pages, zooms into regions, and answers with citations you can click. Choose a
-                mode: <b>vrag</b> (search and crop), <b>vimrag</b> (memory graph), <b>vanilla</b> (retrieve then answer),
-                <b> react</b> (search only).
+                <Trans i18nKey="chat.emptyBody" components={{ b: <b /> }} />
               </p>
             </div>
           )}
@@ -158,8 +158,8 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
         <form className="composer" onSubmit={send}>
           <textarea
             ref={inputRef}
-            aria-label="Question"
-            placeholder="Ask a question… (Enter to send, Shift+Enter for a new line)"
+            aria-label={t('chat.question')}
+            placeholder={t('chat.questionPlaceholder')}
             rows={2}
             value={question}
             onChange={(e) => setQuestion(e.target.value)}
@@ -169,8 +169,8 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
           />
           <div className="composer-controls">
             <label>
-              Mode{' '}
-              <select aria-label="Mode" value={mode} onChange={(e) => setMode(e.target.value)}>
+              {t('chat.mode')}{' '}
+              <select aria-label={t('chat.mode')} value={mode} onChange={(e) => setMode(e.target.value)}>
                 {modes.map((m) => (
                   <option key={m} value={m}>
                     {m}
@@ -179,16 +179,16 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
               </select>
             </label>
             <label className="toggle">
-              <input type="checkbox" checked={think} onChange={(e) => setThink(e.target.checked)} /> Thinking
+              <input type="checkbox" checked={think} onChange={(e) => setThink(e.target.checked)} /> {t('chat.thinking')}
             </label>
             <span className="spacer" />
             {chat.running ? (
               <button type="button" className="danger" onClick={chat.stop} title="Esc">
-                Stop
+                {t('common.stop')}
               </button>
             ) : (
               <button type="submit" className="primary" disabled={!question.trim()}>
-                Ask
+                {t('chat.ask')}
               </button>
             )}
           </div>
@@ -210,6 +210,7 @@ const TurnView = memo(function TurnView({
   onShowGraph: (k: string) => void
   onEdit: (q: string) => void
 }) {
+  const { t } = useTranslation()
   const answer = run ? liveAnswer(run) : (turn.stored ?? '')
   const running = run && !run.done && !turn.error
   return (
@@ -217,7 +218,7 @@ const TurnView = memo(function TurnView({
       <div className="question">{turn.question}</div>
       {turn.notice && (
         <p className="notice turn-notice" data-testid="turn-ingest-notice">
-          {turn.notice} The answer could not use them.
+          {turn.notice} {t('chat.couldNotUse')}
         </p>
       )}
       {run?.rewrite && <RewriteNote rewrite={run.rewrite} onEdit={onEdit} />}
@@ -225,11 +226,9 @@ const TurnView = memo(function TurnView({
         <div className="muted small">
           {run.info.mode}
           {run.info.model ? ` · ${run.info.model}` : ''}
-          {run.info.think ? ' · thinking' : ''}
-          {run.info.documents?.length
-            ? ` · ${run.info.documents.length} document${run.info.documents.length === 1 ? '' : 's'} in scope`
-            : ''}
-          {run.info.options?.num_ctx ? ` · context ${run.info.options.num_ctx}` : ''}
+          {run.info.think ? ` · ${t('chat.infoThinking')}` : ''}
+          {run.info.documents?.length ? ` · ${t('chat.infoDocuments', { count: run.info.documents.length })}` : ''}
+          {run.info.options?.num_ctx ? ` · ${t('chat.infoContext', { n: run.info.options.num_ctx })}` : ''}
         </div>
       )}
       <div className="steps">
@@ -245,7 +244,7 @@ const TurnView = memo(function TurnView({
           {run?.answer && run.grounding ? (
             <GroundedAnswer text={run.answer.text} grounding={run.grounding} />
           ) : (
-            answer || <span className="muted">Working…</span>
+            answer || <span className="muted">{t('chat.working')}</span>
           )}
           {running && <span className="cursor" aria-hidden="true" />}
         </div>
@@ -253,18 +252,19 @@ const TurnView = memo(function TurnView({
       {run?.answer && <CitationChips citations={run.answer.citations ?? []} />}
       {run?.done && (
         <div className="muted small usage" data-testid="usage">
-          {run.done.status} · {run.done.usage.steps + (run.done.usage.rewrite_calls ?? 0)} model calls · {run.done.usage.images} images ·{' '}
-          {run.done.usage.visual_tokens} visual tokens · {(run.done.usage.wall_ms / 1000).toFixed(1)} s
+          {t(`chat.status.${run.done.status}`, { defaultValue: run.done.status })} ·{' '}
+          {t('chat.modelCalls', { count: run.done.usage.steps + (run.done.usage.rewrite_calls ?? 0) })} ·{' '}
+          {t('chat.images', { count: run.done.usage.images })} · {t('chat.visualTokens', { count: run.done.usage.visual_tokens })} ·{' '}
+          {t('chat.seconds', { s: formatNumber(run.done.usage.wall_ms / 1000, 1) })}
           {promptsCut(run.done.usage) && (
             <span className="warn" data-testid="prompts-cut">
               {' '}
-              · the server counted {run.done.usage.prompt_tokens} prompt tokens of at least {run.done.usage.prompt_tokens_sent} sent: it
-              cut prompts (raise the context length)
+              · {t('chat.promptsCut', { counted: run.done.usage.prompt_tokens, sent: run.done.usage.prompt_tokens_sent })}
             </span>
           )}
           {run.graph && turn.runKey && (
             <button className="link" onClick={() => onShowGraph(turn.runKey ?? '')}>
-              Show memory graph
+              {t('chat.showGraph')}
             </button>
           )}
         </div>

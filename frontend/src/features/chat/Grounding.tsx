@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react'
 import { useOpenViewer } from '../../components/viewerContext'
 import type { Box4, GroundedClaim, GroundingInfo } from '../../lib/events'
+import { t } from '../../i18n'
 
 /** Only these statuses mean a claim was found where the answer says its evidence is. */
 export function grounded(status: string): boolean {
@@ -21,7 +22,7 @@ export function utf8Index(text: string, byteOffset: number): number {
 }
 
 function claimTitle(c: GroundedClaim): string {
-  const found = c.found ? `\n${c.found.document_name} p. ${c.found.page}: “${c.found.text}”` : ''
+  const found = c.found ? `\n${t('chat.groundingFound', { doc: c.found.document_name, page: c.found.page })}: “${c.found.text}”` : ''
   return `${c.note}${found}`
 }
 

@@ -1,16 +1,18 @@
 import { Overlay } from '../../components/Overlay'
 import { Thumb } from '../../components/Thumb'
 import { useOpenViewer } from '../../components/viewerContext'
+import { useTranslation } from '../../i18n'
 import type { Citation, CropInfo, Hit } from '../../lib/events'
 import type { Step } from '../../lib/run'
 
 /** StepCard draws one step of a run: thinking (collapsed), a search with its pages, a crop, a memory, an error. */
 export function StepCard({ step }: { step: Step }) {
+  const { t } = useTranslation()
   switch (step.type) {
     case 'think':
       return (
         <details className="card think" data-testid="step-think">
-          <summary>Thinking</summary>
+          <summary>{t('step.thinking')}</summary>
           <p className="think-text">{step.text}</p>
         </details>
       )
@@ -22,15 +24,16 @@ export function StepCard({ step }: { step: Step }) {
       return (
         <div className="card memorize" data-testid="step-memorize">
           <div className="card-title">
-            Memorised <code>{step.memorize.node_id}</code>
+            {t('step.memorised')} <code>{step.memorize.node_id}</code>
           </div>
           <p>{step.memorize.summary}</p>
           <ul className="mem-items">
             {(step.memorize.items ?? []).map((i) => (
               <li key={i.information_id} className={i.kept ? 'kept' : ''}>
                 {i.information_id}
-                {i.document_name ? ` · ${i.document_name} p. ${i.page}` : ''} · priority {i.priority_score}
-                {i.kept ? ' · kept' : i.is_useful ? '' : ' · not useful'}
+                {i.document_name ? ` · ${t('step.docPage', { doc: i.document_name, page: i.page })}` : ''} ·{' '}
+                {t('step.priority', { score: i.priority_score })}
+                {i.kept ? ` · ${t('step.kept')}` : i.is_useful ? '' : ` · ${t('step.notUseful')}`}
               </li>
             ))}
           </ul>
@@ -41,14 +44,16 @@ export function StepCard({ step }: { step: Step }) {
         // The model's context window: the run goes on, but the model may not see all it was sent.
         return (
           <div className="card error-card context-warning" data-testid="step-context" role="alert">
-            <div className="card-title">Context window{step.error.context?.num_ctx ? ` (${step.error.context.num_ctx} tokens)` : ''}</div>
+            <div className="card-title">
+              {step.error.context?.num_ctx ? t('step.contextTokens', { n: step.error.context.num_ctx }) : t('step.contextWindow')}
+            </div>
             <p>{step.error.message}</p>
           </div>
         )
       }
       return (
         <div className={'card error-card' + (step.error.recoverable ? ' recoverable' : '')} data-testid="step-error" role="status">
-          <div className="card-title">{step.error.recoverable ? 'Corrected a step' : 'Error'}</div>
+          <div className="card-title">{step.error.recoverable ? t('step.corrected') : t('step.error')}</div>
           <p>{step.error.message}</p>
         </div>
       )
@@ -56,27 +61,34 @@ export function StepCard({ step }: { step: Step }) {
 }
 
 function SearchCard({ query, hits, pending }: { query: string; hits?: Hit[]; pending: boolean }) {
+  const { t } = useTranslation()
   const open = useOpenViewer()
+  const hitTitle = (h: Hit) =>
+    h.shown
+      ? t('step.hitTitleShown', { doc: h.document_name, page: h.page })
+      : h.skipped
+        ? t('step.hitTitleSkipped', { doc: h.document_name, page: h.page, reason: t(`step.skipped.${h.skipped}`, { defaultValue: h.skipped.replace('_', ' ') }) })
+        : t('step.hitTitle', { doc: h.document_name, page: h.page })
   return (
     <div className="card search" data-testid="step-search">
       <div className="card-title">
-        <span aria-hidden="true">⌕</span> Searched <q>{query}</q>
+        <span aria-hidden="true">⌕</span> {t('step.searched')} <q>{query}</q>
         {pending && <span className="muted"> …</span>}
       </div>
-      {hits && hits.length === 0 && <p className="muted">No pages found.</p>}
+      {hits && hits.length === 0 && <p className="muted">{t('step.noPages')}</p>}
       {hits && hits.length > 0 && (
         <ul className="hit-strip">
           {hits.map((h) => (
             <li key={h.unit_id} className={h.shown ? 'shown' : 'not-shown'}>
               <button
                 onClick={() => open({ documentId: Number(h.document_id), unitId: Number(h.unit_id), title: h.document_name })}
-                title={`${h.document_name}, page ${h.page}${h.shown ? ' (shown to the model)' : h.skipped ? ` (${h.skipped.replace('_', ' ')})` : ''}`}
+                title={hitTitle(h)}
                 data-testid="step-hit"
               >
-                <Thumb blob={h.thumbnail} unitId={Number(h.unit_id)} width={256} alt={`${h.document_name} page ${h.page}`} />
+                <Thumb blob={h.thumbnail} unitId={Number(h.unit_id)} width={256} alt={t('step.hitAlt', { doc: h.document_name, page: h.page })} />
                 <span className="hit-label">
-                  {h.label ?? `p. ${h.page}`}
-                  {h.shown && <span className="dot" aria-label="shown to the model" />}
+                  {h.label ?? t('step.pageShort', { page: h.page })}
+                  {h.shown && <span className="dot" aria-label={t('step.shownToModel')} />}
                 </span>
               </button>
             </li>
@@ -89,43 +101,51 @@ function SearchCard({ query, hits, pending }: { query: string; hits?: Hit[]; pen
 
 /** CropCard shows the source page with the crop box drawn on it beside the zoomed crop the model received. */
 export function CropCard({ crop }: { crop: CropInfo }) {
+  const { t } = useTranslation()
   const open = useOpenViewer()
   const openAt = () =>
     open({ documentId: Number(crop.document_id), unitId: Number(crop.unit_id), title: crop.document_name, regions: [crop.region] })
   return (
     <div className="card crop" data-testid="step-crop">
       <div className="card-title">
-        <span aria-hidden="true">⤢</span> Zoomed into {crop.document_name} p. {crop.page}
-        {crop.true_zoom && <span className="badge">true zoom</span>}
-        {crop.of_crop && <span className="badge">crop of crop</span>}
+        <span aria-hidden="true">⤢</span> {t('step.zoomedInto', { doc: crop.document_name, page: crop.page })}
+        {crop.true_zoom && <span className="badge">{t('step.trueZoom')}</span>}
+        {crop.of_crop && <span className="badge">{t('step.cropOfCrop')}</span>}
       </div>
       <div className="crop-pair">
-        <button className="crop-source" onClick={openAt} aria-label={`Open page ${crop.page} at the cropped region`}>
+        <button className="crop-source" onClick={openAt} aria-label={t('step.openAtRegion', { page: crop.page })}>
           <span className="page-with-box" style={{ aspectRatio: `${crop.page_w || 1} / ${crop.page_h || 1.414}` }}>
-            <Thumb unitId={Number(crop.unit_id)} width={384} alt={`${crop.document_name} page ${crop.page}`} />
-            <Overlay regions={[crop.region]} label="crop box" />
+            <Thumb unitId={Number(crop.unit_id)} width={384} alt={t('step.hitAlt', { doc: crop.document_name, page: crop.page })} />
+            <Overlay regions={[crop.region]} label={t('step.cropBox')} />
           </span>
         </button>
         <span className="crop-arrow" aria-hidden="true">
           →
         </span>
-        <button className="crop-zoom" onClick={openAt} aria-label="Zoomed crop">
-          <Thumb blob={crop.image.image.blob} alt={`Crop of ${crop.document_name} page ${crop.page}`} />
+        <button className="crop-zoom" onClick={openAt} aria-label={t('step.zoomedCrop')}>
+          <Thumb blob={crop.image.image.blob} alt={t('step.cropAlt', { doc: crop.document_name, page: crop.page })} />
         </button>
       </div>
       <p className="muted small">
-        box [{crop.bbox_sent.map((n) => Math.round(n)).join(', ')}] in a {crop.frame_w}×{crop.frame_h} image → [
-        {crop.bbox_raw.map((n) => Math.round(n)).join(', ')}] of {crop.page_w}×{crop.page_h} px
+        {t('step.boxLine', {
+          sent: crop.bbox_sent.map((n) => Math.round(n)).join(', '),
+          fw: crop.frame_w,
+          fh: crop.frame_h,
+          raw: crop.bbox_raw.map((n) => Math.round(n)).join(', '),
+          pw: crop.page_w,
+          ph: crop.page_h,
+        })}
       </p>
     </div>
   )
 }
 
 export function CitationChips({ citations }: { citations: Citation[] }) {
+  const { t } = useTranslation()
   const open = useOpenViewer()
   if (citations.length === 0) return null
   return (
-    <div className="citations" aria-label="Citations">
+    <div className="citations" aria-label={t('step.citations')}>
       {citations.map((c, i) => (
         <button
           key={i}
@@ -140,7 +160,7 @@ export function CitationChips({ citations }: { citations: Citation[] }) {
             })
           }
         >
-          {c.document_name} · p. {c.page}
+          {t('step.citation', { doc: c.document_name, page: c.page })}
           {c.region ? ' ⤢' : ''}
         </button>
       ))}

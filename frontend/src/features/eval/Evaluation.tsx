@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { t as translate, useTranslation } from '../../i18n'
 import { evalApi, type EvalApi, type EvalState, type EvaluationRow } from './api'
 
 const modes = ['vrag', 'vimrag', 'vanilla', 'react']
@@ -14,11 +15,12 @@ export function eta(s: EvalState, startedAt: number, now: number, doneAtStart: n
   if (!s.running || ran <= 0 || s.total <= s.done) return ''
   const left = ((now - startedAt) / ran) * (s.total - s.done)
   const sec = Math.round(left / 1000)
-  return sec >= 60 ? `${Math.floor(sec / 60)} min ${sec % 60} s left` : `${sec} s left`
+  return sec >= 60 ? translate('eval.minutesLeft', { m: Math.floor(sec / 60), s: sec % 60 }) : translate('eval.secondsLeft', { s: sec })
 }
 
 /** Evaluation runs the agent on a questions file and scores the answers, as `proofglass eval answers` does. */
 export function Evaluation({ collections, api = evalApi }: Props) {
+  const { t } = useTranslation()
   const [dataset, setDataset] = useState('')
   const [collection, setCollection] = useState(collections[0] ?? '')
   const [mode, setMode] = useState('vrag')
@@ -71,7 +73,7 @@ export function Evaluation({ collections, api = evalApi }: Props) {
   const left = state && started.current ? eta(state, started.current.at, Date.now(), started.current.done) : ''
 
   return (
-    <section className="eval" aria-label="Answer evaluation">
+    <section className="eval" aria-label={t('eval.section')}>
       <form
         className="eval-form"
         onSubmit={(e) => {
@@ -80,16 +82,16 @@ export function Evaluation({ collections, api = evalApi }: Props) {
         }}
       >
         <label className="wide">
-          Questions file
+          {t('eval.questionsFile')}
           <span className="row">
             <input value={dataset} onChange={(e) => setDataset(e.target.value)} placeholder="questions.jsonl" />
             <button type="button" onClick={() => api.pickDataset().then((p) => p && setDataset(p), (e: unknown) => setError(String(e)))}>
-              Choose…
+              {t('common.choose')}
             </button>
           </span>
         </label>
         <label>
-          Collection
+          {t('eval.collection')}
           <select value={collection} onChange={(e) => setCollection(e.target.value)}>
             {collections.map((c) => (
               <option key={c}>{c}</option>
@@ -97,7 +99,7 @@ export function Evaluation({ collections, api = evalApi }: Props) {
           </select>
         </label>
         <label>
-          Mode
+          {t('eval.mode')}
           <select value={mode} onChange={(e) => setMode(e.target.value)}>
             {modes.map((m) => (
               <option key={m}>{m}</option>
@@ -105,39 +107,40 @@ export function Evaluation({ collections, api = evalApi }: Props) {
           </select>
         </label>
         <label>
-          Provider
-          <input value={provider} onChange={(e) => setProvider(e.target.value)} placeholder="from settings" />
+          {t('eval.provider')}
+          <input value={provider} onChange={(e) => setProvider(e.target.value)} placeholder={t('eval.fromSettings')} />
         </label>
         <label>
-          Model
-          <input value={model} onChange={(e) => setModel(e.target.value)} placeholder="from settings" />
+          {t('eval.model')}
+          <input value={model} onChange={(e) => setModel(e.target.value)} placeholder={t('eval.fromSettings')} />
         </label>
         <label>
-          Judge model
-          <input value={judgeModel} onChange={(e) => setJudgeModel(e.target.value)} placeholder="none: rule-based verdict" />
+          {t('eval.judgeModel')}
+          <input value={judgeModel} onChange={(e) => setJudgeModel(e.target.value)} placeholder={t('eval.judgePlaceholder')} />
         </label>
         <label>
-          Samples per question
+          {t('eval.samples')}
           <input type="number" min={1} max={64} value={samples} onChange={(e) => setSamples(Number(e.target.value) || 1)} />
         </label>
         <label>
-          Only the first N questions
+          {t('eval.limit')}
           <input type="number" min={0} value={limit} onChange={(e) => setLimit(Number(e.target.value) || 0)} />
         </label>
         <span className="row">
           <button type="submit" disabled={running || !dataset || !collection}>
-            Evaluate
+            {t('eval.evaluate')}
           </button>
           <button type="button" disabled={!running} onClick={() => api.stop()}>
-            Stop
+            {t('common.stop')}
           </button>
         </span>
       </form>
       {state && (state.running || state.total > 0) && (
         <div className="eval-progress" role="status">
-          <progress max={100} value={pct} aria-label="Evaluation progress" />
+          <progress max={100} value={pct} aria-label={t('eval.progress')} />
           <span>
-            {state.done}/{state.total} answers scored{state.resumed > 0 ? ` (${state.resumed} resumed)` : ''}
+            {t('eval.scored', { done: state.done, total: state.total })}
+            {state.resumed > 0 ? ` ${t('eval.resumed', { count: state.resumed })}` : ''}
             {left ? ` · ${left}` : ''}
           </span>
         </div>
@@ -147,17 +150,17 @@ export function Evaluation({ collections, api = evalApi }: Props) {
           {error}
         </p>
       )}
-      {reportPath && <p className="muted">Report written to {reportPath}</p>}
-      {rows.length === 0 && <p className="muted">No evaluations yet: choose a questions file (JSON lines) and a collection.</p>}
+      {reportPath && <p className="muted">{t('eval.reportWritten', { path: reportPath })}</p>}
+      {rows.length === 0 && <p className="muted">{t('eval.none')}</p>}
       {rows.length > 0 && (
         <table className="eval-list">
           <thead>
             <tr>
               <th>#</th>
-              <th>status</th>
-              <th>scored</th>
-              <th>collection</th>
-              <th>dataset</th>
+              <th>{t('eval.colStatus')}</th>
+              <th>{t('eval.colScored')}</th>
+              <th>{t('eval.colCollection')}</th>
+              <th>{t('eval.colDataset')}</th>
               <th />
             </tr>
           </thead>
@@ -171,7 +174,7 @@ export function Evaluation({ collections, api = evalApi }: Props) {
                 <td title={r.dataset}>{r.dataset.split('/').pop()}</td>
                 <td>
                   <button type="button" disabled={r.items === 0} onClick={() => open(r.id)}>
-                    Open report
+                    {t('eval.openReport')}
                   </button>
                 </td>
               </tr>

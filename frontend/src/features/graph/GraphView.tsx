@@ -3,26 +3,28 @@ import '@xyflow/react/dist/style.css'
 import { useMemo, useState } from 'react'
 import { Thumb } from '../../components/Thumb'
 import { useOpenViewer } from '../../components/viewerContext'
+import { useTranslation } from '../../i18n'
 import { buildGraph, type MemNodeData } from '../../lib/graph'
 import type { RunView } from '../../lib/run'
 
 type MemNode = Node<MemNodeData, 'memory'>
 
 function MemoryNode({ data, selected }: NodeProps<MemNode>) {
+  const { t } = useTranslation()
   return (
     <div className={`mem-node ${data.type}${selected ? ' selected' : ''}`} data-testid="graph-node" data-node-id={data.id}>
       <Handle type="target" position={Position.Top} />
       <div className="mem-head">
-        <span className="mem-type">{data.type}</span> <code>{data.id}</code>
+        <span className="mem-type">{t(`graph.type.${data.type}`, { defaultValue: data.type })}</span> <code>{data.id}</code>
       </div>
       {data.query && <div className="mem-query">“{data.query}”</div>}
       {data.summary && <div className="mem-summary">{data.summary}</div>}
       {data.answer && <div className="mem-answer">{data.answer}</div>}
       {data.thumbs.length > 0 && (
         <div className="mem-thumbs">
-          {data.thumbs.map((t) => (
-            <div key={t.informationId} style={{ width: t.size, height: t.size }} title={`${t.informationId}: ${t.pixels} px`}>
-              {t.unitId ? <Thumb unitId={Number(t.unitId)} width={128} alt={t.informationId} /> : null}
+          {data.thumbs.map((th) => (
+            <div key={th.informationId} style={{ width: th.size, height: th.size }} title={t('graph.thumbTitle', { id: th.informationId, pixels: th.pixels })}>
+              {th.unitId ? <Thumb unitId={Number(th.unitId)} width={128} alt={th.informationId} /> : null}
             </div>
           ))}
         </div>
@@ -38,6 +40,7 @@ type Props = { runs: Record<string, RunView>; runKey: string; onRunKey: (k: stri
 
 /** GraphView draws a run's VimRAG memory graph (live while it streams) and shows a clicked node's evidence. */
 export function GraphView({ runs, runKey, onRunKey }: Props) {
+  const { t } = useTranslation()
   const open = useOpenViewer()
   const withGraph = Object.entries(runs).filter(([, r]) => r.graph)
   const key = runs[runKey]?.graph ? runKey : (withGraph[withGraph.length - 1]?.[0] ?? '')
@@ -50,8 +53,8 @@ export function GraphView({ runs, runKey, onRunKey }: Props) {
   if (!run) {
     return (
       <div className="empty" data-testid="graph-empty">
-        <h2>No memory graph yet</h2>
-        <p className="muted">Ask a question in Chat with the vimrag mode: its reasoning graph is drawn here as it grows.</p>
+        <h2>{t('graph.emptyTitle')}</h2>
+        <p className="muted">{t('graph.emptyBody')}</p>
       </div>
     )
   }
@@ -59,8 +62,8 @@ export function GraphView({ runs, runKey, onRunKey }: Props) {
     <div className="graph-view">
       <div className="graph-bar">
         <label>
-          Run{' '}
-          <select value={key} onChange={(e) => onRunKey(e.target.value)} aria-label="Run">
+          {t('graph.run')}{' '}
+          <select value={key} onChange={(e) => onRunKey(e.target.value)} aria-label={t('graph.run')}>
             {withGraph.map(([k, r]) => (
               <option key={k} value={k}>
                 {r.info?.question ?? k}
@@ -69,7 +72,8 @@ export function GraphView({ runs, runKey, onRunKey }: Props) {
           </select>
         </label>
         <span className="muted">
-          {nodes.length} nodes · {edges.length} edges{run.done ? '' : ' · live'}
+          {t('graph.counts', { nodes: nodes.length, edges: edges.length })}
+          {run.done ? '' : ` · ${t('graph.live')}`}
         </span>
       </div>
       <div className="graph-body">
@@ -88,13 +92,13 @@ export function GraphView({ runs, runKey, onRunKey }: Props) {
             <Controls showInteractive={false} />
           </ReactFlow>
         </div>
-        <aside className="evidence" aria-label="Node evidence" data-testid="evidence">
+        <aside className="evidence" aria-label={t('graph.evidence')} data-testid="evidence">
           {sel ? (
             <>
               <h3>
-                {sel.type} <code>{sel.id}</code>
+                {t(`graph.type.${sel.type}`, { defaultValue: sel.type })} <code>{sel.id}</code>
               </h3>
-              {sel.query && <p>Query: “{sel.query}”</p>}
+              {sel.query && <p>{t('graph.query', { query: sel.query })}</p>}
               {sel.summary && <p>{sel.summary}</p>}
               {sel.answer && <p className="answer">{sel.answer}</p>}
               <ul className="evidence-items">
@@ -112,16 +116,17 @@ export function GraphView({ runs, runKey, onRunKey }: Props) {
                     ) : null}
                     <span>
                       {i.information_id}
-                      {i.document_name ? ` · ${i.document_name} p. ${i.page}` : ''} · priority {i.priority_score}
-                      {i.kept ? ' · kept in memory' : ''}
+                      {i.document_name ? ` · ${t('step.docPage', { doc: i.document_name, page: i.page })}` : ''} ·{' '}
+                      {t('step.priority', { score: i.priority_score })}
+                      {i.kept ? ` · ${t('graph.keptInMemory')}` : ''}
                     </span>
                   </li>
                 ))}
               </ul>
-              {!mem && <p className="muted">No evidence recorded for this node.</p>}
+              {!mem && <p className="muted">{t('graph.noEvidence')}</p>}
             </>
           ) : (
-            <p className="muted">Click a node to see its evidence.</p>
+            <p className="muted">{t('graph.clickNode')}</p>
           )}
         </aside>
       </div>

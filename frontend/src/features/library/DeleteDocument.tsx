@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useTranslation } from '../../i18n'
 
 type Props = {
   name: string
@@ -8,13 +9,14 @@ type Props = {
 
 /** DeleteDocument removes a document from the library after the user confirms, naming what goes with it. */
 export function DeleteDocument({ name, onDelete }: Props) {
+  const { t } = useTranslation()
   const [asking, setAsking] = useState(false)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState('')
   if (!asking) {
     return (
       <button className="link" onClick={() => setAsking(true)}>
-        Delete document…
+        {t('delete.button')}
       </button>
     )
   }
@@ -29,10 +31,10 @@ export function DeleteDocument({ name, onDelete }: Props) {
     }
   }
   return (
-    <span role="group" aria-label={`Delete ${name}`} className="confirm-delete">
-      <span>Delete {name} and its pages from the library? This cannot be undone.</span>
+    <span role="group" aria-label={t('delete.group', { name })} className="confirm-delete">
+      <span>{t('delete.confirm', { name })}</span>
       <button className="danger" onClick={confirm} disabled={busy}>
-        Delete
+        {t('common.delete')}
       </button>
       <button
         className="link"
@@ -42,7 +44,7 @@ export function DeleteDocument({ name, onDelete }: Props) {
         }}
         disabled={busy}
       >
-        Cancel
+        {t('common.cancel')}
       </button>
       {error && (
         <span role="alert" className="error">

@@ -2,9 +2,10 @@ import { memo, useCallback, useEffect, useState } from 'react'
 import { Thumb } from '../../components/Thumb'
 import { Overlay } from '../../components/Overlay'
 import { useOpenViewer } from '../../components/viewerContext'
+import { useTranslation } from '../../i18n'
 import { backend } from '../../lib/backend'
 import type { Box4 } from '../../lib/events'
-import { formatBytes } from '../../lib/format'
+import { formatBytes, formatNumber } from '../../lib/format'
 import { regionOf } from '../../lib/geometry'
 import type { Collection, Document, IngestProgress, PageRef, SearchHit } from '../../lib/types'
 import { PageGrid } from './PageGrid'
@@ -29,6 +30,7 @@ type Props = {
 }
 
 export function Library(p: Props) {
+  const { t } = useTranslation()
   const openViewer = useOpenViewer()
   const coll = p.collections.find((c) => c.name === p.current)
   const [docs, setDocs] = useState<Document[]>([])
@@ -124,8 +126,8 @@ export function Library(p: Props) {
 
   return (
     <div className="library">
-      <aside className="collections" aria-label="Collections">
-        <h2>Collections</h2>
+      <aside className="collections" aria-label={t('library.collections')}>
+        <h2>{t('library.collections')}</h2>
         <ul>
           {p.collections.map((c) => (
             <li key={c.id}>
@@ -145,8 +147,8 @@ export function Library(p: Props) {
         </ul>
         <form onSubmit={create} className="new-collection">
           <input
-            aria-label="New collection name"
-            placeholder="New collection"
+            aria-label={t('library.newCollectionName')}
+            placeholder={t('library.newCollection')}
             value={newName}
             onChange={(e) => setNewName(e.target.value)}
           />
@@ -159,8 +161,8 @@ export function Library(p: Props) {
             <input
               ref={p.searchRef}
               type="search"
-              placeholder="Search pages (Ctrl+K)"
-              aria-label="Search pages"
+              placeholder={t('library.searchPlaceholder')}
+              aria-label={t('library.searchLabel')}
               value={query}
               onChange={(e) => {
                 setQuery(e.target.value)
@@ -168,12 +170,8 @@ export function Library(p: Props) {
               }}
             />
           </form>
-          <button onClick={() => pick(false)}>
-            Add files…
-          </button>
-          <button onClick={() => pick(true)}>
-            Add folder…
-          </button>
+          <button onClick={() => pick(false)}>{t('library.addFiles')}</button>
+          <button onClick={() => pick(true)}>{t('library.addFolder')}</button>
         </div>
         {error && (
           <p role="alert" className="error">
@@ -197,17 +195,17 @@ export function Library(p: Props) {
               </button>
               <span aria-hidden="true">/</span>
               <strong>{open.name}</strong>
-              <span className="muted">· {pages.length} pages</span>
+              <span className="muted">· {t('library.pageCount', { count: pages.length })}</span>
               {p.onAskAbout && (
                 <button className="link" onClick={() => p.onAskAbout?.({ id: open.id, name: open.name })}>
-                  Ask about this document
+                  {t('library.askAbout')}
                 </button>
               )}
               <DeleteDocument name={open.name} onDelete={() => deleteOpen(open)} />
             </div>
             <PageGrid
               pages={pages}
-              label={`Pages of ${open.name}`}
+              label={t('library.pagesOf', { name: open.name })}
               onOpen={openPage}
             />
           </div>
@@ -217,16 +215,16 @@ export function Library(p: Props) {
           <DocGrid docs={docs} onOpen={setOpen} />
         )}
         <details className="add-path">
-          <summary>Add by path</summary>
+          <summary>{t('library.addByPath')}</summary>
           <form onSubmit={addTyped}>
             <textarea
-              aria-label="Paths to add, one per line"
+              aria-label={t('library.pathsLabel')}
               rows={2}
               value={pathText}
               onChange={(e) => setPathText(e.target.value)}
-              placeholder="/home/me/Documents/report.pdf"
+              placeholder={t('library.pathPlaceholder')}
             />
-            <button type="submit">Add</button>
+            <button type="submit">{t('common.add')}</button>
           </form>
         </details>
       </section>
@@ -235,6 +233,7 @@ export function Library(p: Props) {
 }
 
 function EmptyState({ collection, onPick }: { collection: string; onPick: () => void }) {
+  const { t } = useTranslation()
   const [busy, setBusy] = useState(false)
   const [err, setErr] = useState('')
   return (
@@ -242,15 +241,11 @@ function EmptyState({ collection, onPick }: { collection: string; onPick: () => 
       <div className="empty-art" aria-hidden="true">
         ⌕
       </div>
-      <h2>Your library is empty</h2>
-      <p>
-        Drop PDFs, images or videos anywhere on this window, or choose files. Proofglass reads every page (text layer or
-        OCR) and indexes it on this computer; then ask questions in Chat and see which page, and which part of it, each
-        answer comes from.
-      </p>
+      <h2>{t('library.emptyTitle')}</h2>
+      <p>{t('library.emptyBody')}</p>
       <div className="row">
         <button className="primary" onClick={onPick}>
-          Choose files…
+          {t('library.chooseFiles')}
         </button>
         <button
           disabled={busy}
@@ -265,7 +260,7 @@ function EmptyState({ collection, onPick }: { collection: string; onPick: () => 
             )
           }}
         >
-          Try the sample library
+          {t('library.trySample')}
         </button>
       </div>
       {err && <p className="error">{err}</p>}
@@ -275,8 +270,9 @@ function EmptyState({ collection, onPick }: { collection: string; onPick: () => 
 
 // Memoised: the library re-renders with every ingest progress frame; the cards change only with the documents.
 const DocGrid = memo(function DocGrid({ docs, onOpen }: { docs: Document[]; onOpen: (d: Document) => void }) {
+  const { t } = useTranslation()
   return (
-    <ul className="doc-grid" aria-label="Documents" data-testid="doc-grid">
+    <ul className="doc-grid" aria-label={t('library.documents')} data-testid="doc-grid">
       {docs.map((d) => (
         <li key={d.id}>
           <button className="doc-card" onClick={() => onOpen(d)} data-testid="doc-card" data-status={d.status}>
@@ -285,13 +281,12 @@ const DocGrid = memo(function DocGrid({ docs, onOpen }: { docs: Document[]; onOp
               {d.name}
             </span>
             <span className="muted">
-              {d.kind.toUpperCase()} · {d.pages} {d.kind === 'video' ? 'clip' : 'page'}
-                {d.pages === 1 ? '' : 's'} ·{' '}
+              {d.kind.toUpperCase()} · {t(d.kind === 'video' ? 'library.clipCount' : 'library.pageCount', { count: d.pages })} ·{' '}
               {formatBytes(d.size_bytes)}
             </span>
             {d.status !== 'ready' && (
               <span className={'badge ' + d.status} title={d.error}>
-                {d.status}
+                {t(`docStatus.${d.status}`, { defaultValue: d.status })}
               </span>
             )}
           </button>
@@ -302,6 +297,7 @@ const DocGrid = memo(function DocGrid({ docs, onOpen }: { docs: Document[]; onOp
 })
 
 function DocCover({ doc }: { doc: Document }) {
+  const { t } = useTranslation()
   const [first, setFirst] = useState<PageRef | null>(null)
   const [tries, setTries] = useState(0)
   // Asked again as the document progresses: its first page may not exist when the card first shows, and while it
@@ -325,12 +321,12 @@ function DocCover({ doc }: { doc: Document }) {
   }, [doc.id, doc.pages, doc.status, doc.updated_at, first?.thumb, tries])
   if (doc.status === 'failed')
     return (
-      <div className="thumb placeholder cover failed-cover" role="img" aria-label={`${doc.name} could not be read`}>
-        Could not be read
+      <div className="thumb placeholder cover failed-cover" role="img" aria-label={t('library.couldNotReadNamed', { name: doc.name })}>
+        {t('library.couldNotRead')}
       </div>
     )
   if (!first) return <div className="thumb placeholder cover" />
-  return <Thumb blob={first.thumb} unitId={first.id} alt={`First page of ${doc.name}`} className="cover" />
+  return <Thumb blob={first.thumb} unitId={first.id} alt={t('library.firstPageOf', { name: doc.name })} className="cover" />
 }
 
 function SearchResults({
@@ -342,11 +338,12 @@ function SearchResults({
   notes: string[]
   onOpen: (h: SearchHit, regions: Box4[]) => void
 }) {
+  const { t } = useTranslation()
   return (
-    <section aria-label="Search results" data-testid="search-results">
+    <section aria-label={t('library.searchResults')} data-testid="search-results">
       <p className="muted">
-        {hits.length} result{hits.length === 1 ? '' : 's'}
-        {notes.length > 0 && <span title={notes.join('\n')}> · {notes.length} note(s)</span>}
+        {t('library.results', { count: hits.length })}
+        {notes.length > 0 && <span title={notes.join('\n')}> · {t('library.notes', { count: notes.length })}</span>}
       </p>
       <ul className="hits">
         {hits.map((h) => {
@@ -355,15 +352,15 @@ function SearchResults({
             <li key={h.unit_id}>
               <button className="hit" onClick={() => onOpen(h, regions)} data-testid="hit">
                 <div className="hit-thumb">
-                  <Thumb blob={h.thumb} unitId={h.unit_id} alt={`${h.doc} page ${h.page}`} />
-                  <Overlay regions={regions} label="match" />
+                  <Thumb blob={h.thumb} unitId={h.unit_id} alt={t('library.hitAlt', { doc: h.doc, page: h.page })} />
+                  <Overlay regions={regions} label={t('library.match')} />
                 </div>
                 <div className="hit-text">
                   <strong className="ellipsis">
-                    {h.doc} · p. {h.page}
+                    {t('library.hitTitle', { doc: h.doc, page: h.page })}
                   </strong>
                   {h.snippet && <span className="snippet">{h.snippet}</span>}
-                  <span className="muted">score {h.score.toFixed(4)}</span>
+                  <span className="muted">{t('library.score', { score: formatNumber(h.score, 4) })}</span>
                 </div>
               </button>
             </li>

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useRef, useState } from 'react'
 import { Thumb } from '../../components/Thumb'
+import { useTranslation } from '../../i18n'
 import type { PageRef } from '../../lib/types'
 
 const CELL_W = 148
@@ -16,6 +17,7 @@ export const PageGrid = memo(function PageGrid({
   onOpen: (p: PageRef) => void
   label: string
 }) {
+  const { t } = useTranslation()
   const parent = useRef<HTMLDivElement>(null)
   const [width, setWidth] = useState(800)
   useEffect(() => {
@@ -36,8 +38,8 @@ export const PageGrid = memo(function PageGrid({
           <div key={row.key} className="page-row" style={{ transform: `translateY(${row.start}px)`, height: CELL_H }}>
             {pages.slice(row.index * cols, row.index * cols + cols).map((p) => (
               <button key={p.id} className="page-cell" role="listitem" onClick={() => onOpen(p)} data-testid="page-cell">
-                <Thumb blob={p.thumb} unitId={p.id} width={256} alt={`Page ${p.ordinal}`} />
-                <span className="muted">{p.kind === 'clip' ? `Clip ${p.ordinal}` : `Page ${p.ordinal}`}</span>
+                <Thumb blob={p.thumb} unitId={p.id} width={256} alt={t('library.page', { n: p.ordinal })} />
+                <span className="muted">{t(p.kind === 'clip' ? 'library.clip' : 'library.page', { n: p.ordinal })}</span>
               </button>
             ))}
           </div>

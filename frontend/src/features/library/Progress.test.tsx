@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import type { IngestProgress } from '../../lib/types'
-import { IngestList, needsPassword } from './Progress'
+import { IngestList, ingestError, needsPassword } from './Progress'
 
 const failed = (error: string): IngestProgress => ({ seq: 3, document_id: 4, name: 'locked.pdf', stage: 'failed', done: 0, total: 0, error })
 
@@ -25,5 +25,25 @@ describe('IngestList', () => {
     expect(calls).toEqual(['locked.pdf:'])
     expect(needsPassword(failed('password required'))).toBe(true)
     expect(needsPassword({ ...failed('password required'), document_id: undefined })).toBe(false)
+  })
+})
+
+describe('backend failure codes', () => {
+  afterEach(async () => {
+    const { i18n } = await import('../../i18n')
+    await i18n.changeLanguage('en')
+  })
+
+  it('shows a known code in the window language, and the English text for an unknown one', async () => {
+    const { i18n } = await import('../../i18n')
+    const locked = { ...failed('pdf /x/locked.pdf: password required (give it with: …)'), code: 'password_required', params: { name: 'locked.pdf' } }
+    expect(ingestError(locked)).toBe('locked.pdf is encrypted: enter its password to open it.')
+    expect(needsPassword(locked)).toBe(true)
+    expect(needsPassword({ ...locked, code: 'damaged' })).toBe(false)
+    await i18n.changeLanguage('zh-CN')
+    expect(ingestError(locked)).toBe('locked.pdf 已加密：请输入密码以打开。')
+    expect(ingestError({ ...locked, code: 'future_code' })).toBe(locked.error)
+    render(<IngestList items={[{ ...failed('x: empty file'), code: 'empty', params: { name: 'x' } }]} onRetry={() => {}} />)
+    expect(screen.getByRole('alert').textContent).toBe('x：文件为空。')
   })
 })

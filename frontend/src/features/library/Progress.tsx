@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { i18n, t as translate, useTranslation } from '../../i18n'
 import { percent, progressLine } from '../../lib/format'
 import { progressState, type IngestProgress } from '../../lib/types'
 
@@ -10,9 +11,10 @@ export function IngestList({
   items: IngestProgress[]
   onRetry: (p: IngestProgress, password?: string) => void
 }) {
+  const { t } = useTranslation()
   if (items.length === 0) return null
   return (
-    <section className="ingest" aria-label="Adding documents" data-testid="ingest">
+    <section className="ingest" aria-label={t('ingest.adding')} data-testid="ingest">
       {items.map((p) => {
         const state = progressState(p)
         return (
@@ -22,16 +24,16 @@ export function IngestList({
               {p.name}
             </span>
             <span className="muted" data-testid="ingest-line">
-              {state === 'failed' ? 'Failed' : state === 'done' ? doneLine(p) : progressLine(p)}
+              {state === 'failed' ? t('ingest.failed') : state === 'done' ? doneLine(p) : progressLine(p)}
             </span>
           </div>
           {state === 'failed' ? (
             <div className="ingest-error">
-              <span role="alert">{p.error || 'Unknown error'}</span>
+              <span role="alert">{ingestError(p) || t('ingest.unknownError')}</span>
               {needsPassword(p) ? (
                 <PasswordRetry name={p.name} onRetry={(pw) => onRetry(p, pw)} />
               ) : (
-                <button onClick={() => onRetry(p)}>Retry</button>
+                <button onClick={() => onRetry(p)}>{t('common.retry')}</button>
               )}
             </div>
           ) : (
@@ -41,7 +43,7 @@ export function IngestList({
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={state === 'done' ? 100 : percent(p.done, p.total)}
-              aria-label={`${p.name} progress`}
+              aria-label={t('ingest.progressLabel', { name: p.name })}
             >
               {/* scaleX, not width: the bar then animates on the compositor without re-laying out the window. */}
               <div style={{ transform: `scaleX(${(state === 'done' ? 100 : percent(p.done, p.total)) / 100})` }} />
@@ -55,18 +57,27 @@ export function IngestList({
 }
 
 function doneLine(p: IngestProgress): string {
-  if (p.stage === 'exists') return 'Already in this collection'
-  if (p.stage === 'skipped') return 'Skipped: not a PDF, image or video'
-  const unit = p.kind === 'video' ? 'clip' : 'page'
-  return `Done · ${p.total} ${unit}${p.total === 1 ? '' : 's'}`
+  if (p.stage === 'exists') return translate('ingest.exists')
+  if (p.stage === 'skipped') return translate('ingest.skipped')
+  return translate(p.kind === 'video' ? 'ingest.doneClips' : 'ingest.donePages', { count: p.total })
+}
+
+/** ingestError is a failure's reason in the window's language: the backend's code translated, else its English text. */
+export function ingestError(p: Pick<IngestProgress, 'error' | 'code' | 'params'>): string {
+  const key = `backend.ingest.${p.code}`
+  if (p.code && i18n.exists(key)) return translate(key, { ...p.params })
+  return p.error ?? ''
 }
 
 /** needsPassword reports whether a failure is an encrypted PDF waiting for its password. */
 export function needsPassword(p: IngestProgress): boolean {
-  return Boolean(p.document_id) && /password required/i.test(p.error ?? '')
+  if (!p.document_id) return false
+  if (p.code) return p.code === 'password_required' || p.code === 'wrong_password'
+  return /password required/i.test(p.error ?? '')
 }
 
 function PasswordRetry({ name, onRetry }: { name: string; onRetry: (password: string) => void }) {
+  const { t } = useTranslation()
   const [pw, setPw] = useState('')
   return (
     <form
@@ -78,14 +89,14 @@ function PasswordRetry({ name, onRetry }: { name: string; onRetry: (password: st
     >
       <input
         type="password"
-        aria-label={`Password for ${name}`}
-        placeholder="PDF password"
+        aria-label={t('ingest.passwordFor', { name })}
+        placeholder={t('ingest.passwordPlaceholder')}
         value={pw}
         onChange={(e) => setPw(e.target.value)}
         autoComplete="off"
       />
       <button type="submit" disabled={!pw}>
-        Open
+        {t('common.open')}
       </button>
     </form>
   )

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { t as translate, useTranslation } from '../../i18n'
 import type { ProbeResult, Provider, PullEvent, Sampling } from '../../lib/types'
 
 /** optNumber reads an optional number field: empty means "not set". */
@@ -10,6 +11,7 @@ function optNumber(v: string): number | undefined {
 
 /** ModelOptions edits a profile's context window and sampling; empty fields keep the agent mode's defaults. */
 export function ModelOptions({ p, onChange }: { p: Provider; onChange: (p: Provider) => void }) {
+  const { t } = useTranslation()
   const id = `prov-${p.name}`
   const s: Sampling = p.sampling ?? {}
   const setS = (patch: Partial<Sampling>) => onChange({ ...p, sampling: { ...s, ...patch } })
@@ -20,7 +22,7 @@ export function ModelOptions({ p, onChange }: { p: Provider; onChange: (p: Provi
         id={`${id}-${key}`}
         type="number"
         step={step}
-        placeholder="mode's default"
+        placeholder={t('tuning.modeDefault')}
         value={s[key] ?? ''}
         onChange={(e) => setS({ [key]: optNumber(e.target.value) })}
       />
@@ -28,7 +30,7 @@ export function ModelOptions({ p, onChange }: { p: Provider; onChange: (p: Provi
   )
   return (
     <>
-      <label htmlFor={`${id}-ctx`}>Context length</label>
+      <label htmlFor={`${id}-ctx`}>{t('tuning.contextLength')}</label>
       <span className="row">
         <input
           id={`${id}-ctx`}
@@ -40,19 +42,19 @@ export function ModelOptions({ p, onChange }: { p: Provider; onChange: (p: Provi
         />
         <span className="muted small">{contextNote(p.context_length ?? 0, p.kind)}</span>
       </span>
-      {field('temperature', 'Temperature', '0.05')}
-      {field('top_p', 'Top p', '0.05')}
-      {field('max_tokens', 'Max tokens per reply', '256')}
-      {field('seed', 'Seed', '1')}
+      {field('temperature', t('tuning.temperature'), '0.05')}
+      {field('top_p', t('tuning.topP'), '0.05')}
+      {field('max_tokens', t('tuning.maxTokens'), '256')}
+      {field('seed', t('tuning.seed'), '1')}
     </>
   )
 }
 
 function contextNote(n: number, kind: string): string {
-  if (kind !== 'ollama') return 'fixed by the server (vLLM --max-model-len); Proofglass warns when a run may not fit'
-  if (n === 0) return 'sized for each run (num_ctx), up to what the model supports'
-  if (n < 0) return "none sent: the server's default (often 4096, which cuts VRAG runs)"
-  return `num_ctx ${n} on every call`
+  if (kind !== 'ollama') return translate('tuning.ctxFixed')
+  if (n === 0) return translate('tuning.ctxSized')
+  if (n < 0) return translate('tuning.ctxNone')
+  return translate('tuning.ctxFixedN', { n })
 }
 
 type CheckProps = {
@@ -65,6 +67,7 @@ type CheckProps = {
 
 /** ModelCheck probes the profile's chat model for what the agent mode needs, and (Ollama) pulls a model. */
 export function ModelCheck({ p, mode, probe, pull, progress }: CheckProps) {
+  const { t } = useTranslation()
   const [results, setResults] = useState<ProbeResult[] | null>(null)
   const [busy, setBusy] = useState(false)
   const [err, setErr] = useState('')
@@ -100,20 +103,20 @@ export function ModelCheck({ p, mode, probe, pull, progress }: CheckProps) {
     <div className="model-check">
       <div className="row">
         <button disabled={busy || !p.chat_model} onClick={check}>
-          {busy ? 'Checking…' : `Check model for ${mode}`}
+          {busy ? t('tuning.checking') : t('tuning.checkModel', { mode })}
         </button>
         {pull && p.kind === 'ollama' && (
           <>
-            <input aria-label={`Model to pull on ${p.name}`} value={name} onChange={(e) => setName(e.target.value)} placeholder="qwen2.5vl:7b" />
+            <input aria-label={t('tuning.modelToPull', { name: p.name })} value={name} onChange={(e) => setName(e.target.value)} placeholder="qwen2.5vl:7b" />
             <button disabled={pulling || !name.trim()} onClick={doPull}>
-              {pulling ? 'Pulling…' : 'Pull'}
+              {pulling ? t('tuning.pulling') : t('tuning.pull')}
             </button>
           </>
         )}
       </div>
       {mine && (
         <div role="status" data-testid="pull-progress" className="muted small">
-          {mine.error ? `pull failed: ${mine.error}` : mine.status}
+          {mine.error ? t('tuning.pullFailed', { error: mine.error }) : mine.status}
           {pct !== null && !mine.done && (
             <>
               {' '}
@@ -131,8 +134,8 @@ export function ModelCheck({ p, mode, probe, pull, progress }: CheckProps) {
         <ul className="probe-results" data-testid="probe-results">
           {results.map((r) => (
             <li key={r.name} className={r.ok ? 'ok' : r.optional || r.skipped ? 'warn' : 'error'}>
-              <strong>{r.name}</strong> {r.ok ? '✓' : r.skipped ? '–' : '✗'} {r.detail}
-              {!r.ok && r.fix && <div className="small">fix: {r.fix}</div>}
+              <strong>{t(`tuning.check.${r.name}`, { defaultValue: r.name })}</strong> {r.ok ? '✓' : r.skipped ? '–' : '✗'} {r.detail}
+              {!r.ok && r.fix && <div className="small">{t('tuning.fix', { fix: r.fix })}</div>}
             </li>
           ))}
         </ul>

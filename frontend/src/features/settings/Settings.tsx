@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { backend, onPullProgress } from '../../lib/backend'
+import { chooseLanguage, storedChoice, useTranslation, type LanguageChoice } from '../../i18n'
 import { modes } from '../../lib/events'
 import type { ModelInfo, Provider, ProviderResult, PullEvent, Settings as S } from '../../lib/types'
 import { ModelCheck, ModelOptions } from './ModelTuning'
@@ -8,6 +9,8 @@ type Props = { dataDir: string; onSaved: (s: S) => void }
 
 /** Settings: providers with model pickers filled from the server and a connection test; agent defaults; theme. */
 export function Settings({ dataDir, onSaved }: Props) {
+  const { t } = useTranslation()
+  const [lang, setLang] = useState<LanguageChoice>(storedChoice)
   const [s, setS] = useState<S | null>(null)
   const [msg, setMsg] = useState('')
   const [pull, setPull] = useState<PullEvent | null>(null)
@@ -15,14 +18,14 @@ export function Settings({ dataDir, onSaved }: Props) {
     backend.settings().then(setS, (e: unknown) => setMsg(String(e)))
   }, [])
   useEffect(() => onPullProgress(setPull), [])
-  if (!s) return <p className="muted">{msg || 'Loading settings…'}</p>
+  if (!s) return <p className="muted">{msg || t('settings.loading')}</p>
 
   const providers = s.providers ?? []
   const setProvider = (i: number, p: Provider) => setS({ ...s, providers: providers.map((x, j) => (j === i ? p : x)) })
   const save = async () => {
     try {
       await backend.saveSettings(s)
-      setMsg('Saved.')
+      setMsg(t('settings.saved'))
       onSaved(s)
     } catch (e) {
       setMsg(String(e))
@@ -31,15 +34,15 @@ export function Settings({ dataDir, onSaved }: Props) {
   return (
     <div className="settings" data-testid="settings">
       <section>
-        <h2>Model providers</h2>
+        <h2>{t('settings.providers')}</h2>
         {providers.map((p, i) => (
           <ProviderCard key={p.name} p={p} mode={s.agent.mode} pull={pull} onChange={(np) => setProvider(i, np)} />
         ))}
       </section>
       <section>
-        <h2>Agent defaults</h2>
+        <h2>{t('settings.agentDefaults')}</h2>
         <div className="form-grid">
-          <label htmlFor="def-provider">Provider</label>
+          <label htmlFor="def-provider">{t('settings.provider')}</label>
           <select
             id="def-provider"
             value={s.agent.provider}
@@ -49,23 +52,23 @@ export function Settings({ dataDir, onSaved }: Props) {
               <option key={p.name}>{p.name}</option>
             ))}
           </select>
-          <label htmlFor="def-mode">Mode</label>
+          <label htmlFor="def-mode">{t('settings.mode')}</label>
           <select id="def-mode" value={s.agent.mode} onChange={(e) => setS({ ...s, agent: { ...s.agent, mode: e.target.value } })}>
             {modes.map((m) => (
               <option key={m}>{m}</option>
             ))}
           </select>
-          <label htmlFor="def-topk">Pages per search</label>
+          <label htmlFor="def-topk">{t('settings.topK')}</label>
           <input
             id="def-topk"
             type="number"
             min={1}
             max={50}
-            placeholder="mode's (vrag 10, vimrag 3)"
+            placeholder={t('settings.topKPlaceholder')}
             value={s.agent.top_k || ''}
             onChange={(e) => setS({ ...s, agent: { ...s.agent, top_k: Number(e.target.value) || 0 } })}
           />
-          <label htmlFor="def-vrag-steps">VRAG steps (3–10)</label>
+          <label htmlFor="def-vrag-steps">{t('settings.vragSteps')}</label>
           <input
             id="def-vrag-steps"
             type="number"
@@ -75,7 +78,7 @@ export function Settings({ dataDir, onSaved }: Props) {
             value={s.agent.vrag_max_steps || ''}
             onChange={(e) => setS({ ...s, agent: { ...s.agent, vrag_max_steps: Number(e.target.value) || 0 } })}
           />
-          <label htmlFor="def-vimrag-steps">VimRAG steps (5–30)</label>
+          <label htmlFor="def-vimrag-steps">{t('settings.vimragSteps')}</label>
           <input
             id="def-vimrag-steps"
             type="number"
@@ -85,34 +88,52 @@ export function Settings({ dataDir, onSaved }: Props) {
             value={s.agent.vimrag_max_steps || ''}
             onChange={(e) => setS({ ...s, agent: { ...s.agent, vimrag_max_steps: Number(e.target.value) || 0 } })}
           />
-          <label htmlFor="def-think">Thinking</label>
+          <label htmlFor="def-think">{t('settings.thinking')}</label>
           <input
             id="def-think"
             type="checkbox"
             checked={s.agent.think}
             onChange={(e) => setS({ ...s, agent: { ...s.agent, think: e.target.checked } })}
           />
-          <label htmlFor="def-followups">Follow-up questions</label>
+          <label htmlFor="def-followups">{t('settings.followUps')}</label>
           <select
             id="def-followups"
             value={s.agent.follow_ups === 'off' ? 'off' : 'rewrite'}
             onChange={(e) => setS({ ...s, agent: { ...s.agent, follow_ups: e.target.value } })}
           >
-            <option value="rewrite">Understand from the conversation (one extra model call)</option>
-            <option value="off">Send as asked</option>
+            <option value="rewrite">{t('settings.followUpsRewrite')}</option>
+            <option value="off">{t('settings.followUpsOff')}</option>
           </select>
         </div>
       </section>
       <section>
-        <h2>Appearance and data</h2>
+        <h2>{t('settings.appearance')}</h2>
         <div className="form-grid">
-          <label htmlFor="theme">Theme</label>
+          <label htmlFor="language">{t('language.label')}</label>
+          <span className="row">
+            <select
+              id="language"
+              value={lang}
+              onChange={(e) => {
+                const v = e.target.value
+                const choice: LanguageChoice = v === 'en' || v === 'zh-CN' ? v : 'auto'
+                setLang(choice)
+                void chooseLanguage(choice)
+              }}
+            >
+              <option value="auto">{t('language.auto')}</option>
+              <option value="en">{t('language.en')}</option>
+              <option value="zh-CN">{t('language.zh-CN')}</option>
+            </select>
+            <span className="muted small">{t('language.note')}</span>
+          </span>
+          <label htmlFor="theme">{t('settings.theme')}</label>
           <select id="theme" value={s.theme || 'system'} onChange={(e) => setS({ ...s, theme: e.target.value })}>
-            <option value="system">Follow the system</option>
-            <option value="light">Light</option>
-            <option value="dark">Dark</option>
+            <option value="system">{t('settings.themeSystem')}</option>
+            <option value="light">{t('settings.themeLight')}</option>
+            <option value="dark">{t('settings.themeDark')}</option>
           </select>
-          <label htmlFor="cache-pages">Page cache for VRAG clients (MB)</label>
+          <label htmlFor="cache-pages">{t('settings.pageCache')}</label>
           <input
             id="cache-pages"
             type="number"
@@ -121,14 +142,14 @@ export function Settings({ dataDir, onSaved }: Props) {
             placeholder="2048"
             onChange={(e) => setS({ ...s, cache: { ...s.cache, pages_mb: Math.max(0, Math.trunc(Number(e.target.value) || 0)) } })}
           />
-          <span>Data directory</span>
+          <span>{t('settings.dataDir')}</span>
           <code data-testid="data-dir">{dataDir}</code>
         </div>
-        <p className="muted small">Start Proofglass with --data DIR (or PROOFGLASS_DATA) to use another data directory.</p>
+        <p className="muted small">{t('settings.dataDirNote')}</p>
       </section>
       <div className="row">
         <button className="primary" onClick={save}>
-          Save settings
+          {t('settings.save')}
         </button>
         <span role="status" className="muted">
           {msg}
@@ -139,6 +160,7 @@ export function Settings({ dataDir, onSaved }: Props) {
 }
 
 function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; pull: PullEvent | null; onChange: (p: Provider) => void }) {
+  const { t } = useTranslation()
   const [models, setModels] = useState<ModelInfo[] | null>(null)
   const [result, setResult] = useState<ProviderResult | null>(null)
   const [busy, setBusy] = useState(false)
@@ -167,31 +189,31 @@ function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; 
         {p.name} <span className="muted">({p.kind})</span>
       </div>
       <div className="form-grid">
-        <label htmlFor={id + '-url'}>Server URL</label>
+        <label htmlFor={id + '-url'}>{t('settings.serverURL')}</label>
         <input id={id + '-url'} value={p.base_url} onChange={(e) => onChange({ ...p, base_url: e.target.value })} />
-        <label htmlFor={id + '-chat'}>Chat model (vision)</label>
+        <label htmlFor={id + '-chat'}>{t('settings.chatModel')}</label>
         <ModelPicker id={id + '-chat'} value={p.chat_model} options={models ? chatModels : null} onChange={(v) => onChange({ ...p, chat_model: v })} />
-        <label htmlFor={id + '-embed'}>Embedding model</label>
+        <label htmlFor={id + '-embed'}>{t('settings.embedModel')}</label>
         <ModelPicker id={id + '-embed'} value={p.embed_model} options={models ? embedModels : null} onChange={(v) => onChange({ ...p, embed_model: v })} />
         {p.kind !== 'builtin' && <ModelOptions p={p} onChange={onChange} />}
         {p.kind !== 'ollama' && (
           <>
-            <label htmlFor={id + '-key'}>API key</label>
+            <label htmlFor={id + '-key'}>{t('settings.apiKey')}</label>
             <span className="row">
-              <input id={id + '-key'} type="password" value={key} onChange={(e) => setKey(e.target.value)} placeholder="stored in the OS keyring" />
+              <input id={id + '-key'} type="password" value={key} onChange={(e) => setKey(e.target.value)} placeholder={t('settings.apiKeyPlaceholder')} />
               <button
                 disabled={!key}
                 onClick={() =>
                   backend.setAPIKey(p.name, key).then(
                     () => {
                       setKey('')
-                      setKeyMsg('Key saved.')
+                      setKeyMsg(t('settings.keySaved'))
                     },
                     (e: unknown) => setKeyMsg(String(e)),
                   )
                 }
               >
-                Save key
+                {t('settings.saveKey')}
               </button>
               <span className="muted small">{keyMsg}</span>
             </span>
@@ -200,7 +222,7 @@ function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; 
       </div>
       <div className="row">
         <button onClick={test} disabled={busy} data-testid="test-connection">
-          {busy ? 'Testing…' : 'Test connection'}
+          {busy ? t('settings.testing') : t('settings.testConnection')}
         </button>
         {result && <TestResult r={result} />}
       </div>
@@ -212,19 +234,20 @@ function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; 
 }
 
 function ModelPicker(props: { id: string; value: string; options: ModelInfo[] | null; onChange: (v: string) => void }) {
+  const { t } = useTranslation()
   if (!props.options) {
-    return <input id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)} placeholder="test the connection to list models" />
+    return <input id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)} placeholder={t('settings.listModelsPlaceholder')} />
   }
   const names = props.options.map((m) => m.name)
   return (
     <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
-      <option value="">(none)</option>
-      {props.value && !names.includes(props.value) && <option value={props.value}>{props.value} (not on server)</option>}
+      <option value="">{t('common.none')}</option>
+      {props.value && !names.includes(props.value) && <option value={props.value}>{t('settings.notOnServer', { name: props.value })}</option>}
       {props.options.map((m) => (
         <option key={m.name} value={m.name}>
           {m.name}
-          {m.thinking ? ' · thinking' : ''}
-          {m.tools ? ' · tools' : ''}
+          {m.thinking ? ` · ${t('settings.modelThinking')}` : ''}
+          {m.tools ? ` · ${t('settings.modelTools')}` : ''}
         </option>
       ))}
     </select>
@@ -232,12 +255,19 @@ function ModelPicker(props: { id: string; value: string; options: ModelInfo[] | 
 }
 
 function TestResult({ r }: { r: ProviderResult }) {
+  const { t } = useTranslation()
   const ok = r.reachable && !r.error && r.chat_model_found !== false && r.embed_model_found !== false
   return (
     <span className={ok ? 'ok' : 'error'} data-testid="test-result" role="status">
-      {r.reachable ? `Connected${r.version ? ` (v${r.version})` : ''} · ${r.models} models · ${r.latency_ms} ms` : 'Not reachable'}
-      {r.chat_model_found === false && ` · chat model ${r.chat_model} not found`}
-      {r.embed_model_found === false && ` · embedding model ${r.embed_model} not found`}
+      {r.reachable
+        ? [
+            r.version ? t('settings.connectedVersion', { version: r.version }) : t('settings.connected'),
+            t('settings.models', { count: r.models }),
+            t('settings.latency', { ms: r.latency_ms }),
+          ].join(' · ')
+        : t('settings.notReachable')}
+      {r.chat_model_found === false && ` · ${t('settings.chatModelMissing', { name: r.chat_model })}`}
+      {r.embed_model_found === false && ` · ${t('settings.embedModelMissing', { name: r.embed_model })}`}
       {r.error && ` · ${r.error}`}
     </span>
   )

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from '../../i18n'
 import { available, describe, merge, watchBackend, type WatchAPI, type WatchStatus } from './watch'
 
 type Props = {
@@ -10,6 +11,7 @@ type Props = {
 
 /** WatchedFolders lists the folders a collection watches, with their live status, and adds or removes them. */
 export function WatchedFolders({ collection, onChanged, api }: Props) {
+  const { t } = useTranslation()
   const w = api ?? (available() ? watchBackend : undefined)
   const [folders, setFolders] = useState<WatchStatus[]>([])
   const [error, setError] = useState('')
@@ -52,9 +54,9 @@ export function WatchedFolders({ collection, onChanged, api }: Props) {
   }
 
   return (
-    <section className="watched" aria-label="Watched folders">
-      <h3>Watched folders</h3>
-      {mine.length === 0 && <p className="muted">None: a watched folder keeps this collection in sync with it.</p>}
+    <section className="watched" aria-label={t('watch.title')}>
+      <h3>{t('watch.title')}</h3>
+      {mine.length === 0 && <p className="muted">{t('watch.none')}</p>}
       <ul>
         {mine.map((f) => (
           <li key={f.id} className={f.last_error ? 'watched-folder has-error' : 'watched-folder'}>
@@ -65,25 +67,25 @@ export function WatchedFolders({ collection, onChanged, api }: Props) {
               {describe(f)}
             </span>
             <span className="muted">
-              {f.documents} {f.documents === 1 ? 'document' : 'documents'}
+              {t('watch.documents', { count: f.documents })}
             </span>
             {f.last_error && (
               <span role="alert" className="error">
                 {f.last_error}
               </span>
             )}
-            <button className="link" onClick={() => remove(f)} aria-label={`Stop watching ${f.path}`}>
-              Remove
+            <button className="link" onClick={() => remove(f)} aria-label={t('watch.stopWatching', { path: f.path })}>
+              {t('watch.remove')}
             </button>
           </li>
         ))}
       </ul>
       {mine.length > 0 && (
         <label className="muted">
-          <input type="checkbox" checked={keep} onChange={(e) => setKeep(e.target.checked)} /> keep documents when removing
+          <input type="checkbox" checked={keep} onChange={(e) => setKeep(e.target.checked)} /> {t('watch.keep')}
         </label>
       )}
-      <button onClick={add}>Watch a folder…</button>
+      <button onClick={add}>{t('watch.add')}</button>
       {error && (
         <p role="alert" className="error">
           {error}

@@ -2,6 +2,7 @@
 import * as Bound from '../../../wailsjs/go/desktop/WatchService'
 import { EventWatch, on } from '../../lib/bus'
 import { hasBackend } from '../../lib/backend'
+import { t } from '../../i18n'
 import type { WatchStatus } from '../../lib/types'
 
 /** WatchStatus is backend/watch's Status (generated from Go); state is idle, watching, scanning or missing. */
@@ -31,8 +32,8 @@ export function available(): boolean {
 
 /** describe is a folder's status in a few words: "watching", "scanning · 3 pending", "missing". */
 export function describe(s: WatchStatus): string {
-  const parts: string[] = [s.state]
-  if (s.pending > 0) parts.push(`${s.pending} pending`)
+  const parts: string[] = [t(`watch.state.${s.state}`, { defaultValue: s.state })]
+  if (s.pending > 0) parts.push(t('watch.pending', { count: s.pending }))
   return parts.join(' · ')
 }
 

@@ -455,6 +455,12 @@ export interface IngestProgress {
   /** the document's status after a done/failed/exists event */
   status?: string
   error?: string
+  /**
+   * Code names the failure in Error for a window that shows it in its own language (Code* constants; empty when
+   * the failure has no code), and Params are the values its message names. Error stays the English text.
+   */
+  code?: string
+  params?: Record<string, string>
   warning?: string
   /**
    * Seq numbers the events of one Ingester in emission order, so a consumer whose transport reorders messages

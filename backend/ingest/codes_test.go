@@ -1,0 +1,58 @@
+package ingest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"testing"
+	"time"
+
+	"proofglass/backend/pdf"
+)
+
+func TestCodeOf(t *testing.T) {
+	cases := []struct {
+		name  string
+		err   error
+		code  string
+		param string // one value its params must hold
+	}{
+		{"password", fmt.Errorf("open: %w", &pdf.PasswordError{Path: "/x/a.pdf"}), CodePasswordRequired, "a.pdf"},
+		{"wrong password", &pdf.PasswordError{Path: "/x/a.pdf", Wrong: true}, CodeWrongPassword, "a.pdf"},
+		{"damaged", fmt.Errorf("extract: %w", &pdf.DamagedError{Path: "/x/a.pdf", Reason: "no xref"}), CodeDamaged, "a.pdf"},
+		{"empty", rejectReason("/x/e.pdf", 0), CodeEmpty, "e.pdf"},
+		{"not a pdf", rejectReason("/x/n.pdf", 10), CodeNotPDF, "n.pdf"},
+		{"image", rejectReason("/x/i.heic", 10), CodeUnsupportedImage, "i.heic"},
+		{"other", rejectReason("/x/o.xyz", 10), CodeUnsupported, "o.xyz"},
+		{"missing", &readError{"/x/a.pdf", fmt.Errorf("sniff: %w", fs.ErrNotExist)}, CodeNotFound, "/x/a.pdf"},
+		{"permission", &readError{"/x/a.pdf", fs.ErrPermission}, CodePermission, "/x/a.pdf"},
+		{"unreadable", &readError{"/x/a.pdf", errors.New("i/o error")}, CodeUnreadable, "/x/a.pdf"},
+		{"timeout", &timeoutError{"a.pdf", time.Minute}, CodeTimeout, "1m0s"},
+		{"no code", errors.New("something else"), "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, params := codeOf(c.err, "a.pdf", "/x/a.pdf")
+			if code != c.code {
+				t.Fatalf("code = %q, want %q (%v)", code, c.code, c.err)
+			}
+			found := c.param == ""
+			for _, v := range params {
+				found = found || v == c.param
+			}
+			if !found {
+				t.Errorf("params %v lack %q", params, c.param)
+			}
+		})
+	}
+}
+
+// The English text of a rejected file is what it was before codes existed (the CLI and stored documents show it).
+func TestRejectTextUnchanged(t *testing.T) {
+	if got, want := rejectReason("/x/e.pdf", 0).Error(), "e.pdf: empty file"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := rejectReason("/x/o.xyz", 3).Error(), "o.xyz: unsupported format: not a PDF, image or video"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
