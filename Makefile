@@ -106,3 +106,13 @@ generate:
 
 generate-check:
 	go run ./backend/wire/internal/gents -check
+
+# The Windows executables, cross-compiled with MinGW-w64 (build/windows/bin); `make test-windows` also runs them under
+# Wine (scripts/windows-test.sh). The installer and the window's resources are not made yet (issue #27).
+.PHONY: windows test-windows
+windows:
+	GOFLAGS=-buildvcs=false CGO_LDFLAGS= GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
+		CXX=x86_64-w64-mingw32-g++ go build -ldflags "-s $(LDFLAGS)" -o build/windows/bin/ ./cmd/proofglass ./cmd/proofglass-pdf-worker
+
+test-windows:
+	VERSION="$(VERSION)" bash scripts/windows-test.sh

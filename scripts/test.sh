@@ -66,6 +66,9 @@ step "Debian package: build, validate, install, run the window, purge"
 make --no-print-directory deb VERSION="$version" DEB_VERSION="$debversion"
 bash scripts/package-test.sh "build/dist/proofglass_${debversion}_$(dpkg --print-architecture).deb" "$version" "$debversion"
 
+step "Windows: cross build (MinGW-w64), CLI under Wine: version, add, search, serve, doctor"
+VERSION="$version" bash scripts/windows-test.sh
+
 if [ $in_git = 1 ]; then
   step "the checkout is as it was: no tracked file changed by the build or the tests"
   if [ "$(tracked_state)" != "$tracked_before" ]; then

@@ -206,14 +206,14 @@ func Tools(ctx context.Context, ocrLangs []string) []Check {
 		path, err := exec.LookPath(t.bin)
 		if err != nil {
 			c.Detail = t.bin + " not found on PATH (needed for " + t.why + ")"
-			c.Fix = "install it: sudo apt-get install " + aptPackage(t.bin)
+			c.Fix = installFix(t.bin)
 			out = append(out, c)
 			continue
 		}
 		v, err := firstLine(ctx, path, t.versionArg)
 		if err != nil {
 			c.Detail = path + " does not run: " + err.Error()
-			c.Fix = "reinstall it: sudo apt-get install --reinstall " + aptPackage(t.bin)
+			c.Fix = reinstallFix(t.bin)
 		} else {
 			c.OK, c.Detail = true, path+": "+v
 		}

@@ -2,6 +2,9 @@ package pdf
 
 /*
 #cgo CFLAGS: -O2
+// Windows (MinGW-w64): the glue's pthread mutexes from winpthreads, linked statically so the executables need no
+// MinGW DLL beside them (and see mingw_compat_windows.c).
+#cgo windows LDFLAGS: -l:libwinpthread.a
 #include <stdlib.h>
 #include "mupdf_glue.h"
 */

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#ifdef __GLIBC__
 #include <malloc.h>
+#endif
 #include <pthread.h>
 #include "mupdf.h"
 #include "mupdf_glue.h"
@@ -649,8 +651,11 @@ void lp_worker_init(void) {
 	// the heap's free top past 128 KB, so each page faulted the same memory in again: a third of a worker's page
 	// faults on text pages. Only blocks of 32 MB and more (huge renders, decoded scans) are mapped now, and up to
 	// 64 MB of free heap is kept.
+	// glibc only: other C libraries (MinGW's msvcrt/UCRT, macOS) have no mallopt and keep their defaults.
+#ifdef __GLIBC__
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 }
 
 void lp_free_doc(lp_doc *d) {

@@ -40,15 +40,30 @@ typedef struct {
 	void (*unlock)(void *user, int lock);
 } fz_locks_context;
 
-// MuPDF uses sigsetjmp/siglongjmp on Unix for its exception frames.
+// MuPDF's exception frames: the same choice fitz/system.h makes per platform (HAVE_SIGSETJMP), since the frame's
+// buffer lives in MuPDF's own error stack and must have the layout the library was built with: sigsetjmp/siglongjmp
+// on Unix and macOS, plain setjmp/longjmp elsewhere (Windows, MinGW-w64 included).
+#ifndef HAVE_SIGSETJMP
+#if defined(__APPLE__) || (defined(__unix) && !defined(__EMSCRIPTEN__))
+#define HAVE_SIGSETJMP 1
+#else
+#define HAVE_SIGSETJMP 0
+#endif
+#endif
+#if HAVE_SIGSETJMP
+#define fz_setjmp(BUF) sigsetjmp(BUF, 0)
 typedef sigjmp_buf fz_jmp_buf;
+#else
+#define fz_setjmp(BUF) setjmp(BUF)
+typedef jmp_buf fz_jmp_buf;
+#endif
 fz_jmp_buf *fz_push_try(fz_context *ctx);
 int fz_do_try(fz_context *ctx);
 int fz_do_always(fz_context *ctx);
 int fz_do_catch(fz_context *ctx);
 const char *fz_caught_message(fz_context *ctx);
 int fz_caught(fz_context *ctx);
-#define LP_TRY(ctx) if (!sigsetjmp(*fz_push_try(ctx), 0)) if (fz_do_try(ctx)) do
+#define LP_TRY(ctx) if (!fz_setjmp(*fz_push_try(ctx))) if (fz_do_try(ctx)) do
 #define LP_ALWAYS(ctx) while (0); if (fz_do_always(ctx)) do
 #define LP_CATCH(ctx) while (0); if (fz_do_catch(ctx))
 
