@@ -6,7 +6,9 @@
 # Not checked here: the window (Wine has no WebView2 runtime; the desktop build links, see README), the installer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-T=${PROOFGLASS_TESTDATA:?set PROOFGLASS_TESTDATA}
+# The shared test data beside this checkout, as scripts/test.sh finds it (PROOFGLASS_TESTDATA overrides).
+T=${PROOFGLASS_TESTDATA:-${PROOFGLASS_SHARED:-$(cd .. && pwd)/shared}/testdata}
+[ -d "$T/pdf" ] || { echo "windows-test: no test data at $T (set PROOFGLASS_TESTDATA)" >&2; exit 1; }
 WINE=$(command -v wine64 || echo /usr/lib/wine/wine64)
 [ -x "$WINE" ] || { echo "windows-test: wine64 missing (scripts/setup.sh installs it)" >&2; exit 1; }
 VERSION=${VERSION:-$(bash scripts/version.sh 2>/dev/null || echo dev)}
