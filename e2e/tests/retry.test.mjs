@@ -16,7 +16,9 @@ test('retry: a damaged PDF makes a failed row with its reason; Retry ingests it 
     await addByPath(page, [path.join(testdata, 'bad/pdf/qpdf/issue-119.pdf'), path.join(testdata, 'pdf/real/blood_loss_report.pdf')])
     const row = ingestRow(page, 'issue-119.pdf')
     await page.waitForFunction(() => document.querySelector('[data-testid="ingest-row"][data-state="failed"]'), null, { timeout: 60000 })
-    assert.match(await row.getByRole('alert').textContent(), /issue-119\.pdf: damaged or not a PDF: document has no pages/)
+    // The reason in the window's words; the backend's full English reason stays on hover.
+    assert.match(await row.getByRole('alert').textContent(), /issue-119\.pdf is damaged/)
+    assert.match(await row.getByRole('alert').getAttribute('title'), /issue-119\.pdf: damaged or not a PDF: document has no pages/)
     // The rest of the batch goes on.
     await page.waitForFunction(
       () => [...document.querySelectorAll('[data-testid="ingest-row"]')].some((r) => r.textContent.includes('blood_loss') && r.dataset.state === 'done'),
@@ -63,7 +65,8 @@ test('retry: an encrypted PDF asks for its password in the failed row and opens 
     await addByPath(page, [path.join(testdata, 'bad/pdf/qpdf/enc-R3,V2,U=view,O=master.pdf')])
     const row = ingestRow(page, 'enc-R3,V2,U=view,O=master.pdf')
     await page.waitForFunction(() => document.querySelector('[data-testid="ingest-row"][data-state="failed"]'), null, { timeout: 60000 })
-    assert.match(await row.getByRole('alert').textContent(), /password required/)
+    assert.match(await row.getByRole('alert').textContent(), /is encrypted: enter its password/)
+    assert.match(await row.getByRole('alert').getAttribute('title'), /password required/)
     const input = row.getByLabel(/^Password for /)
     await input.fill('view')
     await page.screenshot({ path: shot('retry-password') })

@@ -29,7 +29,9 @@ export function IngestList({
           </div>
           {state === 'failed' ? (
             <div className="ingest-error">
-              <span role="alert">{ingestError(p) || t('ingest.unknownError')}</span>
+              <span role="alert" title={p.error || undefined}>
+                {ingestError(p) || t('ingest.unknownError')}
+              </span>
               {needsPassword(p) ? (
                 <PasswordRetry name={p.name} onRetry={(pw) => onRetry(p, pw)} />
               ) : (
