@@ -80,6 +80,21 @@ CREATE TRIGGER units_au AFTER UPDATE OF text, cjk ON units BEGIN
   INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.cjk THEN new.text ELSE '' END);
 END;
 
+-- CJK text as overlapping character pairs (cjkbigrams.go), for CJK questions; proofglass_cjk_bigrams is registered
+-- by package kb.
+CREATE VIRTUAL TABLE units_fts_bigram USING fts5(text, content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER units_bigram_ai AFTER INSERT ON units WHEN new.cjk BEGIN
+  INSERT INTO units_fts_bigram(rowid, text) VALUES (new.id, proofglass_cjk_bigrams(new.text));
+END;
+CREATE TRIGGER units_bigram_ad AFTER DELETE ON units WHEN old.cjk BEGIN
+  DELETE FROM units_fts_bigram WHERE rowid = old.id;
+END;
+CREATE TRIGGER units_bigram_au AFTER UPDATE OF text, cjk ON units BEGIN
+  DELETE FROM units_fts_bigram WHERE rowid = old.id;
+  INSERT INTO units_fts_bigram(rowid, text) SELECT new.id, proofglass_cjk_bigrams(new.text) WHERE new.cjk;
+END;
+
 CREATE TABLE vectors (
   unit_id  INTEGER NOT NULL REFERENCES units(id) ON DELETE CASCADE,
   embedder TEXT NOT NULL,
