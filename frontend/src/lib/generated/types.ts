@@ -615,6 +615,8 @@ export interface ProviderResult {
   embed_model_found?: boolean
   latency_ms: number
   error?: string
+  /** Reason names why the test failed (model.Failure*), for the window's language; "" when not known. */
+  reason?: string
   /** something worth knowing that is not a failure */
   note?: string
 }
