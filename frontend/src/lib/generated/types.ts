@@ -552,6 +552,16 @@ export interface ModelOptions {
   num_ctx?: number
 }
 
+/**
+ * Notice is a one-time message of this start for the window: a code with its parameters, which the window's
+ * catalogues translate (backend.notice.<code>), and the same in English.
+ */
+export interface Notice {
+  code: string
+  params?: Record<string, string>
+  message: string
+}
+
 /** PageRef is a unit as the grid and the viewer need it: no text or word boxes, which can be large. */
 export interface PageRef {
   id: number
