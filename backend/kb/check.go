@@ -36,10 +36,8 @@ func (k *KB) Integrity(ctx context.Context) ([]string, error) {
 		}
 		problems = append(problems, fmt.Sprintf("row %v of %s refers to a missing %s row", rowid, table, parent))
 	}
-	for _, t := range []string{"units_fts", "units_fts_cjk"} {
-		if _, err := k.db.ExecContext(ctx, fmt.Sprintf(`INSERT INTO %[1]s(%[1]s, rank) VALUES ('integrity-check', 1)`, t)); err != nil {
-			problems = append(problems, fmt.Sprintf("full-text index %s does not match the units table: %v (repair: proofglass doctor --fix rebuilds it)", t, err))
-		}
+	if _, err := k.db.ExecContext(ctx, `INSERT INTO units_fts(units_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+		problems = append(problems, fmt.Sprintf("full-text index units_fts does not match the units table: %v (repair: proofglass doctor --fix rebuilds it)", err))
 	}
 	// The bigram index is contentless: FTS5 can check only its own structure, so its rows are counted too.
 	var cjkUnits, bigramRows int64
@@ -55,10 +53,8 @@ func (k *KB) Integrity(ctx context.Context) ([]string, error) {
 
 // RebuildFTS rebuilds the full-text indexes from the units table.
 func (k *KB) RebuildFTS(ctx context.Context) error {
-	for _, t := range []string{"units_fts", "units_fts_cjk"} {
-		if _, err := k.db.ExecContext(ctx, fmt.Sprintf(`INSERT INTO %[1]s(%[1]s) VALUES ('rebuild')`, t)); err != nil {
-			return fmt.Errorf("rebuild %s: %w", t, err)
-		}
+	if _, err := k.db.ExecContext(ctx, `INSERT INTO units_fts(units_fts) VALUES ('rebuild')`); err != nil {
+		return fmt.Errorf("rebuild units_fts: %w", err)
 	}
 	// Contentless: no 'rebuild'; emptied and refilled from the units in one transaction.
 	tx, err := k.db.BeginTx(ctx, nil)

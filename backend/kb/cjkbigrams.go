@@ -11,7 +11,7 @@ import (
 )
 
 // The bigram index (units_fts_bigram) serves CJK questions. Chinese has no spaces, and a question shares mostly
-// two-character words with the page that answers it ("鲁迅", "作品"), which the trigram index cannot match; so CJK
+// two-character words with the page that answers it ("鲁迅", "作品"), which a trigram index cannot match; so CJK
 // text is indexed as its overlapping character pairs, each a separate token, and FTS5's BM25 weighs rare pairs
 // over common ones, as word search does for English.
 
