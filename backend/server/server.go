@@ -76,6 +76,11 @@ func New(lib *library.Library, o Options) (*Server, error) {
 	if o.Token == "" && !IsLoopback(o.Addr) {
 		return nil, fmt.Errorf("refusing to serve %s without a token: only a loopback address may run without one", o.Addr)
 	}
+	if o.Token != "" {
+		if err := CheckToken(o.Token); err != nil {
+			return nil, fmt.Errorf("refusing to serve with a weak token: %w", err)
+		}
+	}
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
