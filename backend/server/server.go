@@ -181,8 +181,19 @@ func (s *Server) auth(h http.Handler) http.Handler {
 				return
 			}
 		}
-		if r.URL.Path != "/search" {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		// Every body but /search's (which has its own, larger limit) is read whole here, so a body over the limit
+		// or one that trickles in too slowly gets the same answer on every route, /mcp included.
+		if r.URL.Path != "/search" && r.Body != nil && r.Body != http.NoBody {
+			b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+			if err != nil {
+				status, msg := bodyStatus(err, maxBody)
+				if msg == "" {
+					msg = "reading the request body: " + err.Error()
+				}
+				refuse(w, status, msg)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(b))
 		}
 		h.ServeHTTP(w, r)
 	})

@@ -53,7 +53,14 @@ func detail(w http.ResponseWriter, status int, msg string) {
 func (s *Server) searchPOST(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxSearchBody))
 	if err != nil {
-		detail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes: split the batch", maxSearchBody))
+		status, msg := bodyStatus(err, maxSearchBody)
+		switch status {
+		case http.StatusRequestEntityTooLarge:
+			msg += ": split the batch"
+		case http.StatusBadRequest:
+			msg = fmt.Sprintf("reading the request body: %v", err)
+		}
+		detail(w, status, msg)
 		return
 	}
 	p, err := parseSearchPOST(body)
