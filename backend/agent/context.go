@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -45,14 +46,26 @@ const (
 )
 
 // planContext asks the server about the model (when it can), sizes the window and sets r.opts.NumCtx. It returns a
-// warning when the window cannot hold the run.
-func (r *run) planContext(ctx context.Context) string {
+// warning when the window cannot hold the run, and an error when the server did not answer the look-up in time.
+func (r *run) planContext(ctx context.Context) (string, error) {
 	p := &r.ctxw
 	if lr, ok := r.a.Chat.(model.LimitsReporter); ok {
-		l, err := lr.Limits(ctx, r.cfg.Model)
-		if err != nil {
+		bound := r.a.LookupTimeout
+		if bound <= 0 {
+			bound = DefaultLookupTimeout
+		}
+		lctx, cancel := context.WithTimeout(ctx, bound)
+		l, err := lr.Limits(lctx, r.cfg.Model)
+		timedOut := err != nil && ctx.Err() == nil && errors.Is(lctx.Err(), context.DeadlineExceeded)
+		cancel()
+		switch {
+		case timedOut:
+			// A server that cannot say what a model is within seconds will not answer a chat call either.
+			return "", &stepError{"model_unreachable", fmt.Errorf("the model server did not answer a look-up of %s within "+
+				"%s: check that it is running and not stuck (the run made no model call)", r.cfg.Model, bound)}
+		case err != nil:
 			r.log.Warn("model limits unknown", "model", r.cfg.Model, "err", err)
-		} else {
+		default:
 			p.limits, p.reporter = l, true
 		}
 	}
@@ -91,7 +104,7 @@ func (r *run) planContext(ctx context.Context) string {
 		p.window = l.DefaultContext
 	}
 	r.opts.NumCtx = p.numCtx
-	return warn
+	return warn, nil
 }
 
 func (r *run) ctxInfo(estimated, counted int) *ContextInfo {

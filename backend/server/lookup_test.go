@@ -1,0 +1,67 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"proofglass/backend/agent"
+	"proofglass/backend/model/modeltest"
+)
+
+// sseEvents reads every event of an event stream.
+func sseEvents(t *testing.T, f *fixture, body map[string]any) []agent.Event {
+	t.Helper()
+	resp := f.do(t, "POST", "/v1/ask", f.token, body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("ask: %d", resp.StatusCode)
+	}
+	var evs []agent.Event
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			var ev agent.Event
+			if err := json.Unmarshal([]byte(data), &ev); err != nil {
+				t.Fatalf("bad data line %q: %v", data, err)
+			}
+			evs = append(evs, ev)
+		}
+	}
+	return evs
+}
+
+// TestAskAgainstASilentModel: a model server that accepts and never answers gets run_started first, then a clear
+// error once the look-up bound passes, and the run ends (its slot free, the server no longer held).
+func TestAskAgainstASilentModel(t *testing.T) {
+	silent := &modeltest.Silent{}
+	hs := httptest.NewServer(silent)
+	defer hs.Close()
+	t.Setenv("OPENAI_BASE_URL", hs.URL+"/v1")
+	t.Setenv("OPENAI_API_KEY", "test-key")
+	t.Setenv("PROOFGLASS_MODEL_LOOKUP_TIMEOUT", "300ms")
+	f := newFixture(t, nil)
+	for i := range 6 { // more runs than slots: each one ends and frees its slot
+		evs := sseEvents(t, f, map[string]any{"question": "How much blood was lost?", "mode": "vanilla",
+			"provider": "openai", "model": "never-answers"})
+		var kinds []string
+		for _, ev := range evs {
+			kinds = append(kinds, string(ev.Kind))
+		}
+		if got := strings.Join(kinds, ","); got != "run_started,error,done" {
+			t.Fatalf("run %d: events %s, want run_started,error,done", i, got)
+		}
+		e := evs[1].Error
+		if e.Code != "model_unreachable" || !strings.Contains(e.Message, "did not answer a look-up of never-answers within 300ms") {
+			t.Fatalf("error %+v", e)
+		}
+		if evs[2].Done.Status != agent.StatusFailed {
+			t.Errorf("done %+v", evs[2].Done)
+		}
+	}
+	if silent.Seen() != 6 {
+		t.Errorf("the model server saw %d requests, want one look-up per run", silent.Seen())
+	}
+}
