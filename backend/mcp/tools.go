@@ -311,6 +311,14 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	if err := s.scope(ctx, &q, in.Collection, in.DocumentIDs); err != nil {
 		return nil, out, err
 	}
+	// The run ends when its caller cancels the call or leaves, and takes a slot of the limit /v1/ask shares.
+	ctx, cancel := s.callContext(ctx, req.Extra)
+	defer cancel()
+	release, err := s.opt.RunSlot(ctx)
+	if err != nil {
+		return nil, out, err
+	}
+	defer release()
 	chat, modelName, provName := s.opt.Chat, in.Model, in.Provider
 	if chat == nil {
 		c, p, m, err := s.lib.Chat(in.Provider, in.Model)
@@ -340,6 +348,9 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	}
 	cfg := agent.Config{Mode: mode, Provider: provName, Model: modelName, Collection: in.Collection}
 	runID, res, err := kbagent.Ask(ctx, deps, 0, cfg, question, sink)
+	if err != nil && ctx.Err() != nil {
+		return nil, out, fmt.Errorf("ask (run %d) stopped: %w", runID, context.Cause(ctx))
+	}
 	if err != nil {
 		return nil, out, fmt.Errorf("ask (run %d): %w", runID, err)
 	}
