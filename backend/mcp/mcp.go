@@ -7,8 +7,10 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -70,9 +72,16 @@ func New(lib *library.Library, o Options) *Server {
 // SDK returns the underlying SDK server.
 func (s *Server) SDK() *sdk.Server { return s.srv }
 
-// ServeStdio serves one client on stdin/stdout until it disconnects or ctx ends.
+// ServeStdio serves one client on stdin/stdout until it disconnects or ctx ends. A malformed line is answered with a
+// JSON-RPC error and the session goes on.
 func (s *Server) ServeStdio(ctx context.Context) error {
-	return s.srv.Run(ctx, &sdk.StdioTransport{})
+	return s.ServeLines(ctx, os.Stdin, os.Stdout)
+}
+
+// ServeLines serves one client that writes messages to in and reads them from out, one per line (MCP's stdio
+// transport), until in ends or ctx does.
+func (s *Server) ServeLines(ctx context.Context, in io.ReadCloser, out io.Writer) error {
+	return s.srv.Run(ctx, &lineTransport{in: in, out: out, log: s.log})
 }
 
 // Handler serves the streamable HTTP transport. Authentication is the caller's (proofglass serve puts its bearer token
