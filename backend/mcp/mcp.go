@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -124,6 +125,17 @@ func (s *Server) callContext(ctx context.Context, extra *sdk.RequestExtra) (cont
 }
 
 var errClientLeft = errors.New("the MCP client left")
+
+// public is err as a client may see it: the data directory (blob and cache paths) is not named, and the full
+// error goes to the log.
+func (s *Server) public(err error) error {
+	dir := s.lib.Config.DataDir
+	if err == nil || dir == "" || !strings.Contains(err.Error(), dir) {
+		return err
+	}
+	s.log.Warn("mcp", "err", err)
+	return errors.New(strings.ReplaceAll(err.Error(), dir, "<library>"))
+}
 
 // runSlots is a limit of n concurrent runs that refuses, rather than queues, the next.
 func runSlots(n int) func(context.Context) (func(), error) {

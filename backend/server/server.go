@@ -199,6 +199,20 @@ func (s *Server) auth(h http.Handler) http.Handler {
 	})
 }
 
+// public is err's text as a client may see it: paths inside the data directory (blobs, cache) are not named; the
+// full error goes to the log.
+func (s *Server) public(err error) string {
+	msg := err.Error()
+	if s.lib == nil || s.lib.Config == nil {
+		return msg
+	}
+	if dir := s.lib.Config.DataDir; dir != "" && strings.Contains(msg, dir) {
+		s.log.Warn("http", "err", err)
+		msg = strings.ReplaceAll(msg, dir, "<library>")
+	}
+	return msg
+}
+
 func httpError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
 }
@@ -229,10 +243,8 @@ func (s *Server) renderJPEG(ctx context.Context, unitID int64, region vision.Rec
 	if w < 1 || h < 1 {
 		return nil, badf("region lies outside the %dx%d page", info.Size.W, info.Size.H)
 	}
-	size := vision.Size{W: int(w), H: int(h)}
-	if w*h > float64(maxPixels) { // float: no overflow whatever the region
-		size = vision.FitPixels(size, 0, maxPixels)
-	}
+	// Drawn at its own size, bounded in pixels and on each side (a sliver of a poster page stays encodable).
+	size := vision.ScaleToWidth(w, h, int(w), maxImageSide, maxPixels)
 	img, err := s.rend.Render(ctx, id, region, size)
 	if err != nil {
 		return nil, err
@@ -255,7 +267,7 @@ func (s *Server) unitImage(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, kb.ErrNotFound) {
 			httpError(w, http.StatusNotFound, err.Error())
 		} else {
-			httpError(w, http.StatusInternalServerError, err.Error())
+			httpError(w, http.StatusInternalServerError, s.public(err))
 		}
 		return
 	}
@@ -275,7 +287,7 @@ func (s *Server) unitImage(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, err.Error())
 		return
 	case err != nil:
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, s.public(err))
 		return
 	}
 	w.Header().Set("Content-Type", "image/jpeg")
@@ -311,7 +323,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	ev, err := kbagent.Events(r.Context(), s.lib.KB, id)
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, s.public(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"events": ev})
@@ -408,7 +420,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, s.public(err))
 		return
 	}
 	w.Header().Set("X-Proofglass-Conversation", strconv.FormatInt(convID, 10))

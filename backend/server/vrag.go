@@ -98,7 +98,7 @@ func (s *Server) answerSearch(w http.ResponseWriter, r *http.Request, p searchPa
 		return // the client went away
 	default:
 		s.log.Error("search", "err", err)
-		detail(w, http.StatusInternalServerError, err.Error())
+		detail(w, http.StatusInternalServerError, s.public(err))
 		return
 	}
 	if newer {
