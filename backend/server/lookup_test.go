@@ -2,12 +2,14 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/library"
 	"proofglass/backend/model/modeltest"
 )
 
@@ -42,7 +44,20 @@ func TestAskAgainstASilentModel(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", hs.URL+"/v1")
 	t.Setenv("OPENAI_API_KEY", "test-key")
 	t.Setenv("PROOFGLASS_MODEL_LOOKUP_TIMEOUT", "300ms")
-	f := newFixture(t, nil)
+	// A library of its own: the shared fixture's settings were read before this test pointed the provider here.
+	lib, err := library.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	srv, err := New(lib, Options{Token: "lookup-test-token-1c7e", Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	f := &fixture{lib: lib, token: "lookup-test-token-1c7e", srv: ts}
 	for i := range 6 { // more runs than slots: each one ends and frees its slot
 		evs := sseEvents(t, f, map[string]any{"question": "How much blood was lost?", "mode": "vanilla",
 			"provider": "openai", "model": "never-answers"})
