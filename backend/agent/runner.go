@@ -138,6 +138,9 @@ type Agent struct {
 // server is well, even while it is loading a model.
 const DefaultLookupTimeout = 5 * time.Second
 
+// startGrace is how long run_started waits for the model's limits before it is sent without its context plan.
+const startGrace = 250 * time.Millisecond
+
 // Result is how a run ended. The same facts were streamed as events.
 type Result struct {
 	RunID  string
@@ -189,14 +192,37 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 		start:  now(),
 		opts:   cfg.Options,
 	}
-	warn, lookupErr := r.planContext(ctx)
-	opts := r.opts
-	r.em.emit(Event{Kind: KindRunStarted, Run: &RunInfo{
-		Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
-		Collection: cfg.Collection, Conversation: cfg.Conversation, Documents: cfg.Documents, Think: cfg.Think, MaxSteps: cfg.MaxSteps, TopK: cfg.TopK,
-		Options: &opts, Context: r.ctxInfo(0, 0),
-	}})
-	runErr := lookupErr
+	// run_started carries the context plan, which needs the model's limits from the server. A server that answers
+	// within startGrace (every healthy one) is waited for; a slower one is not: the run says it started, plans when
+	// the look-up answers, and fails when it does not answer within the look-up bound.
+	started := func(plan *ContextInfo) {
+		opts := r.opts
+		r.em.emit(Event{Kind: KindRunStarted, Run: &RunInfo{
+			Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
+			Collection: cfg.Collection, Conversation: cfg.Conversation, Documents: cfg.Documents, Think: cfg.Think,
+			MaxSteps: cfg.MaxSteps, TopK: cfg.TopK, Options: &opts, Context: plan,
+		}})
+	}
+	lookup := make(chan limitsFound, 1)
+	go func() { lookup <- r.lookupLimits(ctx) }()
+	grace := time.NewTimer(startGrace)
+	var found limitsFound
+	select {
+	case found = <-lookup:
+		grace.Stop()
+	case <-grace.C:
+		started(nil)
+		found = <-lookup
+		started = nil
+	}
+	warn := ""
+	if found.err == nil {
+		warn = r.planContext(found)
+	}
+	if started != nil {
+		started(r.ctxInfo(0, 0))
+	}
+	runErr := found.err
 	if runErr == nil {
 		if warn != "" {
 			r.emitContext("context_capped", warn, 0, 0)

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/library"
@@ -78,5 +80,54 @@ func TestAskAgainstASilentModel(t *testing.T) {
 	}
 	if silent.Seen() != 6 {
 		t.Errorf("the model server saw %d requests, want one look-up per run", silent.Seen())
+	}
+
+	// run_started does not wait for the look-up: it arrives while the model server still holds it, and a client
+	// that leaves then stops the run.
+	t.Setenv("PROOFGLASS_MODEL_LOOKUP_TIMEOUT", "10m")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/v1/ask", strings.NewReader(
+		`{"question":"How much blood was lost?","mode":"vanilla","provider":"openai","model":"never-answers"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+f.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	var first agent.Event
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			if err := json.Unmarshal([]byte(data), &first); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	if first.Kind != agent.KindRunStarted {
+		t.Fatalf("first event %+v, want run_started", first)
+	}
+	if held := silent.Held(); held != 1 {
+		t.Fatalf("run_started came with %d look-ups held by the model server, want it before the look-up's answer", held)
+	}
+	cancel()
+	for deadline := time.Now().Add(time.Minute); silent.Held() != 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the run went on waiting for the model after its client left")
+		}
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		runs, err := lib.KB.Runs(context.Background(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) == 7 && runs[0].Status == "cancelled" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run left by its client is not stored as cancelled: %+v", runs[0])
+		}
 	}
 }
