@@ -115,6 +115,7 @@ func TestMCPStdioMalformedLines(t *testing.T) {
 		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"\xff\xfe\"}", -32700, "null"},
 		{"invalid UTF-8 outside strings", "\xc3\x28", -32700, "null"},
 		{"a 17 MB line", huge, -32600, "null"},
+		{"a line one byte over 16 MiB", strings.Repeat("a", 16<<20+1), -32600, "null"},
 		{"null", `null`, -32600, "null"},
 		{"a number", `42`, -32600, "null"},
 		{"a string", `"hello"`, -32600, "null"},

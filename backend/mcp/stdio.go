@@ -140,7 +140,11 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return bytes.TrimRight(line, "\r\n"), tooLong, err
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) > max {
+			return nil, true, err
+		}
+		return line, tooLong, err
 	}
 }
 
