@@ -673,6 +673,8 @@ export interface RunInfo {
   provider?: string
   model?: string
   collection?: string
+  /** Conversation is the conversation the run answers a turn of (0: none): a script that started one continues it. */
+  conversation_id?: number
   /** the search scope; empty means every document */
   documents?: number[]
   think: boolean
