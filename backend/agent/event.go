@@ -301,7 +301,8 @@ type ErrorInfo struct {
 	Code        string `json:"code"` // invalid_action | parse | graph | search | render | model | cancelled | internal | context_*
 	Message     string `json:"message"`
 	Recoverable bool   `json:"recoverable"`
-	// Reason says why a model call failed, for code model: one of model.Failure* ("" when not known).
+	// Reason says why a model call failed, for codes model and model_unreachable: one of model.Failure* ("" when
+	// not known).
 	Reason string `json:"reason,omitempty"`
 	// Context is set for the context_* codes: context_capped, context_near_limit, context_truncated.
 	Context *ContextInfo `json:"context,omitempty"`

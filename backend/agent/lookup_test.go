@@ -55,6 +55,9 @@ func TestSlowModelLookUp(t *testing.T) {
 		if e := rec.evs[1].Error; e.Code != "model_unreachable" || !strings.Contains(e.Message, "within 400ms") {
 			t.Fatalf("error %+v", e)
 		}
+		if e := rec.evs[1].Error; e.Reason != model.FailureTimeout { // the window's words for it
+			t.Errorf("reason %q, want %q", e.Reason, model.FailureTimeout)
+		}
 		if len(sc.Requests()) != 0 {
 			t.Errorf("%d model calls after a look-up that never answered", len(sc.Requests()))
 		}

@@ -251,8 +251,8 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 		runErr = ctx.Err()
 	case runErr != nil:
 		status = StatusFailed
-		if code := errCode(runErr); code == "model" {
-			r.emitModelError(runErr, runErr.Error(), false)
+		if code := errCode(runErr); code == "model" || code == "model_unreachable" {
+			r.emitModelError(code, runErr, runErr.Error(), false)
 		} else {
 			r.emitError(code, runErr.Error(), false)
 		}
@@ -317,10 +317,14 @@ func (r *run) emitError(code, msg string, recoverable bool) {
 	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: msg, Recoverable: recoverable}})
 }
 
-// emitModelError reports a failed model call with the reason the window translates.
-func (r *run) emitModelError(err error, msg string, recoverable bool) {
-	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: "model", Message: msg, Recoverable: recoverable,
-		Reason: model.FailureCode(err)}})
+// emitModelError reports a failed model call (code model) or look-up (model_unreachable: the server did not answer
+// within the bound) with the reason the window translates.
+func (r *run) emitModelError(code string, err error, msg string, recoverable bool) {
+	reason := model.FailureCode(err)
+	if code == "model_unreachable" {
+		reason = model.FailureTimeout
+	}
+	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: msg, Recoverable: recoverable, Reason: reason}})
 }
 
 // call sends one request, streaming thinking and content deltas as events, and returns the whole reply. Text inside
@@ -392,7 +396,7 @@ func (r *run) call(ctx context.Context, msgs []model.Message) (model.Delta, erro
 		}
 		// A reply cut short may still hold a complete action; let the policy try it, and say what happened.
 		if errors.Is(err, model.ErrIncompleteStream) && (out.Content != "" || len(out.ToolCalls) > 0) {
-			r.emitModelError(err, fmt.Sprintf("model call %d: %v", r.usage.Steps, err), true)
+			r.emitModelError("model", err, fmt.Sprintf("model call %d: %v", r.usage.Steps, err), true)
 			return out, nil
 		}
 		return out, &stepError{"model", fmt.Errorf("model call %d: %w", r.usage.Steps, err)}

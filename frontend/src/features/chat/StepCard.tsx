@@ -65,7 +65,7 @@ export function StepCard({ step }: { step: Step }) {
 function ErrorText({ error }: { error: ErrorInfo }) {
   const { t } = useTranslation()
   const key = `backend.model.${error.reason ?? ''}`
-  if (error.code === 'model' && error.reason && i18n.exists(key)) {
+  if (error.code.startsWith('model') && error.reason && i18n.exists(key)) {
     return (
       <p title={error.message} data-testid="error-reason">
         {t(key)}

@@ -263,7 +263,10 @@ export interface ErrorInfo {
   code: string
   message: string
   recoverable: boolean
-  /** Reason says why a model call failed, for code model: one of model.Failure* ("" when not known). */
+  /**
+   * Reason says why a model call failed, for codes model and model_unreachable: one of model.Failure* ("" when
+   * not known).
+   */
   reason?: string
   /** Context is set for the context_* codes: context_capped, context_near_limit, context_truncated. */
   context?: ContextInfo
