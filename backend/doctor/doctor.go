@@ -169,7 +169,7 @@ func wordBoxes(ctx context.Context, k *kb.KB, fix bool) Check {
 // pageCache finds page files (cache/pages) whose document is gone, or left in an older layout.
 func pageCache(ctx context.Context, cfg *config.Config, k *kb.KB, fix bool) Check {
 	c := Check{Name: "page cache"}
-	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), 0)
+	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), pagecache.Options{})
 	live := pagecache.Live{}
 	if err := k.DocumentKeys(ctx, live.Add); err != nil {
 		c.Detail = err.Error()

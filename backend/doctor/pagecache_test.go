@@ -17,7 +17,7 @@ func TestPageCacheFindsAndFixesStaleFiles(t *testing.T) {
 	liveSHA, goneSHA := strings.Repeat("a", 64), strings.Repeat("b", 64)
 	k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: liveSHA, Name: "kept.pdf", Kind: "pdf"})
 	k.Close()
-	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), 0)
+	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), pagecache.Options{})
 	kept, _ := pages.Put(pagecache.Key{Collection: "docs", SHA256: liveSHA, Name: "kept.pdf", Page: 1, DPI: 200}, []byte("k"))
 	stale, _ := pages.Put(pagecache.Key{Collection: "docs", SHA256: goneSHA, Name: "kept.pdf", Page: 1, DPI: 200}, []byte("s"))
 	old := filepath.Join(pages.Root(), "unit-3.jpg") // an older Proofglass's id-named file

@@ -70,7 +70,7 @@ func BenchmarkVRAGSearch(b *testing.B) {
 	}
 	emptyCache := func() {
 		os.RemoveAll(library.PagesDir(lib.Config))
-		lib.Pages = pagecache.New(library.PagesDir(lib.Config), 0)
+		lib.Pages = pagecache.New(library.PagesDir(lib.Config), pagecache.Options{})
 	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
