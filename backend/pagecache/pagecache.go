@@ -462,3 +462,32 @@ func (l Live) Add(collection, sha256 string) { l[[2]string{SafeName(collection),
 
 // Has is Scan's live function.
 func (l Live) Has(dir, sha256 string) bool { return l[[2]string{dir, sha256}] }
+
+// Usage is what the files of one collection folder take.
+type Usage struct {
+	Files int
+	Bytes int64
+}
+
+// UsageByCollection measures the files on disk by collection folder (SafeName of the collection's name).
+func (c *Cache) UsageByCollection() map[string]Usage {
+	out := map[string]Usage{}
+	_ = filepath.WalkDir(c.root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jpg") {
+			return nil
+		}
+		rel, err := filepath.Rel(c.root, path)
+		if err != nil {
+			return nil
+		}
+		coll, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		if info, err := d.Info(); err == nil {
+			u := out[coll]
+			u.Files++
+			u.Bytes += info.Size()
+			out[coll] = u
+		}
+		return nil
+	})
+	return out
+}
