@@ -1,6 +1,6 @@
 // Package pagecache keeps the page images that VRAG's clients open by path: one JPEG per retrieval unit, named as
 // VRAG names its corpus ({document stem}_{1-based page}.jpg), keyed by content, bounded in size with
-// least-recently-used eviction.
+// least-recently-used eviction that spares every file handed out within its lease.
 package pagecache
 
 import (
