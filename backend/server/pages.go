@@ -6,17 +6,11 @@ import (
 	"maps"
 
 	"proofglass/backend/kb"
-	"proofglass/backend/pagecache"
 	"proofglass/backend/pagefile"
 )
 
-// PageDPI is the resolution of the page files: VRAG's corpus was made by pdf2image's default, 200 DPI.
-const PageDPI = pagefile.DPI
-
 // item is one retrievable unit with what its page file needs.
 type item struct{ kb.PageItem }
-
-func (it item) key() pagecache.Key { return pagefile.Key(it.PageItem) }
 
 // vragType is the item's type in VRAG's vocabulary, which tells a client how to open file_path: every file Proofglass
 // returns is a JPEG, so "image" (a video clip is returned as its representative frame; unit_type says so).
