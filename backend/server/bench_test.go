@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +24,7 @@ import (
 // parallel rendering, and the latency of 100-query requests from 8 concurrent clients (p99/p50). Run:
 //
 //	go test ./backend/server -run '^$' -bench VRAGSearch -benchtime 1x
+//	PROOFGLASS_BENCH_WORKERS=8 go test ./backend/server -run '^$' -bench VRAGSearch -benchtime 1x   # as with 8 cores
 func BenchmarkVRAGSearch(b *testing.B) {
 	f := newFixture(b, nil)
 	lib := f.lib
@@ -85,7 +87,9 @@ func BenchmarkVRAGSearch(b *testing.B) {
 		cold1 += request(url)
 		stop()
 
-		url, stop = serve(0)
+		// PROOFGLASS_BENCH_WORKERS sizes the server as on a machine with that many cores (default: this one's).
+		workers, _ := strconv.Atoi(os.Getenv("PROOFGLASS_BENCH_WORKERS"))
+		url, stop = serve(workers)
 		request(url) // warm up the searcher and start the workers
 		emptyCache()
 		cold += request(url)
