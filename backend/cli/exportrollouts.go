@@ -13,7 +13,7 @@ import (
 func init() {
 	register("export", func(g *Globals) *cobra.Command {
 		cmd := &cobra.Command{Use: "export", Short: "Export stored data for other tools"}
-		cmd.AddCommand(exportRolloutsCmd(g))
+		cmd.AddCommand(exportRolloutsCmd(g), exportCorpusCmd(g))
 		return cmd
 	})
 }

@@ -12,13 +12,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/library"
+	"proofglass/backend/pagecache"
+	"proofglass/backend/pagefile"
 	"proofglass/backend/server"
 )
 
 func init() {
 	register("serve", func(g *Globals) *cobra.Command {
 		var addr string
-		var noToken, noWatch bool
+		var noToken, noWatch, prerender, groupReadable bool
+		var corpusDir string
 		tok := secretFlag{name: "token", env: "PROOFGLASS_SERVER_TOKEN"}
 		cmd := &cobra.Command{
 			Use:   "serve",
@@ -40,7 +43,14 @@ allowed on a loopback address only, for VRAG's own scripts, which send no header
   GET  /v1/runs/ID/events                                                    a stored run's events
   /mcp                                                                       the MCP server (streamable HTTP)
 
-Watched folders (proofglass watch add) are kept in sync while it serves, unless --no-watch.`,
+Watched folders (proofglass watch add) are kept in sync while it serves, unless --no-watch.
+
+Page files: a file handed out stays at least cache.pages_lease_minutes (30) whatever cache.pages_mb, because VRAG-RL
+opens the previous turn's page again to crop it. --prerender renders every collection's pages into the cache in the
+background (as "proofglass cache warm" does). --corpus-dir DIR answers with paths inside DIR/img, VRAG's own layout
+(see "proofglass export corpus"), so scripts that compare paths with ./search_engine/corpus/img/… match: give
+--corpus-dir ./search_engine/corpus and run the script from VRAG's checkout. Page files are readable by this user
+only (0600) unless --group-readable or cache.pages_group_readable: run the trainer as the same user, or in its group.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				ctx := cmd.Context()
@@ -65,7 +75,17 @@ Watched folders (proofglass watch add) are kept in sync while it serves, unless 
 						return fmt.Errorf("server token: %w", err)
 					}
 				}
-				s, err := server.New(lib, server.Options{Token: token, Addr: addr, Log: slog.Default()})
+				if groupReadable && !lib.Config.Settings.Cache.PagesGroupReadable {
+					lib.Config.Settings.Cache.PagesGroupReadable = true
+					lib.Pages = pagecache.New(library.PagesDir(lib.Config), library.PageCacheOptions(lib.Config))
+				}
+				opts := server.Options{Token: token, Addr: addr, Log: slog.Default()}
+				if corpusDir != "" {
+					if opts.Corpus, err = pagefile.OpenCorpus(corpusDir, lib.Config.Settings.Cache.PagesGroupReadable); err != nil {
+						return err
+					}
+				}
+				s, err := server.New(lib, opts)
 				if err != nil {
 					return err
 				}
@@ -77,6 +97,20 @@ Watched folders (proofglass watch add) are kept in sync while it serves, unless 
 				}
 				hs := s.HTTPServer()
 				go s.SweepEvery(ctx, 10*time.Minute)
+				if prerender {
+					go func() {
+						rep, err := s.Prerender(ctx, nil)
+						switch {
+						case err != nil && ctx.Err() == nil:
+							slog.Warn("prerender", "err", err)
+						case rep.Full:
+							slog.Warn("prerender stopped: the page cache cannot hold every page", "need_mb", rep.NeedBytes>>20,
+								"pages_mb", lib.Pages.MaxBytes()>>20, "fix", "raise cache.pages_mb in settings.json")
+						case err == nil:
+							slog.Info("prerender done", "progress", rep.Progress.String())
+						}
+					}()
+				}
 				go func() {
 					<-ctx.Done()
 					sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -101,6 +135,9 @@ Watched folders (proofglass watch add) are kept in sync while it serves, unless 
 		addSecretFlags(cmd, &tok, "bearer token (default: $PROOFGLASS_SERVER_TOKEN, else the stored one)")
 		cmd.Flags().BoolVar(&noToken, "no-token", false, "serve without a token (loopback addresses only)")
 		cmd.Flags().BoolVar(&noWatch, "no-watch", false, "do not sync watched folders while serving")
+		cmd.Flags().BoolVar(&prerender, "prerender", false, "render every collection's pages into the page cache in the background")
+		cmd.Flags().StringVar(&corpusDir, "corpus-dir", "", "answer with paths inside DIR/img, VRAG's corpus layout (see `proofglass export corpus`)")
+		cmd.Flags().BoolVar(&groupReadable, "group-readable", false, "page files 0640, folders 0750 (default 0600/0700)")
 		cmd.AddCommand(&cobra.Command{
 			Use:   "token",
 			Short: "Print the server's bearer token (creating it on first use)",

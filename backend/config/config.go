@@ -158,6 +158,12 @@ type Cache struct {
 	// PagesMB caps the page images `proofglass serve` hands to VRAG clients (cache/pages); the least recently used go
 	// first. 0 means 2048.
 	PagesMB int `json:"pages_mb"`
+	// PagesLeaseMinutes keeps a page file handed out to a client for this long, whatever the cap: VRAG-RL opens the
+	// previous turn's page again when it crops. 0 means 30.
+	PagesLeaseMinutes int `json:"pages_lease_minutes"`
+	// PagesGroupReadable makes page files 0640 (folders 0750) instead of 0600, for a trainer running as another
+	// user of the same group.
+	PagesGroupReadable bool `json:"pages_group_readable"`
 }
 
 // Defaults returns the settings of a fresh install.

@@ -253,6 +253,9 @@ func Validate(s Settings) error {
 	if s.Cache.PagesMB < 0 || s.Cache.PagesMB > 1<<20 {
 		return bad("cache.pages_mb", "%d is outside 0–1048576", s.Cache.PagesMB)
 	}
+	if s.Cache.PagesLeaseMinutes < 0 || s.Cache.PagesLeaseMinutes > 7*24*60 {
+		return bad("cache.pages_lease_minutes", "%d is outside 0–10080 (a week)", s.Cache.PagesLeaseMinutes)
+	}
 	switch s.Theme {
 	case "", "system", "light", "dark":
 	default:

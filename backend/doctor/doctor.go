@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -105,7 +106,8 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 			orphans.Fix = "run `proofglass doctor --fix` to remove them"
 		}
 	}
-	return append(out, missing, orphans, pageCache(ctx, cfg, k, fix), wordBoxes(ctx, k, fix), freeSpace(ctx, k, fix))
+	return append(out, missing, orphans, pageCache(ctx, cfg, k, fix), pageCacheSize(ctx, cfg, k), wordBoxes(ctx, k, fix),
+		freeSpace(ctx, k, fix))
 }
 
 // vacuumShare is the share of the database file that must be free pages before the check suggests giving them
@@ -169,7 +171,7 @@ func wordBoxes(ctx context.Context, k *kb.KB, fix bool) Check {
 // pageCache finds page files (cache/pages) whose document is gone, or left in an older layout.
 func pageCache(ctx context.Context, cfg *config.Config, k *kb.KB, fix bool) Check {
 	c := Check{Name: "page cache"}
-	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), 0)
+	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), pagecache.Options{})
 	live := pagecache.Live{}
 	if err := k.DocumentKeys(ctx, live.Add); err != nil {
 		c.Detail = err.Error()
@@ -191,6 +193,66 @@ func pageCache(ctx context.Context, cfg *config.Config, k *kb.KB, fix bool) Chec
 		c.Detail = fmt.Sprintf("%d stale entr(ies) (e.g. %s: %s)", len(stale), stale[0].Path, stale[0].Reason)
 		c.Fix = "run `proofglass doctor --fix` to remove them (a running `proofglass serve` also sweeps them every 10 minutes)"
 	}
+	return c
+}
+
+// DefaultPageBytes is the size assumed for a 200-DPI page file before any is measured: issue 31's library held about
+// 6,000 pages in 2 GiB.
+const DefaultPageBytes = 350 << 10
+
+// pageCacheSize warns when the page cache (cache.pages_mb) cannot hold the page files of every collection `serve`
+// serves, estimated from each collection's page count and the bytes per page measured in the cache: then a
+// training run keeps re-rendering pages the cache evicted.
+func pageCacheSize(ctx context.Context, cfg *config.Config, k *kb.KB) Check {
+	c := Check{Name: "page cache size", Optional: true}
+	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), pagecache.Options{MaxBytes: int64(cfg.Settings.Cache.PagesMB) << 20})
+	counts, err := k.ReadyUnitCounts(ctx)
+	if err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	usage := pages.UsageByCollection()
+	var all pagecache.Usage
+	for _, u := range usage {
+		all.Files += u.Files
+		all.Bytes += u.Bytes
+	}
+	perPage := func(coll string) (int64, bool) { // measured in this collection, else in the cache, else assumed
+		if u := usage[pagecache.SafeName(coll)]; u.Files >= 10 {
+			return u.Bytes / int64(u.Files), true
+		}
+		if all.Files >= 10 {
+			return all.Bytes / int64(all.Files), true
+		}
+		return DefaultPageBytes, false
+	}
+	var need int64
+	var total int
+	measured := true
+	var parts []string
+	names := slices.Sorted(maps.Keys(counts))
+	for _, coll := range names {
+		n := counts[coll]
+		b, ok := perPage(coll)
+		measured = measured && ok
+		need += int64(n) * b
+		total += n
+		parts = append(parts, fmt.Sprintf("%s %d pages × %d KB", coll, n, b>>10))
+	}
+	basis := "measured"
+	if !measured {
+		basis = fmt.Sprintf("measured where the cache has pages, else %d KB assumed", DefaultPageBytes>>10)
+	}
+	capMB := pages.MaxBytes() >> 20
+	detail := fmt.Sprintf("%d pages in %d collection(s) need about %d MB rendered (%s; %s); the cap is %d MB",
+		total, len(counts), need>>20, strings.Join(parts, ", "), basis, capMB)
+	if need <= pages.MaxBytes()*9/10 {
+		c.OK, c.Detail = true, detail
+		return c
+	}
+	c.Detail = detail + ": pages handed out more than cache.pages_lease_minutes ago will be evicted and rendered again"
+	c.Fix = fmt.Sprintf("set \"cache\": {\"pages_mb\": %d} in %s (the need plus a quarter), then `proofglass cache warm`",
+		(need*5/4)>>20+1, filepath.Join(cfg.DataDir, "settings.json"))
 	return c
 }
 

@@ -58,7 +58,7 @@ func OpenConfig(ctx context.Context, cfg *config.Config) (*Library, error) {
 		return nil, err
 	}
 	pc := pdf.NewClient(pdf.Options{})
-	pages := pagecache.New(PagesDir(cfg), int64(cfg.Settings.Cache.PagesMB)<<20)
+	pages := pagecache.New(PagesDir(cfg), PageCacheOptions(cfg))
 	k.OnDelete(func(_ context.Context, ds []kb.Deleted) {
 		for _, d := range ds {
 			pages.PurgeDocument(d.Collection, d.SHA256)
@@ -72,6 +72,13 @@ func OpenConfig(ctx context.Context, cfg *config.Config) (*Library, error) {
 		Pages:     pages,
 		pdfClient: pc,
 	}, nil
+}
+
+// PageCacheOptions are the page cache's settings.
+func PageCacheOptions(cfg *config.Config) pagecache.Options {
+	c := cfg.Settings.Cache
+	return pagecache.Options{MaxBytes: int64(c.PagesMB) << 20, Lease: time.Duration(c.PagesLeaseMinutes) * time.Minute,
+		GroupReadable: c.PagesGroupReadable}
 }
 
 // PagesDir is the folder of the page image files served to VRAG clients.

@@ -1,6 +1,6 @@
 // Package pagecache keeps the page images that VRAG's clients open by path: one JPEG per retrieval unit, named as
 // VRAG names its corpus ({document stem}_{1-based page}.jpg), keyed by content, bounded in size with
-// least-recently-used eviction.
+// least-recently-used eviction that spares every file handed out within its lease.
 package pagecache
 
 import (
@@ -42,13 +42,47 @@ func (k Key) Dir(root string) string {
 	return filepath.Join(root, SafeName(k.Collection), k.SHA256+"-"+res)
 }
 
-// File is VRAG's file name for the key: the document's name without its extension, "_", the 1-based page, ".jpg".
-func (k Key) File() string { return Stem(k.Name) + "_" + strconv.Itoa(k.Page) + ".jpg" }
+// File is VRAG's file name for the key: the document's VRAG stem (see Stem), "_", the 1-based page, ".jpg".
+func (k Key) File() string { return FileName(k.Name, k.DPI > 0, k.Page) }
 
-// Stem is a document name without its extension, made safe as one path element.
-func Stem(name string) string {
-	s := strings.TrimSuffix(name, filepath.Ext(name))
-	return SafeName(s)
+// NameMax is the longest file name, in bytes, that the file systems Proofglass runs on accept (NAME_MAX on Linux and
+// macOS; Windows counts 255 UTF-16 units, never more than the UTF-8 bytes).
+const NameMax = 255
+
+// Stem is VRAG's stem of a document name. A PDF's is the text before the first ".pdf", exactly as VRAG-RL's reward
+// and data pipeline compute it (file_name.split('.pdf')[0]: case-sensitive, so "report.PDF" keeps its whole name and
+// "a.pdf.backup.pdf" is "a"); any other file keeps its name without its last extension. Only what no file name may
+// hold is replaced (see invalidNameRune); the stem is not cut here (FileName cuts it where a file name must be).
+func Stem(name string, isPDF bool) string {
+	var s string
+	if isPDF {
+		s, _, _ = strings.Cut(name, ".pdf")
+	} else {
+		s = strings.TrimSuffix(name, filepath.Ext(name))
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if invalidNameRune(r) {
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// FileName is the page file's name, {stem}_{page}.jpg, its stem cut (at a character boundary) only when the whole
+// name would be over NameMax bytes: the page suffix is always kept, so two pages never share a name.
+func FileName(docName string, isPDF bool, page int) string {
+	suffix := "_" + strconv.Itoa(page) + ".jpg"
+	stem := Stem(docName, isPDF)
+	if len(stem)+len(suffix) > NameMax {
+		cut := NameMax - len(suffix)
+		for cut > 0 && !utf8.RuneStart(stem[cut]) {
+			cut--
+		}
+		stem = stem[:cut]
+	}
+	return stem + suffix
 }
 
 // SafeName makes s one harmless path element: separators and control characters become "_", it is cut to 180
@@ -73,11 +107,17 @@ func SafeName(s string) string {
 
 // Cache is the page image folder. It is safe for concurrent use; other processes may add files too (they are
 // counted when the cache is next loaded).
+//
+// A file handed out (Get, Put) is leased: it is not evicted until Lease has passed since it was last handed out,
+// whatever the cap, because a client such as VRAG-RL's rollout opens it again turns later (a crop of the page it was
+// shown). A file's modification time records its last hand-out, so a lease outlives a restart and binds another
+// process's cache too. Files stored ahead of requests (Add) are not leased.
 type Cache struct {
-	root string
-	max  int64
-	// keep protects files handed out recently from eviction: a client opens them just after the response.
-	keep time.Duration
+	root  string
+	max   int64
+	lease time.Duration
+	now   func() time.Time
+	group bool
 
 	mu      sync.Mutex
 	loaded  bool
@@ -86,20 +126,39 @@ type Cache struct {
 }
 
 type entry struct {
-	size int64
-	used time.Time
+	size   int64
+	used   time.Time // last stored or handed out: the least recently used go first
+	leased time.Time // last handed out
 }
 
 // DefaultMaxBytes is the size cap when the setting is 0.
 const DefaultMaxBytes = 2 << 30
 
-// New returns the cache rooted at root holding at most maxBytes (0 = DefaultMaxBytes); files used in the last
-// minute are not evicted, so the cap can be exceeded by one large response's pages.
-func New(root string, maxBytes int64) *Cache {
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+// DefaultLease is how long a handed-out file stays when the setting is 0: longer than a slow rollout turn.
+const DefaultLease = 30 * time.Minute
+
+// Options configure a Cache.
+type Options struct {
+	MaxBytes int64         // size cap (0 = DefaultMaxBytes); leased files may take the cache over it
+	Lease    time.Duration // how long a handed-out file is kept (0 = DefaultLease)
+	// GroupReadable makes files 0640 and folders 0750 instead of 0600 and 0700, so a trainer running as another
+	// user of the same group can open them.
+	GroupReadable bool
+	Now           func() time.Time // the clock (nil = time.Now); tests move it instead of sleeping
+}
+
+// New returns the cache rooted at root.
+func New(root string, o Options) *Cache {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
 	}
-	return &Cache{root: root, max: maxBytes, keep: time.Minute, entries: map[string]*entry{}}
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Cache{root: root, max: o.MaxBytes, lease: o.Lease, now: o.Now, group: o.GroupReadable, entries: map[string]*entry{}}
 }
 
 // Root is the cache folder.
@@ -108,10 +167,34 @@ func (c *Cache) Root() string { return c.root }
 // MaxBytes is the size cap.
 func (c *Cache) MaxBytes() int64 { return c.max }
 
+// Lease is how long a handed-out file is kept.
+func (c *Cache) Lease() time.Duration { return c.lease }
+
+// FileMode and DirMode are the permissions of the cache's files and folders.
+func (c *Cache) FileMode() fs.FileMode { return FileMode(c.group) }
+func (c *Cache) DirMode() fs.FileMode  { return DirMode(c.group) }
+
+// FileMode is a page file's permission: owner only, or group-readable.
+func FileMode(group bool) fs.FileMode {
+	if group {
+		return 0o640
+	}
+	return 0o600
+}
+
+// DirMode is a page folder's permission: owner only, or group-readable.
+func DirMode(group bool) fs.FileMode {
+	if group {
+		return 0o750
+	}
+	return 0o700
+}
+
 // Path is where a key's file lives (whether or not it exists).
 func (c *Cache) Path(k Key) string { return filepath.Join(k.Dir(c.root), k.File()) }
 
-// load indexes the files already on disk, their modification time standing for their last use. Called with mu held.
+// load indexes the files already on disk, their modification time standing for their last use and hand-out.
+// Called with mu held.
 func (c *Cache) load() {
 	if c.loaded {
 		return
@@ -122,66 +205,101 @@ func (c *Cache) load() {
 			return nil
 		}
 		if info, err := d.Info(); err == nil {
-			c.entries[path] = &entry{size: info.Size(), used: info.ModTime()}
+			c.entries[path] = &entry{size: info.Size(), used: info.ModTime(), leased: info.ModTime()}
 			c.total += info.Size()
 		}
 		return nil
 	})
 }
 
-// Get returns the key's file when it is there, marking it used.
+// touchEvery bounds how often a hand-out rewrites the file's time (a system call per file per request otherwise).
+const touchEvery = time.Minute
+
+// Get returns the key's file when it is there and hands it out (leases it).
 func (c *Cache) Get(k Key) (string, bool) {
 	path := c.Path(k)
 	info, err := os.Stat(path)
 	if err != nil || info.Size() == 0 {
 		return "", false
 	}
-	now := time.Now()
+	now := c.now()
 	c.mu.Lock()
 	c.load()
 	e, ok := c.entries[path]
 	if !ok {
-		e = &entry{size: info.Size()}
+		e = &entry{size: info.Size(), leased: info.ModTime()}
 		c.entries[path] = e
 		c.total += e.size
 	}
-	stale := now.Sub(e.used) > time.Minute
-	e.used = now
+	touch := now.Sub(e.leased) > touchEvery
+	e.used, e.leased = now, now
 	c.mu.Unlock()
-	if stale { // the file's time carries its last use across restarts; once a minute is enough
+	if touch { // the file's time carries the lease across restarts and to other processes
 		_ = os.Chtimes(path, now, now)
 	}
 	return path, true
 }
 
-// Put stores data as the key's file (atomically: a reader sees the whole file or none) and evicts the least
-// recently used files while the cache is over its cap.
-func (c *Cache) Put(k Key, data []byte) (string, error) {
+// Has reports whether the key's file is there, without handing it out.
+func (c *Cache) Has(k Key) bool {
+	info, err := os.Stat(c.Path(k))
+	return err == nil && info.Size() > 0
+}
+
+// FileSize is the size of the key's file (0 when it is absent).
+func (c *Cache) FileSize(k Key) int64 {
+	info, err := os.Stat(c.Path(k))
+	if err != nil {
+		return 0
+	}
+	return info.Size()
+}
+
+// Put stores data as the key's file and hands it out (leases it); see store.
+func (c *Cache) Put(k Key, data []byte) (string, error) { return c.store(k, data, true) }
+
+// Add stores data as the key's file without handing it out: a page rendered ahead of requests, which the least
+// recently used order may evict like any other.
+func (c *Cache) Add(k Key, data []byte) (string, error) { return c.store(k, data, false) }
+
+// store writes the file atomically (a reader sees the whole file or none) and evicts the least recently used files
+// that are not leased while the cache is over its cap.
+func (c *Cache) store(k Key, data []byte, handOut bool) (string, error) {
 	path := c.Path(k)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), c.DirMode()); err != nil {
 		return "", fmt.Errorf("page cache: %w", err)
 	}
-	if err := atomicfile.Write(path, data, 0o600); err != nil {
+	if err := atomicfile.Write(path, data, c.FileMode()); err != nil {
 		return "", fmt.Errorf("page cache: %w", err)
 	}
+	// The file's time is its lease for a later process: now when handed out, else already expired.
+	now := c.now()
+	stamp := now
+	if !handOut {
+		stamp = now.Add(-c.lease - time.Second)
+	}
+	_ = os.Chtimes(path, stamp, stamp)
 	c.mu.Lock()
 	c.load()
 	if old, ok := c.entries[path]; ok {
 		c.total -= old.size
 	}
-	c.entries[path] = &entry{size: int64(len(data)), used: time.Now()}
+	e := &entry{size: int64(len(data)), used: now}
+	if handOut {
+		e.leased = now
+	}
+	c.entries[path] = e
 	c.total += int64(len(data))
-	victims := c.evictLocked()
+	victims := c.evictLocked(now)
 	c.mu.Unlock()
 	for _, v := range victims {
-		_ = os.Remove(v)
-		removeEmptyParents(c.root, filepath.Dir(v))
+		c.removeVictim(v, now)
 	}
 	return path, nil
 }
 
-// evictLocked picks least recently used files until the cache is at 90% of its cap, sparing recent ones.
-func (c *Cache) evictLocked() []string {
+// evictLocked picks least recently used files that are not leased until the cache is at 90% of its cap.
+func (c *Cache) evictLocked(now time.Time) []string {
 	if c.total <= c.max {
 		return nil
 	}
@@ -190,9 +308,9 @@ func (c *Cache) evictLocked() []string {
 		e    *entry
 	}
 	var all []cand
-	cutoff := time.Now().Add(-c.keep)
+	cutoff := now.Add(-c.lease)
 	for p, e := range c.entries {
-		if e.used.Before(cutoff) {
+		if !e.leased.After(cutoff) {
 			all = append(all, cand{p, e})
 		}
 	}
@@ -207,6 +325,22 @@ func (c *Cache) evictLocked() []string {
 		out = append(out, v.path)
 	}
 	return out
+}
+
+// removeVictim deletes an evicted file unless another process handed it out within the lease (its time says so):
+// then it is counted again and kept.
+func (c *Cache) removeVictim(path string, now time.Time) {
+	if info, err := os.Stat(path); err == nil && now.Sub(info.ModTime()) < c.lease {
+		c.mu.Lock()
+		if _, ok := c.entries[path]; !ok {
+			c.entries[path] = &entry{size: info.Size(), used: info.ModTime(), leased: info.ModTime()}
+			c.total += info.Size()
+		}
+		c.mu.Unlock()
+		return
+	}
+	_ = os.Remove(path)
+	removeEmptyParents(c.root, filepath.Dir(path))
 }
 
 // Size is the bytes and files the cache holds.
@@ -328,3 +462,32 @@ func (l Live) Add(collection, sha256 string) { l[[2]string{SafeName(collection),
 
 // Has is Scan's live function.
 func (l Live) Has(dir, sha256 string) bool { return l[[2]string{dir, sha256}] }
+
+// Usage is what the files of one collection folder take.
+type Usage struct {
+	Files int
+	Bytes int64
+}
+
+// UsageByCollection measures the files on disk by collection folder (SafeName of the collection's name).
+func (c *Cache) UsageByCollection() map[string]Usage {
+	out := map[string]Usage{}
+	_ = filepath.WalkDir(c.root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jpg") {
+			return nil
+		}
+		rel, err := filepath.Rel(c.root, path)
+		if err != nil {
+			return nil
+		}
+		coll, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		if info, err := d.Info(); err == nil {
+			u := out[coll]
+			u.Files++
+			u.Bytes += info.Size()
+			out[coll] = u
+		}
+		return nil
+	})
+	return out
+}

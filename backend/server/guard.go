@@ -7,9 +7,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 )
 
@@ -77,42 +78,95 @@ func refuse(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"detail": msg, "error": msg})
 }
 
-// limiter bounds concurrent expensive work (searches, renders, agent runs): up to cap(slots) run, up to maxWait
-// more wait at most wait for a slot, and the rest are told to come back (503 + Retry-After).
+// limiter bounds concurrent expensive work (searches, renders, agent runs) by weight: requests holding up to
+// size units run, up to maxWait more wait at most wait, in arrival order, and the rest are told to come back (503 +
+// Retry-After). Admission is strictly first come, first served: a request that fits in the free units still waits
+// while an earlier one is waiting, so a late small request never overtakes, and 8 clients' 100-query requests finish
+// in the order they came instead of the late ones taking slots as they free up.
 type limiter struct {
 	name    string
-	slots   chan struct{}
-	waiting atomic.Int64
-	maxWait int64
+	size    int64
+	maxWait int
 	wait    time.Duration
+
+	mu    sync.Mutex
+	used  int64
+	queue []*waiter
+}
+
+type waiter struct {
+	n     int64
+	ready chan struct{} // closed when admitted
 }
 
 func newLimiter(name string, run, queue int, wait time.Duration) *limiter {
-	return &limiter{name: name, slots: make(chan struct{}, max(1, run)), maxWait: int64(max(0, queue)), wait: wait}
+	return &limiter{name: name, size: int64(max(1, run)), maxWait: max(0, queue), wait: wait}
 }
 
-func (l *limiter) acquire(ctx context.Context) (func(), bool) {
-	release := func() { <-l.slots }
-	select {
-	case l.slots <- struct{}{}:
-		return release, true
-	default:
+// acquire admits a request of weight n (1 up to the limiter's size; larger is the whole size) in arrival order.
+func (l *limiter) acquire(ctx context.Context, n int64) (func(), bool) {
+	n = min(max(1, n), l.size)
+	l.mu.Lock()
+	if len(l.queue) == 0 && l.used+n <= l.size {
+		l.used += n
+		l.mu.Unlock()
+		return l.releaser(n), true
 	}
-	if l.waiting.Add(1) > l.maxWait {
-		l.waiting.Add(-1)
+	if len(l.queue) >= l.maxWait {
+		l.mu.Unlock()
 		return nil, false
 	}
-	defer l.waiting.Add(-1)
+	w := &waiter{n: n, ready: make(chan struct{})}
+	l.queue = append(l.queue, w)
+	l.mu.Unlock()
+
 	t := time.NewTimer(l.wait)
 	defer t.Stop()
 	select {
-	case l.slots <- struct{}{}:
-		return release, true
+	case <-w.ready:
+		return l.releaser(n), true
 	case <-t.C:
-		return nil, false
 	case <-ctx.Done():
-		return nil, false
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	select {
+	case <-w.ready: // admitted just as it gave up: hand the units on
+		l.used -= n
+	default:
+		l.queue = slices.DeleteFunc(l.queue, func(q *waiter) bool { return q == w })
+	}
+	l.admitLocked()
+	return nil, false
+}
+
+func (l *limiter) releaser(n int64) func() {
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			l.mu.Lock()
+			l.used -= n
+			l.admitLocked()
+			l.mu.Unlock()
+		})
+	}
+}
+
+// admitLocked admits waiters from the head of the queue while they fit.
+func (l *limiter) admitLocked() {
+	for len(l.queue) > 0 && l.used+l.queue[0].n <= l.size {
+		w := l.queue[0]
+		l.queue = l.queue[1:]
+		l.used += w.n
+		close(w.ready)
+	}
+}
+
+// waiting is the number of requests in the queue.
+func (l *limiter) waiting() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.queue)
 }
 
 // RetryAfterSeconds is what a saturated server asks clients to wait.
@@ -124,14 +178,14 @@ func busy(w http.ResponseWriter, l *limiter) {
 }
 
 func (l *limiter) busyMessage() string {
-	return "busy: too many " + l.name + " in progress (at most " + strconv.Itoa(cap(l.slots)) + "); retry after " +
+	return "busy: too many " + l.name + " in progress (at most " + strconv.FormatInt(l.size, 10) + "); retry after " +
 		strconv.Itoa(RetryAfterSeconds) + " s"
 }
 
 // AcquireRun takes one of the agent-run slots that /v1/ask uses, for a run another face of this server starts (MCP's
 // ask tool), so every face shares one limit. Like /v1/ask it does not wait: when all are taken it says so.
 func (s *Server) AcquireRun(ctx context.Context) (release func(), err error) {
-	release, ok := s.runs.acquire(ctx)
+	release, ok := s.runs.acquire(ctx, 1)
 	if !ok {
 		return nil, errors.New(s.runs.busyMessage())
 	}

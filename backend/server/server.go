@@ -30,6 +30,7 @@ import (
 	"proofglass/backend/kbagent"
 	"proofglass/backend/library"
 	"proofglass/backend/model"
+	"proofglass/backend/pagefile"
 	"proofglass/backend/search"
 	"proofglass/backend/vision"
 )
@@ -51,6 +52,9 @@ type Options struct {
 	QueueWait time.Duration
 	// Runs bounds concurrent agent runs (0 = 4); there is no queue for them.
 	Runs int
+	// Corpus, when set, is the folder (serve --corpus-dir) whose img/{stem}_{page}.jpg files /search hands out,
+	// instead of the page cache's.
+	Corpus *pagefile.Corpus
 }
 
 // Server serves one library.
@@ -60,7 +64,7 @@ type Server struct {
 	log   *slog.Logger
 	mux   *http.ServeMux
 	rend  *kbagent.Renderer
-	pages *pageRenderers
+	maker *pagefile.Maker
 	work  *limiter
 	runs  *limiter
 }
@@ -98,7 +102,7 @@ func New(lib *library.Library, o Options) (*Server, error) {
 	}
 	s := &Server{lib: lib, opt: o, log: o.Log, mux: http.NewServeMux(),
 		rend:  &kbagent.Renderer{KB: lib.KB, PDF: lib.PDF, Password: lib.PDFPassword},
-		pages: newPageRenderers(o.Workers),
+		maker: pagefile.New(lib.KB, lib.Pages, lib.PDFPassword, o.Workers),
 		work:  newLimiter("searches and renders", o.Workers, o.Queue, o.QueueWait),
 		runs:  newLimiter("agent runs", o.Runs, 0, time.Millisecond),
 	}
@@ -121,8 +125,14 @@ func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, 
 
 // Close stops the page render workers.
 func (s *Server) Close() error {
-	s.pages.close()
+	s.maker.Close()
 	return nil
+}
+
+// Prerender renders the pages of the named collections (all when none) into the page cache in the background of
+// requests (serve --prerender), logging progress; it shares the render pool with requests.
+func (s *Server) Prerender(ctx context.Context, collections []string) (pagefile.Report, error) {
+	return s.maker.Warm(ctx, collections, func(p pagefile.Progress) { s.log.Info("prerender", "progress", p.String()) })
 }
 
 // HTTPServer wraps the handler with read, write and idle timeouts. The write timeout is extended by the event
@@ -271,7 +281,7 @@ func (s *Server) unitImage(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	release, ok := s.work.acquire(r.Context())
+	release, ok := s.work.acquire(r.Context(), 1)
 	if !ok {
 		busy(w, s.work)
 		return
@@ -403,7 +413,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	release, ok := s.runs.acquire(r.Context())
+	release, ok := s.runs.acquire(r.Context(), 1)
 	if !ok {
 		busy(w, s.runs)
 		return

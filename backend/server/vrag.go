@@ -82,7 +82,12 @@ func (s *Server) searchGET(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) answerSearch(w http.ResponseWriter, r *http.Request, p searchParams, newer bool) {
-	release, ok := s.work.acquire(r.Context())
+	// A request weighs what it will run side by side: one unit per distinct query, up to the whole machine.
+	distinct := map[string]bool{}
+	for _, q := range p.Queries {
+		distinct[q] = true
+	}
+	release, ok := s.work.acquire(r.Context(), int64(len(distinct)))
 	if !ok {
 		busy(w, s.work)
 		return

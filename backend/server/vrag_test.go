@@ -21,6 +21,7 @@ import (
 	"proofglass/backend/ingest"
 	"proofglass/backend/library"
 	"proofglass/backend/model/modeltest"
+	"proofglass/backend/pagefile"
 )
 
 // vragClient speaks exactly as VRAG's clients do: no Authorization header, Host 0.0.0.0:8002 (they are told the
@@ -121,7 +122,7 @@ func checkPageFile(t *testing.T, path string) {
 	}
 	base := filepath.Base(path)
 	if strings.HasPrefix(base, "blood_loss_report_") {
-		if d := JPEGDensity(b); d != 200 {
+		if d := pagefile.JPEGDensity(b); d != 200 {
 			t.Errorf("%s: JFIF density %d, want 200 dpi", base, d)
 		}
 		// The page's width in points at 200 DPI (A4, 595 pt: 1653 px).
@@ -489,7 +490,7 @@ func TestSaturatedServerSays503(t *testing.T) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	c := &vragClient{t: t, url: srv.URL}
-	release, ok := s.work.acquire(context.Background()) // a long search holds the only slot
+	release, ok := s.work.acquire(context.Background(), 1) // a long search holds the only slot
 	if !ok {
 		t.Fatal("no slot")
 	}

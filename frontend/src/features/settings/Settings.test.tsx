@@ -11,7 +11,7 @@ const settings: S = {
   agent: { provider: 'ollama', mode: 'vrag', think: false, top_k: 5 },
   ingest: { ocr_languages: ['eng'], clip_seconds: 60, workers: 0, transcription: { provider: '', model: '' } },
   theme: 'system',
-  cache: { pages_mb: 0 },
+  cache: { pages_mb: 0, pages_lease_minutes: 0, pages_group_readable: false },
 }
 
 const calls = vi.hoisted(() => ({ test: [] as [unknown, string][], saved: [] as unknown[], keys: [] as [string, string][] }))
@@ -71,7 +71,7 @@ describe('Settings', () => {
     fireEvent.change(screen.getByLabelText('Page cache for VRAG clients (MB)'), { target: { value: '512' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     await waitFor(() => expect(calls.saved).toHaveLength(1))
-    expect(calls.saved[0]).toEqual({ ...settings, theme: 'dark', cache: { pages_mb: 512 } })
+    expect(calls.saved[0]).toEqual({ ...settings, theme: 'dark', cache: { ...settings.cache, pages_mb: 512 } })
     expect(JSON.stringify(calls.saved[0])).not.toContain('sk-typed')
   })
 })

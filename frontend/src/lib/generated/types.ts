@@ -138,6 +138,16 @@ export interface Cache {
    * first. 0 means 2048.
    */
   pages_mb: number
+  /**
+   * PagesLeaseMinutes keeps a page file handed out to a client for this long, whatever the cap: VRAG-RL opens the
+   * previous turn's page again when it crops. 0 means 30.
+   */
+  pages_lease_minutes: number
+  /**
+   * PagesGroupReadable makes page files 0640 (folders 0750) instead of 0600, for a trainer running as another
+   * user of the same group.
+   */
+  pages_group_readable: boolean
 }
 
 /** Citation points an answer at its evidence. */
