@@ -17,7 +17,7 @@ func TestCredentialManagerKeepsTheSecret(t *testing.T) {
 	if os.Getenv("PROOFGLASS_TEST_CREDENTIAL_MANAGER") != "1" {
 		t.Skip("writes this user's Credential Manager; set PROOFGLASS_TEST_CREDENTIAL_MANAGER=1 (scripts/windows-test.sh does, under Wine)")
 	}
-	dir := t.TempDir()
+	dir := wineTempDir(t)
 	key := "provider/windows-test/api_key"
 	s := DefaultSecretStore(dir)
 	if err := s.Set(key, "sk-credential-manager"); err != nil {
@@ -31,7 +31,7 @@ func TestCredentialManagerKeepsTheSecret(t *testing.T) {
 		t.Fatalf("CredRead of %s:%s = %q, %v", keyringService, key, v, err)
 	}
 	// Another data directory (no file of its own) reads it from Credential Manager too.
-	if v, err := DefaultSecretStore(t.TempDir()).Get(key); err != nil || v != "sk-credential-manager" {
+	if v, err := DefaultSecretStore(wineTempDir(t)).Get(key); err != nil || v != "sk-credential-manager" {
 		t.Fatalf("read back = %q, %v", v, err)
 	}
 	if err := s.Delete(key); err != nil {
@@ -41,4 +41,19 @@ func TestCredentialManagerKeepsTheSecret(t *testing.T) {
 		t.Errorf("after Delete: %v, want not found", err)
 	}
 	t.Logf("stored, read back and deleted %s:%s in Credential Manager", keyringService, key)
+}
+
+// wineTempDir is t.TempDir without its failing cleanup under Wine 8, which lacks the POSIX-semantics delete
+// os.RemoveAll uses on Windows ("Invalid function"); what it leaves is in a throwaway prefix.
+func wineTempDir(t *testing.T) string {
+	d, err := os.MkdirTemp("", "proofglass-config-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := os.RemoveAll(d); err != nil {
+			t.Logf("left %s: %v", d, err)
+		}
+	})
+	return d
 }
