@@ -132,6 +132,13 @@ GOFLAGS=-buildvcs=false CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go test -c -o "$
   -test.run '^TestCredentialManagerKeepsTheSecret$' -test.v) | tr -d '\r' | tee "$W/keyring.txt" | grep -E '^(---|    )'
 grep -q -- '--- PASS: TestCredentialManagerKeepsTheSecret' "$W/keyring.txt" || { echo "FAIL: Credential Manager" >&2; exit 1; }
 
+# The hand-off of files to a running window (backend/instance): on Windows a loopback port with a token named in the
+# data directory (Wine has no AF_UNIX): every instance test, under Wine.
+GOFLAGS=-buildvcs=false CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go test -c -o "$W/instance.test.exe" ./backend/instance
+(cd "$W" && timeout 300 "$WINE" ./instance.test.exe -test.v) | tr -d '\r' >"$W/instance.txt" || true
+grep -E '^(--- |ok|PASS|FAIL)' "$W/instance.txt"
+tail -1 "$W/instance.txt" | grep -qx PASS || { echo "FAIL: instance tests under Wine" >&2; cat "$W/instance.txt" >&2; exit 1; }
+
 # The release: make package-windows's script, signed with a throwaway self-signed certificate whose key has a
 # password (given in a file, as a real one would be).
 S=$W/sign; mkdir -p "$S"
