@@ -109,8 +109,8 @@ fi
 cp "$T/pdf/real/R-refman.pdf" "$D/refman.pdf"
 (cd "$W" && exec timeout 600 "$WINE" ./proofglass.exe --data 'C:\killdata' add 'C:\Docs\refman.pdf') >"$W/kill.log" 2>&1 &
 addpid=$!
-for _ in $(seq 120); do ps -eo args | grep -v grep | grep -qF 'proofglass-pdf-worker.exe' && break; sleep 0.5; done
-ps -eo args | grep -v grep | grep -qF 'proofglass-pdf-worker.exe' || { echo "FAIL: no proofglass-pdf-worker.exe during ingest" >&2; cat "$W/kill.log" >&2; exit 1; }
+for _ in $(seq 120); do grep -qF 'proofglass-pdf-worker.exe' <<<"$(ps -eo args)" && break; sleep 0.5; done
+grep -qF 'proofglass-pdf-worker.exe' <<<"$(ps -eo args)" || { echo "FAIL: no proofglass-pdf-worker.exe during ingest" >&2; cat "$W/kill.log" >&2; exit 1; }
 sleep 4
 "$WINE" taskkill /F /IM proofglass.exe 2>&1 | tr -d '\r'
 wait "$addpid" 2>/dev/null || true
@@ -150,7 +150,7 @@ PROOFGLASS_SIGN_CERT=$S/cert.pem PROOFGLASS_SIGN_KEY=$S/key.pem PROOFGLASS_SIGN_
 grep -q UNSIGNED "$W/package.txt" && { echo "FAIL: the build says unsigned with a certificate given" >&2; exit 1; }
 setup=build/dist/proofglass-$VERSION-windows-amd64-setup.exe zipf=build/dist/proofglass-$VERSION-windows-amd64.zip
 A=build/windows/app
-verify() { osslsigncode verify -in "$1" -CAfile "$S/cert.pem" 2>&1 | grep -q 'Signature verification: ok' \
+verify() { grep -q 'Signature verification: ok' <<<"$(osslsigncode verify -in "$1" -CAfile "$S/cert.pem" 2>&1)" \
   || { echo "FAIL: signature of $1" >&2; osslsigncode verify -in "$1" -CAfile "$S/cert.pem" >&2 || true; exit 1; }; echo "signed: $(basename "$1")"; }
 verify "$A/proofglass.exe"; verify "$A/proofglass-pdf-worker.exe"; verify "$setup"
 # The desktop executable's resources: the icon group Wails' window loads (ID 3), the version, the manifest; a GUI
@@ -159,7 +159,7 @@ rc=$(x86_64-w64-mingw32-windres -i "$A/proofglass.exe" -O rc)
 grep -q '^3 14 /\* RT_GROUP_ICON' <<<"$rc" || { echo "FAIL: no icon group 3" >&2; exit 1; }
 grep -qF "VALUE \"ProductVersion\", \"$VERSION\"" <<<"$rc" || { echo "FAIL: version resource" >&2; exit 1; }
 grep -qa 'longPathAware' "$A/proofglass.exe" && grep -qa 'level="asInvoker"' "$A/proofglass.exe" || { echo "FAIL: manifest" >&2; exit 1; }
-x86_64-w64-mingw32-objdump -p "$A/proofglass.exe" | grep -q 'Subsystem.*Windows GUI' || { echo "FAIL: not a GUI program" >&2; exit 1; }
+grep -q 'Subsystem.*Windows GUI' <<<"$(x86_64-w64-mingw32-objdump -p "$A/proofglass.exe")" || { echo "FAIL: not a GUI program" >&2; exit 1; }
 grep -qa "$(grep -o '<title>[^<]*' frontend/dist/index.html | head -1)" "$A/proofglass.exe" \
   || { echo "FAIL: frontend assets not embedded" >&2; exit 1; }
 want="COPYRIGHT.txt LICENSE.txt THIRD-PARTY-NOTICES.txt proofglass-pdf-worker.exe proofglass.exe"
@@ -189,8 +189,8 @@ check QuietUninstallString "$(regval "$UN" QuietUninstallString)" "\"$inst\\unin
 check "App Paths" "$(reg 'HKCU\Software\Microsoft\Windows\CurrentVersion\App Paths\proofglass.exe' /ve | awk '/REG_SZ/ {sub(/^.*REG_SZ +/, ""); print}')" "$inst\\proofglass.exe"
 check "open command" "$(reg 'HKCU\Software\Classes\Proofglass.File\shell\open\command' /ve | awk '/REG_SZ/ {sub(/^.*REG_SZ +/, ""); print}')" "\"$inst\\proofglass.exe\" \"%1\""
 for ext in .pdf .png .jpg .mp4 .mkv; do
-  reg "HKCU\\Software\\Classes\\$ext\\OpenWithProgids" | grep -q 'Proofglass.File' || { echo "FAIL: Open with for $ext" >&2; exit 1; }
-  reg 'HKCU\Software\Classes\Applications\proofglass.exe\SupportedTypes' | grep -q "^ *\\$ext " || { echo "FAIL: SupportedTypes $ext" >&2; exit 1; }
+  grep -q 'Proofglass.File' <<<"$(reg "HKCU\\Software\\Classes\\$ext\\OpenWithProgids")" || { echo "FAIL: Open with for $ext" >&2; exit 1; }
+  grep -q "^ *\\$ext " <<<"$(reg 'HKCU\Software\Classes\Applications\proofglass.exe\SupportedTypes')" || { echo "FAIL: SupportedTypes $ext" >&2; exit 1; }
 done
 echo "installer: files, Start menu entry, registry (Apps & Features, App Paths, Open with for PDFs, images, videos) ok"
 iv=$(cd "$W" && timeout 120 "$WINE" "$I/proofglass.exe" version | tr -d '\r'); echo "installed: $iv"
@@ -203,7 +203,7 @@ uninstall
 [ ! -e "$U/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Proofglass.lnk" ] || { echo "FAIL: Start menu entry left" >&2; exit 1; }
 for k in "$UN" 'HKCU\Software\Classes\Proofglass.File' 'HKCU\Software\Classes\Applications\proofglass.exe'; do
   [ -z "$(reg "$k")" ] || { echo "FAIL: uninstall left $k" >&2; exit 1; }; done
-reg 'HKCU\Software\Classes\.pdf\OpenWithProgids' | grep -q Proofglass && { echo "FAIL: uninstall left Open with" >&2; exit 1; }
+grep -q Proofglass <<<"$(reg 'HKCU\Software\Classes\.pdf\OpenWithProgids')" && { echo "FAIL: uninstall left Open with" >&2; exit 1; }
 [ -f "$LIB/proofglass.db" ] || { echo "FAIL: uninstall deleted the library" >&2; exit 1; }
 echo "uninstall /S: program and registry gone, library kept"
 wininstall
