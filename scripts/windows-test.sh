@@ -179,7 +179,7 @@ got=$(cd "$I" && ls | sort | tr '\n' ' ')
 [ "$got" = "$want uninstall.exe " ] || { echo "FAIL: installed files: $got" >&2; exit 1; }
 [ -f "$U/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Proofglass.lnk" ] || { echo "FAIL: no Start menu entry" >&2; exit 1; }
 verify "$I/uninstall.exe"
-reg() { "$WINE" reg query "$@" 2>/dev/null | tr -d '\r'; }
+reg() { local o; o=$("$WINE" reg query "$@" 2>/dev/null) || return 0; tr -d '\r' <<<"$o"; } # Wine's reg prints "not found" on stdout
 regval() { reg "$1" /v "$2" | awk -v n="$2" '$1 == n {sub(/^ *[^ ]+ +REG_[A-Z_]+ +/, ""); print}'; }
 inst='C:\users\'"$(id -un)"'\AppData\Local\Programs\Proofglass'
 UN='HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Proofglass'
