@@ -107,12 +107,19 @@ generate:
 generate-check:
 	go run ./backend/wire/internal/gents -check
 
-# The Windows executables, cross-compiled with MinGW-w64 (build/windows/bin); `make test-windows` also runs them under
-# Wine (scripts/windows-test.sh). The installer and the window's resources are not made yet (issue #27).
-.PHONY: windows test-windows
+# The Windows executables, cross-compiled with MinGW-w64 (build/windows/bin: the headless CLI and the worker);
+# `make test-windows` also runs them under Wine and builds and installs the installer there (scripts/windows-test.sh).
+.PHONY: windows test-windows package-windows
 windows:
 	GOFLAGS=-buildvcs=false CGO_LDFLAGS= GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
 		CXX=x86_64-w64-mingw32-g++ go build -ldflags "-s $(LDFLAGS)" -o build/windows/bin/ ./cmd/proofglass ./cmd/proofglass-pdf-worker
 
 test-windows:
 	VERSION="$(VERSION)" bash scripts/windows-test.sh
+
+# The Windows release (scripts/package-windows.sh): the desktop executable (WebView2 window + CLI, with icon, version
+# resource and manifest) and the PDF worker, the per-user NSIS installer build/dist/proofglass-<version>-windows-amd64-
+# setup.exe and the portable zip beside it. Signed when PROOFGLASS_SIGN_PFX or PROOFGLASS_SIGN_CERT/KEY names a
+# certificate (scripts/windows-sign.sh), else it says the build is unsigned.
+package-windows: setup frontend
+	bash scripts/package-windows.sh "$(VERSION)"

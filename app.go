@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"embed"
+	"os"
+	"path/filepath"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/windows"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"proofglass/backend/desktop"
@@ -37,7 +40,19 @@ func newApp(dataDir string, paths []string) (*desktop.Desktop, *options.App) {
 		Bind:             d.Services(),
 		DragAndDrop:      &options.DragAndDrop{EnableFileDrop: true},
 		Linux:            &linux.Options{ProgramName: "proofglass", Icon: icon},
+		Windows:          &windows.Options{WebviewUserDataPath: webviewDataDir()},
 	}
+}
+
+// webviewDataDir is where WebView2 keeps its profile on Windows: a cache, so under %LocalAppData%\Proofglass (the
+// uninstaller removes it; the library under %AppData%\Proofglass stays) rather than WebView2's default, a roaming
+// %AppData%\proofglass.exe. "" (WebView2's default) where there is no cache directory.
+func webviewDataDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "Proofglass", "WebView2")
 }
 
 // wailsUI is the window as Wails' runtime reaches it: the services' events, dialogs and window calls (desktop.UI).

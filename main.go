@@ -21,6 +21,7 @@ func main() {
 	buildinfo.Desktop = true
 	args := os.Args[1:]
 	if cli.IsCommand(args) {
+		attachConsole()
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Execute(ctx, args)
 		stop()

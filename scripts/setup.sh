@@ -13,7 +13,7 @@ PKGS=(build-essential pkg-config curl ca-certificates jq
   ffmpeg tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim
   xvfb xauth xdotool x11-utils imagemagick chromium poppler-utils mupdf-tools fonts-droid-fallback fonts-noto-cjk
   dpkg-dev desktop-file-utils appstream librsvg2-bin
-  mingw-w64 wine64 python3)
+  mingw-w64 wine64 nsis osslsigncode zip unzip python3)
 if [ "${PROOFGLASS_SETUP_MINIMAL:-}" = "1" ]; then
   PKGS=(build-essential pkg-config curl ca-certificates libgtk-3-dev libwebkit2gtk-4.1-dev ffmpeg
     tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim)

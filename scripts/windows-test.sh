@@ -3,7 +3,11 @@
 # worker with MinGW-w64, then in a throwaway Wine prefix: `version` answers, `add` ingests a text PDF, an image and a
 # PDF with a non-ASCII name (drive-letter paths), `search` finds the expected page, `serve` answers /search to curl on
 # the Linux side, and `doctor --offline` fails only on the external tools that are absent (no model server is asked).
-# Not checked here: the window (Wine has no WebView2 runtime; the desktop build links, see README), the installer.
+# Then: a scanned PDF, an image, drive-letter, \\?\ and >260-character paths (UNC where Wine has it), a kill during
+# ingest and a rerun, Credential Manager, and the release (scripts/package-windows.sh, signed with a throwaway
+# certificate and verified): its resources, zip, and the installer run silently with its files and registry checked,
+# the installed proofglass.exe answering, and uninstalls that keep, or on request delete, the library.
+# Not checked here: the window itself (Wine has no WebView2 runtime).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The shared test data beside this checkout, as scripts/test.sh finds it (PROOFGLASS_TESTDATA overrides).
@@ -67,20 +71,143 @@ pg doctor --offline | tr -d '\r' >"$W/doctor.txt" 2>&1 || true
 cat "$W/doctor.txt"
 bad=$(grep '^FAIL' "$W/doctor.txt" | grep -v -E '^FAIL (ffmpeg|ffprobe|tesseract|model )' || true)
 [ -z "$bad" ] || { echo "FAIL: doctor: $bad" >&2; exit 1; }
-# The desktop executable (window + CLI): Wine has no WebView2 runtime, so the window itself cannot be shown here; what
-# is checked is that it links with the frontend assets embedded (frontend/dist, made by `make frontend`) and that its
-# CLI half answers.
-if [ -f frontend/dist/index.html ]; then
-  GOFLAGS=-buildvcs=false CGO_LDFLAGS= GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
-    CXX=x86_64-w64-mingw32-g++ go build -tags desktop,production \
-    -ldflags "-s -H=windowsgui -X proofglass/backend/buildinfo.Version=$VERSION" -o "$OUT/proofglass-desktop.exe" .
-  cp "$OUT/proofglass-desktop.exe" "$W/"
-  dv=$(cd "$W" && timeout 120 "$WINE" ./proofglass-desktop.exe version | tr -d '\r'); echo "desktop: $dv"
-  case "$dv" in *"(desktop, "*windows/amd64*) ;; *) echo "FAIL: desktop exe version" >&2; exit 1;; esac
-  grep -qa "$(head -c 200 frontend/dist/index.html | grep -o '<title>[^<]*' | head -1)" "$OUT/proofglass-desktop.exe" \
-    || { echo "FAIL: frontend assets not embedded" >&2; exit 1; }
-  echo "desktop exe: links, frontend embedded ($(stat -c %s "$OUT/proofglass-desktop.exe") bytes); window not run (no WebView2 under Wine)"
+# More of the CLI: a scanned PDF (OCR reported unavailable: there is no tesseract in the prefix), an image, paths with
+# a drive letter, in the \\?\ form and longer than MAX_PATH (260), and UNC where Wine has it.
+D=$WINEPREFIX/drive_c/Docs
+mkdir -p "$D"
+cp "$T/pdf/scanned/skew.pdf" "$D/scan.pdf"
+cp "$T/pdf/scanned/typewriter.png" "$D/typewriter.png"
+cp "$T/pdf/real/hsaur3-Ch_logistic_regression_glm.pdf" "$D/glm.pdf"
+long=$D; for i in 1 2 3 4 5; do long="$long/folder-$i-$(printf 'x%.0s' $(seq 48))"; done
+mkdir -p "$long"; cp "$T/pdf/real/hsaur3-Ch_graphical_display.pdf" "$long/graphical display.pdf"
+longwin="C:\\Docs$(echo "${long#"$D"}/graphical display.pdf" | tr / '\\')"
+echo "long path: ${#longwin} characters"
+[ ${#longwin} -gt 260 ] || { echo "FAIL: the long path is not longer than MAX_PATH" >&2; exit 1; }
+pg add 'C:\Docs\scan.pdf' 'C:\Docs\typewriter.png' '\\?\C:\Docs\glm.pdf' "$longwin" | tr -d '\r' | tee "$W/add2.txt" | cut -c1-160
+[ "$(grep -c '^ready' "$W/add2.txt")" = 4 ] || { echo "FAIL: add (scanned, image, \\\\?\\, long path)" >&2; exit 1; }
+pg documents list --json | tr -d '\r' >"$W/docs.json"
+python3 - "$W/docs.json" <<'PY' || { echo "FAIL: documents after add" >&2; exit 1; }
+import json, sys
+docs = {d["name"]: d for d in map(json.loads, open(sys.argv[1]))}
+scan = docs["scan.pdf"]
+warn = " ".join(json.loads(scan["meta"]).get("warnings", []))
+assert scan["status"] == "ready" and "tesseract is not installed" in warn and "winget" in warn, scan
+assert docs["typewriter.png"]["kind"] == "image" and docs["typewriter.png"]["status"] == "ready"
+assert len(docs["graphical display.pdf"]["source_path"]) > 260
+print("scanned PDF: ready, OCR reported unavailable:", warn[:120])
+PY
+pg search "scatterplot matrix" | tr -d '\r' | grep -q 'graphical display.pdf' || { echo "FAIL: the long-path document is not found" >&2; exit 1; }
+if out=$(pg add '\\localhost\C$\Docs\glm.pdf' 2>&1 | tr -d '\r'); then
+  echo "UNC: $out"
 else
-  echo "desktop exe: skipped (frontend/dist not built: make frontend)"
+  case "$out" in *"Path not found"*) echo "UNC: not testable under Wine (it has no SMB redirector): $out";;
+    *) echo "FAIL: UNC add: $out" >&2; exit 1;; esac
 fi
+
+# A kill during ingest (TerminateProcess through Wine's taskkill /F, while the worker is busy on the 2,415-page manual)
+# ends the worker too (job object), and a rerun finishes the same document: one document, no duplicate.
+cp "$T/pdf/real/R-refman.pdf" "$D/refman.pdf"
+(cd "$W" && exec timeout 600 "$WINE" ./proofglass.exe --data 'C:\killdata' add 'C:\Docs\refman.pdf') >"$W/kill.log" 2>&1 &
+addpid=$!
+for _ in $(seq 120); do grep -qF 'proofglass-pdf-worker.exe' <<<"$(ps -eo args)" && break; sleep 0.5; done
+grep -qF 'proofglass-pdf-worker.exe' <<<"$(ps -eo args)" || { echo "FAIL: no proofglass-pdf-worker.exe during ingest" >&2; cat "$W/kill.log" >&2; exit 1; }
+sleep 4
+"$WINE" taskkill /F /IM proofglass.exe 2>&1 | tr -d '\r'
+wait "$addpid" 2>/dev/null || true
+sleep 2
+left=$(ps -eo pid,args | grep -v grep | grep -F -e 'proofglass-pdf-worker.exe' -e 'C:\killdata' || true)
+[ -z "$left" ] || { echo "FAIL: outlived the kill: $left" >&2; exit 1; }
+grep -q '^ready' "$W/kill.log" && { echo "FAIL: the ingest finished before the kill" >&2; exit 1; }
+pgk() { (cd "$W" && timeout 600 "$WINE" ./proofglass.exe --data 'C:\killdata' "$@"); }
+pgk documents list | tr -d '\r'
+pgk add 'C:\Docs\refman.pdf' | tr -d '\r'
+n=$(pgk documents list --json | tr -d '\r' | python3 -c 'import json,sys; d=[json.loads(l) for l in sys.stdin]; print(sum(1 for x in d if x["name"]=="refman.pdf" and x["status"]=="ready"), len(d))')
+[ "$n" = "1 1" ] || { echo "FAIL: after kill and rerun: $n (ready refman.pdf, documents); want 1 1" >&2; exit 1; }
+echo "kill during ingest + rerun: one document, ready"
+
+# Credential Manager: the keyring stores an API key and reads it back (go-keyring's wincred backend, CredWrite and
+# CredRead, which Wine implements); the fallback file is not used.
+GOFLAGS=-buildvcs=false CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go test -c -o "$W/config.test.exe" ./backend/config
+(cd "$W" && PROOFGLASS_TEST_CREDENTIAL_MANAGER=1 timeout 120 "$WINE" ./config.test.exe \
+  -test.run '^TestCredentialManagerKeepsTheSecret$' -test.v) | tr -d '\r' | tee "$W/keyring.txt" | grep -E '^(---|    )'
+grep -q -- '--- PASS: TestCredentialManagerKeepsTheSecret' "$W/keyring.txt" || { echo "FAIL: Credential Manager" >&2; exit 1; }
+
+# The hand-off of files to a running window (backend/instance): on Windows a loopback port with a token named in the
+# data directory (Wine has no AF_UNIX): every instance test, under Wine.
+GOFLAGS=-buildvcs=false CGO_ENABLED=0 GOOS=windows GOARCH=amd64 go test -c -o "$W/instance.test.exe" ./backend/instance
+(cd "$W" && timeout 300 "$WINE" ./instance.test.exe -test.v) | tr -d '\r' >"$W/instance.txt" || true
+grep -E '^(--- |ok|PASS|FAIL)' "$W/instance.txt"
+tail -1 "$W/instance.txt" | grep -qx PASS || { echo "FAIL: instance tests under Wine" >&2; cat "$W/instance.txt" >&2; exit 1; }
+
+# The release: make package-windows's script, signed with a throwaway self-signed certificate whose key has a
+# password (given in a file, as a real one would be).
+S=$W/sign; mkdir -p "$S"
+(umask 077; head -c 24 /dev/urandom | base64 >"$S/pass")
+openssl req -x509 -newkey rsa:2048 -sha256 -days 2 -subj "/CN=Proofglass test signing" \
+  -addext "extendedKeyUsage=codeSigning" -keyout "$S/key.pem" -out "$S/cert.pem" -passout "file:$S/pass" 2>/dev/null
+PROOFGLASS_SIGN_CERT=$S/cert.pem PROOFGLASS_SIGN_KEY=$S/key.pem PROOFGLASS_SIGN_PASS_FILE=$S/pass \
+  bash scripts/package-windows.sh "$VERSION" 2>&1 | tee "$W/package.txt" | grep -v '^signed '
+grep -q UNSIGNED "$W/package.txt" && { echo "FAIL: the build says unsigned with a certificate given" >&2; exit 1; }
+setup=build/dist/proofglass-$VERSION-windows-amd64-setup.exe zipf=build/dist/proofglass-$VERSION-windows-amd64.zip
+A=build/windows/app
+verify() { grep -q 'Signature verification: ok' <<<"$(osslsigncode verify -in "$1" -CAfile "$S/cert.pem" 2>&1)" \
+  || { echo "FAIL: signature of $1" >&2; osslsigncode verify -in "$1" -CAfile "$S/cert.pem" >&2 || true; exit 1; }; echo "signed: $(basename "$1")"; }
+verify "$A/proofglass.exe"; verify "$A/proofglass-pdf-worker.exe"; verify "$setup"
+# The desktop executable's resources: the icon group Wails' window loads (ID 3), the version, the manifest; a GUI
+# program; the frontend embedded. Wine has no WebView2 runtime, so the window itself is not run here.
+rc=$(x86_64-w64-mingw32-windres -i "$A/proofglass.exe" -O rc)
+grep -q '^3 14 /\* RT_GROUP_ICON' <<<"$rc" || { echo "FAIL: no icon group 3" >&2; exit 1; }
+grep -qF "VALUE \"ProductVersion\", \"$VERSION\"" <<<"$rc" || { echo "FAIL: version resource" >&2; exit 1; }
+grep -qa 'longPathAware' "$A/proofglass.exe" && grep -qa 'level="asInvoker"' "$A/proofglass.exe" || { echo "FAIL: manifest" >&2; exit 1; }
+grep -q 'Subsystem.*Windows GUI' <<<"$(x86_64-w64-mingw32-objdump -p "$A/proofglass.exe")" || { echo "FAIL: not a GUI program" >&2; exit 1; }
+grep -qa "$(grep -o '<title>[^<]*' frontend/dist/index.html | head -1)" "$A/proofglass.exe" \
+  || { echo "FAIL: frontend assets not embedded" >&2; exit 1; }
+want="COPYRIGHT.txt LICENSE.txt THIRD-PARTY-NOTICES.txt proofglass-pdf-worker.exe proofglass.exe"
+got=$(unzip -Z1 "$zipf" | grep -v '/$' | sed 's#^Proofglass/##' | sort | tr '\n' ' ')
+[ "$got" = "$want " ] || { echo "FAIL: zip holds $got" >&2; exit 1; }
+echo "sizes: installer $(stat -c %s "$setup") bytes, zip $(stat -c %s "$zipf") bytes"
+
+# The installer under Wine, silently: per-user files, Start menu entry, registry; the installed proofglass.exe keeps
+# its library under %AppData%\Proofglass; the uninstaller keeps it, unless /REMOVELIBRARY.
+U=$WINEPREFIX/drive_c/users/$(id -un)
+I=$U/AppData/Local/Programs/Proofglass
+LIB=$U/AppData/Roaming/Proofglass
+cp "$setup" "$W/setup.exe"
+wininstall() { (cd "$W" && timeout 300 "$WINE" ./setup.exe /S); timeout 120 "$WINESERVER" -w || true; }
+wininstall
+got=$(cd "$I" && ls | sort | tr '\n' ' ')
+[ "$got" = "$want uninstall.exe " ] || { echo "FAIL: installed files: $got" >&2; exit 1; }
+[ -f "$U/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Proofglass.lnk" ] || { echo "FAIL: no Start menu entry" >&2; exit 1; }
+verify "$I/uninstall.exe"
+reg() { local o; o=$("$WINE" reg query "$@" 2>/dev/null) || return 0; tr -d '\r' <<<"$o"; } # Wine's reg prints "not found" on stdout
+regval() { reg "$1" /v "$2" | awk -v n="$2" '$1 == n {sub(/^ *[^ ]+ +REG_[A-Z_]+ +/, ""); print}'; }
+inst='C:\users\'"$(id -un)"'\AppData\Local\Programs\Proofglass'
+UN='HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Proofglass'
+check() { [ "$2" = "$3" ] || { echo "FAIL: registry $1 = '$2', want '$3'" >&2; exit 1; }; }
+check DisplayVersion "$(regval "$UN" DisplayVersion)" "$VERSION"
+check QuietUninstallString "$(regval "$UN" QuietUninstallString)" "\"$inst\\uninstall.exe\" /S"
+check "App Paths" "$(reg 'HKCU\Software\Microsoft\Windows\CurrentVersion\App Paths\proofglass.exe' /ve | awk '/REG_SZ/ {sub(/^.*REG_SZ +/, ""); print}')" "$inst\\proofglass.exe"
+check "open command" "$(reg 'HKCU\Software\Classes\Proofglass.File\shell\open\command' /ve | awk '/REG_SZ/ {sub(/^.*REG_SZ +/, ""); print}')" "\"$inst\\proofglass.exe\" \"%1\""
+for ext in .pdf .png .jpg .mp4 .mkv; do
+  grep -q 'Proofglass.File' <<<"$(reg "HKCU\\Software\\Classes\\$ext\\OpenWithProgids")" || { echo "FAIL: Open with for $ext" >&2; exit 1; }
+  grep -q "^ *\\$ext " <<<"$(reg 'HKCU\Software\Classes\Applications\proofglass.exe\SupportedTypes')" || { echo "FAIL: SupportedTypes $ext" >&2; exit 1; }
+done
+echo "installer: files, Start menu entry, registry (Apps & Features, App Paths, Open with for PDFs, images, videos) ok"
+iv=$(cd "$W" && timeout 120 "$WINE" "$I/proofglass.exe" version | tr -d '\r'); echo "installed: $iv"
+case "$iv" in "proofglass $VERSION "*"(desktop, "*windows/amd64*) ;; *) echo "FAIL: installed proofglass.exe version" >&2; exit 1;; esac
+(cd "$W" && timeout 300 "$WINE" "$I/proofglass.exe" add 'C:\Docs\glm.pdf') | tr -d '\r' | grep -q '^ready' || { echo "FAIL: installed add" >&2; exit 1; }
+[ -f "$LIB/proofglass.db" ] || { echo "FAIL: no library under %AppData%\\Proofglass" >&2; ls "$U/AppData/Roaming" >&2; exit 1; }
+uninstall() { (cd "$W" && timeout 300 "$WINE" "$I/uninstall.exe" /S "$@"); timeout 120 "$WINESERVER" -w || true; }
+uninstall
+[ ! -e "$I" ] || { echo "FAIL: uninstall left $(ls "$I")" >&2; exit 1; }
+[ ! -e "$U/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Proofglass.lnk" ] || { echo "FAIL: Start menu entry left" >&2; exit 1; }
+for k in "$UN" 'HKCU\Software\Classes\Proofglass.File' 'HKCU\Software\Classes\Applications\proofglass.exe'; do
+  [ -z "$(reg "$k")" ] || { echo "FAIL: uninstall left $k" >&2; exit 1; }; done
+grep -q Proofglass <<<"$(reg 'HKCU\Software\Classes\.pdf\OpenWithProgids')" && { echo "FAIL: uninstall left Open with" >&2; exit 1; }
+[ -f "$LIB/proofglass.db" ] || { echo "FAIL: uninstall deleted the library" >&2; exit 1; }
+echo "uninstall /S: program and registry gone, library kept"
+wininstall
+uninstall /REMOVELIBRARY
+[ ! -e "$LIB" ] || { echo "FAIL: uninstall /REMOVELIBRARY kept the library" >&2; exit 1; }
+echo "uninstall /S /REMOVELIBRARY: library deleted"
 echo "windows-test: ok"

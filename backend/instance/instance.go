@@ -1,12 +1,12 @@
 // Package instance keeps one Proofglass window per data directory: the first launch listens on a unix socket in the data
-// directory, and a later launch hands it the files it was asked to open instead of opening a second window.
+// directory (on Windows, a loopback port with a token, named in a file there), and a later launch hands it the files
+// it was asked to open instead of opening a second window.
 package instance
 
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,11 +22,8 @@ import (
 // ErrRunning means another Proofglass holds the data directory; Send hands it the files.
 var ErrRunning = errors.New("another Proofglass is running on this data directory")
 
-// Socket and lock file names inside the data directory.
-const (
-	socketName = "proofglass.sock"
-	lockName   = "proofglass.lock"
-)
+// lockName is the lock file inside the data directory (the endpoint's file is per OS: endpointName).
+const lockName = "proofglass.lock"
 
 // Limits on what a peer may send: a request is a single JSON line.
 const (
@@ -36,6 +33,7 @@ const (
 
 // request is what a later launch sends, one JSON line; response is the primary's one-line answer.
 type request struct {
+	Token string   `json:"token,omitempty"` // the endpoint's token where the endpoint is not private by itself
 	Paths []string `json:"paths"`
 }
 
@@ -48,13 +46,14 @@ type response struct {
 // reported back to that launch.
 type Handler func(paths []string) error
 
-// Primary is the first launch's hold on a data directory: the lock and the socket later launches connect to.
+// Primary is the first launch's hold on a data directory: the lock and the endpoint later launches connect to.
 type Primary struct {
-	lock *os.File
-	ln   net.Listener
-	path string
-	wg   sync.WaitGroup
-	once sync.Once
+	lock  *os.File
+	ln    net.Listener
+	path  string // the endpoint's file: the socket, or the file naming the port
+	token string // what a request must carry; "" where the endpoint is private (a 0600 unix socket)
+	wg    sync.WaitGroup
+	once  sync.Once
 }
 
 // Claim makes this process the data directory's primary instance. It returns ErrRunning when another process holds
@@ -73,27 +72,13 @@ func Claim(dataDir string) (*Primary, error) {
 		lock.Close()
 		return nil, ErrRunning
 	}
-	path, err := socketPath(dataDir)
+	// Holding the lock proves any endpoint file left here belongs to a process that has exited.
+	ln, path, token, err := listen(dataDir)
 	if err != nil {
 		lock.Close()
 		return nil, err
 	}
-	// Holding the lock proves any socket file left here belongs to a process that has exited.
-	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		lock.Close()
-		return nil, fmt.Errorf("remove stale socket %s: %w", path, err)
-	}
-	ln, err := net.Listen("unix", path)
-	if err != nil {
-		lock.Close()
-		return nil, fmt.Errorf("listen on %s: %w", path, err)
-	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		lock.Close()
-		return nil, fmt.Errorf("restrict %s: %w", path, err)
-	}
-	return &Primary{lock: lock, ln: ln, path: path}, nil
+	return &Primary{lock: lock, ln: ln, path: path, token: token}, nil
 }
 
 // Serve answers later launches in the background until Close, passing each one's paths to h.
@@ -112,17 +97,17 @@ func (p *Primary) Serve(h Handler) {
 			p.wg.Add(1)
 			go func() {
 				defer p.wg.Done()
-				serveConn(c, h)
+				serveConn(c, p.token, h)
 			}()
 		}
 	}()
 }
 
-// Close stops listening, removes the socket and releases the data directory.
+// Close stops listening, removes the endpoint's file and releases the data directory.
 func (p *Primary) Close() error {
 	var err error
 	p.once.Do(func() {
-		err = p.ln.Close() // a unix listener removes its socket file on Close
+		err = p.ln.Close() // removes the endpoint's file (a unix listener its socket)
 		p.wg.Wait()
 		if e := p.lock.Close(); err == nil {
 			err = e
@@ -131,7 +116,7 @@ func (p *Primary) Close() error {
 	return err
 }
 
-func serveConn(c net.Conn, h Handler) {
+func serveConn(c net.Conn, token string, h Handler) {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
 	reply := func(err error) {
@@ -154,6 +139,10 @@ func serveConn(c net.Conn, h Handler) {
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
 		reply(fmt.Errorf("malformed request: %w", err))
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(req.Token), []byte(token)) != 1 {
+		reply(errors.New("wrong token"))
 		return
 	}
 	if err := checkPaths(req.Paths); err != nil {
@@ -180,25 +169,22 @@ func checkPaths(paths []string) error {
 }
 
 // Send hands paths (absolute) to the primary instance of dataDir and waits for it to accept them. The primary may
-// still be starting (it holds the lock before it listens), so a missing socket is retried until ctx ends.
+// still be starting (it holds the lock before it listens), so a missing endpoint is retried until ctx ends.
 func Send(ctx context.Context, dataDir string, paths []string) error {
 	if err := checkPaths(paths); err != nil {
 		return err
 	}
-	path, err := socketPath(dataDir)
-	if err != nil {
-		return err
-	}
-	var d net.Dialer
 	var c net.Conn
+	var token string
 	for {
-		c, err = d.DialContext(ctx, "unix", path)
+		var err error
+		c, token, err = dial(ctx, dataDir)
 		if err == nil {
 			break
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("reach the running Proofglass at %s: %w", path, err)
+			return fmt.Errorf("reach the running Proofglass: %w", err)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -206,7 +192,7 @@ func Send(ctx context.Context, dataDir string, paths []string) error {
 	if dl, ok := ctx.Deadline(); ok {
 		_ = c.SetDeadline(dl)
 	}
-	b, err := json.Marshal(request{Paths: paths})
+	b, err := json.Marshal(request{Token: token, Paths: paths})
 	if err != nil {
 		return fmt.Errorf("encode request: %w", err)
 	}
@@ -225,32 +211,6 @@ func Send(ctx context.Context, dataDir string, paths []string) error {
 		return fmt.Errorf("the running Proofglass refused: %s", r.Error)
 	}
 	return nil
-}
-
-// socketPath is the socket's path in the data directory. A unix socket path is limited to about a hundred bytes, so
-// a deep data directory gets its socket in the per-user runtime directory instead, named after the data directory.
-func socketPath(dataDir string) (string, error) {
-	p := filepath.Join(dataDir, socketName)
-	if len(p) < maxSocketPath {
-		return p, nil
-	}
-	rt := os.Getenv("XDG_RUNTIME_DIR")
-	if rt == "" {
-		return "", fmt.Errorf("socket path %s is too long and XDG_RUNTIME_DIR is unset", p)
-	}
-	q := filepath.Join(rt, "proofglass-"+shortHash(dataDir)+".sock")
-	if len(q) >= maxSocketPath {
-		return "", fmt.Errorf("socket path %s is too long", q)
-	}
-	return q, nil
-}
-
-// maxSocketPath is the shortest sun_path limit among the systems Proofglass targets (104 bytes on macOS, 108 on Linux).
-const maxSocketPath = 104
-
-func shortHash(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:8])
 }
 
 // LockHeld reports whether another process holds the lock file at path (an absent file is not held). The rename's

@@ -15,7 +15,7 @@ import (
 
 // Errors a video can fail with; returned errors wrap one of these and name the file.
 var (
-	ErrNotInstalled = errors.New("ffmpeg/ffprobe not installed (Debian: apt-get install ffmpeg)")
+	ErrNotInstalled = errors.New("ffmpeg/ffprobe not installed (" + installHint + ")")
 	ErrUnreadable   = errors.New("unreadable video")
 	ErrNoVideo      = errors.New("no video stream")
 	ErrUnsupported  = errors.New("unsupported video codec")

@@ -20,7 +20,7 @@ import (
 var DefaultLanguages = []string{"eng", "chi_sim"}
 
 // ErrNotInstalled means the tesseract binary was not found.
-var ErrNotInstalled = errors.New("tesseract is not installed (Debian: apt-get install tesseract-ocr)")
+var ErrNotInstalled = errors.New("tesseract is not installed (" + installHint + ")")
 
 // ErrLanguageMissing is wrapped by the error for a configured language without traineddata.
 var ErrLanguageMissing = errors.New("tesseract language not installed")

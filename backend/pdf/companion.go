@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -57,8 +58,12 @@ func findCompanion(exe, want string) string {
 		return ""
 	}
 	dir := filepath.Dir(exe)
-	for _, p := range []string{filepath.Join(dir, CompanionName), filepath.Join(dir, "..", "lib", "proofglass", CompanionName)} {
-		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+	name := CompanionName
+	if runtime.GOOS == "windows" {
+		name += ".exe" // beside proofglass.exe in the install folder; Windows has no execute bits to check
+	}
+	for _, p := range []string{filepath.Join(dir, name), filepath.Join(dir, "..", "lib", "proofglass", name)} {
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() || (runtime.GOOS != "windows" && fi.Mode()&0o111 == 0) {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

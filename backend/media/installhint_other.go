@@ -1,0 +1,5 @@
+//go:build !windows
+
+package media
+
+const installHint = "Debian: apt-get install ffmpeg"

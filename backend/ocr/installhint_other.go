@@ -1,0 +1,5 @@
+//go:build !windows
+
+package ocr
+
+const installHint = "Debian: apt-get install tesseract-ocr"

@@ -1,0 +1,154 @@
+; Proofglass's Windows installer (NSIS 3, built on Debian by scripts/package-windows.sh): a per-user install that needs
+; no administrator (%LocalAppData%\Programs\Proofglass, HKCU only), a Start menu entry, "Open with" for PDFs, images
+; and videos, and an uninstaller that keeps the user's library (%AppData%\Proofglass) unless asked to delete it
+; (its "Also delete my library" box, or /REMOVELIBRARY with /S).
+; makensis -D: VERSION (shown), VERSION4 (a.b.c.d), SRC (the staged files), ICON, OUTFILE, SIGN (a command that signs
+; its argument in place, or empty).
+Unicode true
+Target amd64-unicode
+RequestExecutionLevel user
+SetCompressor /SOLID lzma
+ManifestDPIAware true
+
+!include MUI2.nsh
+!include FileFunc.nsh
+!include LogicLib.nsh
+
+!define APP "Proofglass"
+!define EXE "proofglass.exe"
+!define PROGID "Proofglass.File"
+!define UNINST "Software\Microsoft\Windows\CurrentVersion\Uninstall\Proofglass"
+!define APPPATHS "Software\Microsoft\Windows\CurrentVersion\App Paths\${EXE}"
+
+Name "${APP}"
+OutFile "${OUTFILE}"
+InstallDir "$LOCALAPPDATA\Programs\${APP}"
+InstallDirRegKey HKCU "Software\${APP}" "InstallDir"
+BrandingText "${APP} ${VERSION}"
+VIProductVersion "${VERSION4}"
+VIAddVersionKey "ProductName" "${APP}"
+VIAddVersionKey "ProductVersion" "${VERSION}"
+VIAddVersionKey "FileVersion" "${VERSION}"
+VIAddVersionKey "FileDescription" "${APP} installer"
+VIAddVersionKey "CompanyName" "Proofglass developers"
+VIAddVersionKey "LegalCopyright" "Proofglass developers, AGPL-3.0-or-later"
+!if "${SIGN}" != ""
+!uninstfinalize '${SIGN} "%1"'
+!endif
+
+!define MUI_ICON "${ICON}"
+!define MUI_UNICON "${ICON}"
+!define MUI_FINISHPAGE_RUN "$INSTDIR\${EXE}"
+!define MUI_COMPONENTSPAGE_NODESC
+!insertmacro MUI_PAGE_DIRECTORY
+!insertmacro MUI_PAGE_INSTFILES
+!insertmacro MUI_PAGE_FINISH
+!insertmacro MUI_UNPAGE_CONFIRM
+!insertmacro MUI_UNPAGE_COMPONENTS
+!insertmacro MUI_UNPAGE_INSTFILES
+!insertmacro MUI_LANGUAGE "English"
+
+; The file types Proofglass offers to open (backend/ingest's extensions, less the ambiguous .ts and audio .ogg).
+!macro EachType M
+  !insertmacro ${M} .pdf
+  !insertmacro ${M} .png
+  !insertmacro ${M} .jpg
+  !insertmacro ${M} .jpeg
+  !insertmacro ${M} .gif
+  !insertmacro ${M} .webp
+  !insertmacro ${M} .tif
+  !insertmacro ${M} .tiff
+  !insertmacro ${M} .bmp
+  !insertmacro ${M} .heic
+  !insertmacro ${M} .mp4
+  !insertmacro ${M} .m4v
+  !insertmacro ${M} .mov
+  !insertmacro ${M} .mkv
+  !insertmacro ${M} .webm
+  !insertmacro ${M} .avi
+  !insertmacro ${M} .mpg
+  !insertmacro ${M} .mpeg
+!macroend
+!macro RegisterType EXT
+  WriteRegStr HKCU "Software\Classes\${EXT}\OpenWithProgids" "${PROGID}" ""
+  WriteRegStr HKCU "Software\Classes\Applications\${EXE}\SupportedTypes" "${EXT}" ""
+!macroend
+!macro UnregisterType EXT
+  DeleteRegValue HKCU "Software\Classes\${EXT}\OpenWithProgids" "${PROGID}"
+  DeleteRegKey /ifempty HKCU "Software\Classes\${EXT}\OpenWithProgids"
+  DeleteRegKey /ifempty HKCU "Software\Classes\${EXT}"
+!macroend
+
+Section "Proofglass" SecApp
+  SectionIn RO
+  SetOutPath "$INSTDIR"
+  File "${SRC}\${EXE}"
+  File "${SRC}\proofglass-pdf-worker.exe"
+  File "${SRC}\LICENSE.txt"
+  File "${SRC}\COPYRIGHT.txt"
+  File "${SRC}\THIRD-PARTY-NOTICES.txt"
+  WriteUninstaller "$INSTDIR\uninstall.exe"
+  CreateShortCut "$SMPROGRAMS\${APP}.lnk" "$INSTDIR\${EXE}" "" "$INSTDIR\${EXE}" 0
+
+  WriteRegStr HKCU "Software\${APP}" "InstallDir" "$INSTDIR"
+  ; Win+R and `start proofglass` find it without PATH.
+  WriteRegStr HKCU "${APPPATHS}" "" "$INSTDIR\${EXE}"
+  WriteRegStr HKCU "${APPPATHS}" "Path" "$INSTDIR"
+  ; "Open with": a ProgID the file types list, and the application's own entry.
+  WriteRegStr HKCU "Software\Classes\${PROGID}" "" "Document for ${APP}"
+  WriteRegStr HKCU "Software\Classes\${PROGID}\DefaultIcon" "" "$INSTDIR\${EXE},0"
+  WriteRegStr HKCU "Software\Classes\${PROGID}\shell\open\command" "" '"$INSTDIR\${EXE}" "%1"'
+  WriteRegStr HKCU "Software\Classes\Applications\${EXE}" "FriendlyAppName" "${APP}"
+  WriteRegStr HKCU "Software\Classes\Applications\${EXE}\shell\open\command" "" '"$INSTDIR\${EXE}" "%1"'
+  !insertmacro EachType RegisterType
+  ; Apps and Features.
+  WriteRegStr HKCU "${UNINST}" "DisplayName" "${APP}"
+  WriteRegStr HKCU "${UNINST}" "DisplayVersion" "${VERSION}"
+  WriteRegStr HKCU "${UNINST}" "DisplayIcon" "$INSTDIR\${EXE},0"
+  WriteRegStr HKCU "${UNINST}" "Publisher" "Proofglass developers"
+  WriteRegStr HKCU "${UNINST}" "InstallLocation" "$INSTDIR"
+  WriteRegStr HKCU "${UNINST}" "UninstallString" '"$INSTDIR\uninstall.exe"'
+  WriteRegStr HKCU "${UNINST}" "QuietUninstallString" '"$INSTDIR\uninstall.exe" /S'
+  WriteRegDWORD HKCU "${UNINST}" "NoModify" 1
+  WriteRegDWORD HKCU "${UNINST}" "NoRepair" 1
+  ${GetSize} "$INSTDIR" "/S=0K" $0 $1 $2
+  WriteRegDWORD HKCU "${UNINST}" "EstimatedSize" $0
+  System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)' ; SHCNE_ASSOCCHANGED
+SectionEnd
+
+Section "un.Proofglass" UnSecApp
+  SectionIn RO
+  Delete "$INSTDIR\${EXE}"
+  Delete "$INSTDIR\proofglass-pdf-worker.exe"
+  Delete "$INSTDIR\LICENSE.txt"
+  Delete "$INSTDIR\COPYRIGHT.txt"
+  Delete "$INSTDIR\THIRD-PARTY-NOTICES.txt"
+  Delete "$INSTDIR\uninstall.exe"
+  RMDir "$INSTDIR"
+  Delete "$SMPROGRAMS\${APP}.lnk"
+  ; The window's WebView2 profile: a cache, never the library.
+  RMDir /r "$LOCALAPPDATA\${APP}\WebView2"
+  RMDir "$LOCALAPPDATA\${APP}"
+  !insertmacro EachType UnregisterType
+  DeleteRegKey HKCU "Software\Classes\${PROGID}"
+  DeleteRegKey HKCU "Software\Classes\Applications\${EXE}"
+  DeleteRegKey HKCU "${APPPATHS}"
+  DeleteRegKey HKCU "${UNINST}"
+  DeleteRegKey HKCU "Software\${APP}"
+  System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
+SectionEnd
+
+; Off unless chosen: the documents, index and settings in the default data directory (a --data or PROOFGLASS_DATA
+; directory elsewhere is never touched).
+Section /o "un.Also delete my library (documents, index, settings in %AppData%\Proofglass)" UnSecLibrary
+  RMDir /r "$APPDATA\${APP}"
+SectionEnd
+
+Function un.onInit
+  ${GetParameters} $0
+  ClearErrors
+  ${GetOptions} $0 "/REMOVELIBRARY" $1
+  ${IfNot} ${Errors}
+    SectionSetFlags ${UnSecLibrary} ${SF_SELECTED}
+  ${EndIf}
+FunctionEnd

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"log"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// AttachConsole is not in golang.org/x/sys/windows.
+var attachConsoleProc = windows.NewLazySystemDLL("kernel32.dll").NewProc("AttachConsole")
+
+const attachParentProcess = ^uintptr(0) // ATTACH_PARENT_PROCESS, (DWORD)-1
+
+// attachConsole gives a CLI subcommand the console it was typed in. proofglass.exe is a GUI-subsystem program (a
+// double click opens no console window), so Windows starts it without one: its output would be lost. Output already
+// redirected to a file or pipe is left alone.
+func attachConsole() {
+	if h, err := windows.GetStdHandle(windows.STD_OUTPUT_HANDLE); err == nil && h != 0 && h != windows.InvalidHandle {
+		return
+	}
+	if r, _, _ := attachConsoleProc.Call(attachParentProcess); r == 0 {
+		return // started from Explorer or a scheduler: there is no console to write to
+	}
+	if out, err := os.OpenFile("CONOUT$", os.O_WRONLY, 0); err == nil {
+		os.Stdout, os.Stderr = out, out
+		_ = windows.SetStdHandle(windows.STD_OUTPUT_HANDLE, windows.Handle(out.Fd()))
+		_ = windows.SetStdHandle(windows.STD_ERROR_HANDLE, windows.Handle(out.Fd()))
+		log.SetOutput(out) // log (and slog's default) took os.Stderr before main ran
+	}
+	if in, err := os.OpenFile("CONIN$", os.O_RDONLY, 0); err == nil {
+		os.Stdin = in
+	}
+}
