@@ -147,6 +147,7 @@ type Settings struct {
 	Ingest    Ingest        `json:"ingest"`
 	Theme     string        `json:"theme"` // "system", "light", "dark"
 	Cache     Cache         `json:"cache"`
+	Rerank    Rerank        `json:"rerank"`
 
 	// sent is the JSON object these settings were decoded from (UnmarshalJSON), so Update merges only the keys the
 	// window actually sent: a field its bindings do not know yet is left as it is. nil when built in code.
@@ -158,6 +159,61 @@ type Cache struct {
 	// PagesMB caps the page images `proofglass serve` hands to VRAG clients (cache/pages); the least recently used go
 	// first. 0 means 2048.
 	PagesMB int `json:"pages_mb"`
+}
+
+// Reranker kinds (Rerank.Kind).
+const (
+	RerankOff       = ""          // no reranking: the first stage's order stands
+	RerankEndpoint  = "endpoint"  // a Jina/Cohere-style /rerank endpoint of an OpenAI-compatible profile (vLLM)
+	RerankDashScope = "dashscope" // DashScope's text-rerank service (gte-rerank-v2) of a DashScope profile
+	RerankChat      = "chat"      // the profile's chat model ranks the candidates' page images (one call per search)
+)
+
+// Rerank configures the reranking stage over the first stage's top pages; it is off unless Kind is set. The
+// reranker's server and API key are those of the provider profile it names, so a key only ever goes to its
+// profile's URL.
+type Rerank struct {
+	Kind     string `json:"kind"`     // RerankOff, RerankEndpoint, RerankDashScope, RerankChat
+	Provider string `json:"provider"` // profile name; "" = the first profile of the kind's provider kind
+	Model    string `json:"model"`    // "" = gte-rerank-v2 (dashscope), the profile's chat model (chat)
+	// Candidates is how many first-stage pages are reranked: 0 = DefaultRerankCandidates (chat: DefaultChatRerankCandidates).
+	Candidates int `json:"candidates"`
+	// Images sends page images instead of page text to an endpoint (multimodal rerankers: jina-reranker-m0,
+	// Qwen3-VL-Reranker).
+	Images bool `json:"images"`
+}
+
+// Default candidate counts: a cross-encoder scores 30 pages in one request; a listwise chat call sees every
+// candidate's image, so it gets fewer.
+const (
+	DefaultRerankCandidates     = 30
+	DefaultChatRerankCandidates = 8
+	MaxRerankCandidates         = 200
+)
+
+// Enabled reports whether a reranker is configured.
+func (r Rerank) Enabled() bool { return r.Kind != RerankOff }
+
+// Depth is the number of first-stage pages reranked.
+func (r Rerank) Depth() int {
+	switch {
+	case r.Candidates > 0:
+		return r.Candidates
+	case r.Kind == RerankChat:
+		return DefaultChatRerankCandidates
+	}
+	return DefaultRerankCandidates
+}
+
+// ProviderKind is the provider kind whose profiles serve this reranker; "" means any kind (chat).
+func (r Rerank) ProviderKind() string {
+	switch r.Kind {
+	case RerankEndpoint:
+		return KindOpenAI
+	case RerankDashScope:
+		return KindDashScope
+	}
+	return ""
 }
 
 // Defaults returns the settings of a fresh install.
@@ -439,4 +495,27 @@ func ollamaURL(h string) string {
 		h += ":11434"
 	}
 	return "http://" + h
+}
+
+// RerankProvider returns the reranker's settings and the profile that serves it, with its API key: the profile
+// rerank.provider names, else the first profile of the reranker's provider kind (a chat reranker: the agent's
+// profile).
+func (c *Config) RerankProvider() (Rerank, Provider, error) {
+	s := c.Current()
+	r := s.Rerank
+	if !r.Enabled() {
+		return r, Provider{}, nil
+	}
+	name := r.Provider
+	if name == "" {
+		name = r.ProviderKind() // a kind name selects the first profile of that kind; "" the agent's profile
+	}
+	p, err := c.Provider(name)
+	if err != nil {
+		return r, p, fmt.Errorf("reranker: %w", err)
+	}
+	if k := r.ProviderKind(); k != "" && p.Kind != k {
+		return r, p, fmt.Errorf("reranker: profile %s is a %s profile; a %s reranker needs a %s profile", p.Name, p.Kind, r.Kind, k)
+	}
+	return r, p, nil
 }

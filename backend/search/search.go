@@ -87,6 +87,8 @@ type Query struct {
 	Depth   int
 	// Structure weighs the structure signals (structure.go); nil means DefaultStructure.
 	Structure *StructureWeights
+	// NoRerank skips the reranking stage (rerank.go) even when one is configured.
+	NoRerank bool
 }
 
 // Box is a matched term's word box in the unit's coordinates (PDF points at 72 dpi for pages, pixels for images
@@ -127,6 +129,12 @@ type Hit struct {
 	Thumb      string  `json:"thumb,omitempty"`
 	Boxes      []Box   `json:"boxes"`
 	Snippet    string  `json:"snippet,omitempty"`
+	// Rerank is the reranker's relevance score; nil when the reranking stage did not score the unit.
+	Rerank *float64 `json:"rerank,omitempty"`
+	// FirstRank is the 1-based rank the first stage gave the unit, set when a reranker ran (0 otherwise).
+	FirstRank int `json:"first_rank,omitempty"`
+
+	text string // the unit's text, for the reranker
 }
 
 // Result is the answer to one Query.
@@ -134,6 +142,9 @@ type Result struct {
 	Hits []Hit `json:"hits"`
 	// Notes says which signals were skipped and why (no vectors, unknown embedder, a query without known words).
 	Notes []string `json:"notes,omitempty"`
+	// Rerank says what the reranking stage did; nil when no reranker is configured. When it failed, Hits are the
+	// first stage's, in its order.
+	Rerank *RerankInfo `json:"rerank,omitempty"`
 }
 
 // Resolver returns the embedder for a model id as stored in a collection ("builtin/glove-100d", ...).
@@ -166,6 +177,10 @@ type Options struct {
 	// RecheckEvery bounds how often a cached dense index is checked against SQLite for added or removed vectors;
 	// 0 means every search.
 	RecheckEvery time.Duration
+	// Rerank gives the reranking stage run after the first stage (rerank.go); nil: none.
+	Rerank RerankSource
+	// PageImage draws pages for rerankers that look at them; nil: they are sent text only.
+	PageImage PageImager
 }
 
 // Searcher runs searches over one knowledge base. It is safe for concurrent use.
@@ -355,11 +370,28 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if fused, err = s.restructure(ctx, fused, sigs[0], qq, sc, sw, q.RRFK); err != nil {
 		return res, err
 	}
-	if len(fused) > q.K {
-		fused = fused[:q.K]
+	// The reranking stage, when there is one, gets the first stage's top Depth pages.
+	stage, info := s.rerankStage(ctx, q)
+	res.Rerank = info
+	keep := q.K
+	if stage != nil {
+		keep = max(keep, stage.Depth)
 	}
-	res.Hits, err = s.hits(ctx, fused, terms)
-	return res, err
+	if len(fused) > keep {
+		fused = fused[:keep]
+	}
+	if res.Hits, err = s.hits(ctx, fused, terms); err != nil || stage == nil {
+		return res, err
+	}
+	turn.give() // a reranker waits on a server, not on this machine's processors
+	for i := range res.Hits {
+		res.Hits[i].FirstRank = i + 1
+	}
+	res.Hits, res.Rerank = s.rerank(ctx, stage, q.Text, res.Hits)
+	if len(res.Hits) > q.K {
+		res.Hits = res.Hits[:q.K]
+	}
+	return res, nil
 }
 
 // turn is one search's place among the running ones.
@@ -430,6 +462,7 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 			h.Boxes = []Box{}
 		}
 		h.Snippet = snippet(u.Text, terms)
+		h.text = u.Text
 		out = append(out, h)
 	}
 	return out, nil
