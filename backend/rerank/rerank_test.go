@@ -201,7 +201,9 @@ func TestChatRanksListwise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img := func(context.Context) (*model.Image, error) { return &model.Image{Data: []byte("jpeg"), MIME: "image/jpeg"}, nil }
+	img := func(context.Context) (*model.Image, error) {
+		return &model.Image{Data: []byte("jpeg"), MIME: "image/jpeg"}, nil
+	}
 	cands := []Candidate{{Text: "a", Image: img}, {Text: "b"}, {Text: "c", Image: img}}
 	scores, err := c.Rerank(context.Background(), "which table?", cands)
 	if err != nil {
