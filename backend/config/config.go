@@ -173,10 +173,10 @@ const (
 // reranker's server and API key are those of the provider profile it names, so a key only ever goes to its
 // profile's URL.
 type Rerank struct {
-	Kind     string `json:"kind"`     // RerankOff, RerankEndpoint, RerankDashScope, RerankChat
+	Kind     string `json:"kind"`     // "" (off), "endpoint", "dashscope" or "chat"
 	Provider string `json:"provider"` // profile name; "" = the first profile of the kind's provider kind
 	Model    string `json:"model"`    // "" = gte-rerank-v2 (dashscope), the profile's chat model (chat)
-	// Candidates is how many first-stage pages are reranked: 0 = DefaultRerankCandidates (chat: DefaultChatRerankCandidates).
+	// Candidates is how many first-stage pages are reranked: 0 = 30 (chat: 8).
 	Candidates int `json:"candidates"`
 	// Images sends page images instead of page text to an endpoint (multimodal rerankers: jina-reranker-m0,
 	// Qwen3-VL-Reranker).
@@ -497,25 +497,30 @@ func ollamaURL(h string) string {
 	return "http://" + h
 }
 
-// RerankProvider returns the reranker's settings and the profile that serves it, with its API key: the profile
-// rerank.provider names, else the first profile of the reranker's provider kind (a chat reranker: the agent's
-// profile).
+// RerankProvider returns the reranker's settings and the profile that serves it, with its API key (see
+// RerankProfile).
 func (c *Config) RerankProvider() (Rerank, Provider, error) {
-	s := c.Current()
-	r := s.Rerank
+	r := c.Current().Rerank
 	if !r.Enabled() {
 		return r, Provider{}, nil
 	}
+	p, err := c.RerankProfile(r)
+	return r, p, err
+}
+
+// RerankProfile returns the saved profile that serves reranker r, with its API key: the profile r.Provider names,
+// else the first profile of the reranker's provider kind (a chat reranker: the agent's profile).
+func (c *Config) RerankProfile(r Rerank) (Provider, error) {
 	name := r.Provider
 	if name == "" {
 		name = r.ProviderKind() // a kind name selects the first profile of that kind; "" the agent's profile
 	}
 	p, err := c.Provider(name)
 	if err != nil {
-		return r, p, fmt.Errorf("reranker: %w", err)
+		return p, fmt.Errorf("reranker: %w", err)
 	}
 	if k := r.ProviderKind(); k != "" && p.Kind != k {
-		return r, p, fmt.Errorf("reranker: profile %s is a %s profile; a %s reranker needs a %s profile", p.Name, p.Kind, r.Kind, k)
+		return p, fmt.Errorf("reranker: profile %s is a %s profile; a %s reranker needs a %s profile", p.Name, p.Kind, r.Kind, k)
 	}
-	return r, p, nil
+	return p, nil
 }
