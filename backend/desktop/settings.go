@@ -195,16 +195,12 @@ func (s *SettingsService) TestReranker(r config.Rerank) RerankTest {
 	}
 	res := RerankTest{Reranker: rr.Name()}
 	start := time.Now()
-	scores, err := rr.Rerank(s.c.ctx, "What is the capital of France?", []rerank.Candidate{
-		{Text: "Berlin is the capital and largest city of Germany."},
-		{Text: "Paris is the capital of France and its largest city."},
-	})
+	sensible, err := rerank.Check(s.c.ctx, rr)
 	res.MS = time.Since(start).Milliseconds()
 	if err != nil {
 		res.Error = err.Error()
 		return res
 	}
-	res.OK = true
-	res.Sensible = rerank.Order(2, scores)[0] == 1
+	res.OK, res.Sensible = true, sensible
 	return res
 }

@@ -132,3 +132,16 @@ func postJSON(ctx context.Context, hc *http.Client, url, key string, body, out a
 	}
 	return nil
 }
+
+// Check runs r once over two sample texts, as the settings screen's and `proofglass rerank test`'s check: it
+// reports whether r put the text that answers the sample question first.
+func Check(ctx context.Context, r Reranker) (sensible bool, err error) {
+	scores, err := r.Rerank(ctx, "What is the capital of France?", []Candidate{
+		{Text: "Berlin is the capital and largest city of Germany."},
+		{Text: "Paris is the capital of France and its largest city."},
+	})
+	if err != nil {
+		return false, err
+	}
+	return Order(2, scores)[0] == 1, nil
+}

@@ -84,7 +84,7 @@ func (s *Searcher) rerank(ctx context.Context, st *RerankStage, query string, hi
 	info.MS = time.Since(start).Milliseconds()
 	if err != nil {
 		info.Error = err.Error()
-		slog.Warn("search: reranker failed; first-stage order kept", "reranker", info.Reranker, "err", err)
+		slog.Debug("search: reranker failed; first-stage order kept", "reranker", info.Reranker, "err", err)
 		return hits, info
 	}
 	info.Reranked = true
