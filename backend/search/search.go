@@ -380,17 +380,27 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if len(fused) > keep {
 		fused = fused[:keep]
 	}
-	if res.Hits, err = s.hits(ctx, fused, terms); err != nil || stage == nil {
+	if stage == nil {
+		res.Hits, _, err = s.hits(ctx, fused, terms, true)
+		return res, err
+	}
+	// Boxes and snippets are found only for the hits kept after reranking.
+	hits, units, err := s.hits(ctx, fused, terms, false)
+	if err != nil {
 		return res, err
 	}
 	turn.give() // a reranker waits on a server, not on this machine's processors
-	for i := range res.Hits {
-		res.Hits[i].FirstRank = i + 1
+	for i := range hits {
+		hits[i].FirstRank = i + 1
 	}
-	res.Hits, res.Rerank = s.rerank(ctx, stage, q.Text, res.Hits)
-	if len(res.Hits) > q.K {
-		res.Hits = res.Hits[:q.K]
+	hits, res.Rerank = s.rerank(ctx, stage, q.Text, hits)
+	if len(hits) > q.K {
+		hits = hits[:q.K]
 	}
+	for i := range hits {
+		decorate(&hits[i], units[hits[i].UnitID], terms)
+	}
+	res.Hits = hits
 	return res, nil
 }
 
@@ -417,8 +427,9 @@ func (t *turn) give() {
 	}
 }
 
-// hits loads the units and documents of the fused list and finds their boxes.
-func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]Hit, error) {
+// hits loads the units and documents of the fused list and, when decorated, finds their boxes and snippets (else
+// decorate does it later, from the units returned).
+func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms, decorated bool) ([]Hit, map[int64]kb.Unit, error) {
 	out := make([]Hit, 0, len(fused))
 	ids := make([]int64, len(fused))
 	for i, f := range fused {
@@ -428,11 +439,11 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 	// hundred), decoding only the word boxes that can match a query word.
 	units, err := s.kb.UnitsByIDKeeping(ctx, ids, terms.mayMatch())
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, nil, fmt.Errorf("search: %w", err)
 	}
 	docs, err := s.hitDocuments(ctx, units)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, f := range fused {
 		u, ok := units[f.id]
@@ -457,15 +468,22 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 		if f.ranks[2] > 0 {
 			h.Scores.Visual = &f.raw[2]
 		}
-		h.Boxes = matchBoxes(u.Words, terms)
-		if h.Boxes == nil {
-			h.Boxes = []Box{}
-		}
-		h.Snippet = snippet(u.Text, terms)
 		h.text = u.Text
+		if decorated {
+			decorate(&h, u, terms)
+		}
 		out = append(out, h)
 	}
-	return out, nil
+	return out, units, nil
+}
+
+// decorate finds a hit's matched word boxes and its snippet.
+func decorate(h *Hit, u kb.Unit, terms terms) {
+	h.Boxes = matchBoxes(u.Words, terms)
+	if h.Boxes == nil {
+		h.Boxes = []Box{}
+	}
+	h.Snippet = snippet(u.Text, terms)
 }
 
 // hitDoc is what a hit shows of its document.
