@@ -3,9 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"proofglass/backend/eval"
 	"proofglass/backend/rerank/reranktest"
 )
 
@@ -67,7 +70,37 @@ func TestSearchReranked(t *testing.T) {
 		t.Errorf("table: %v\n%s", err, out)
 	}
 
+	// eval retrieval --rerank measures the reranked ranking; without it, the first stage's.
+	ds := filepath.Join(t.TempDir(), "q.jsonl")
+	line, _ := json.Marshal(eval.Question{ID: "q1", Question: query, Answer: "x", AnswerFormat: "Str",
+		EvidencePages: []int{favoured}, Doc: "blood_loss_report.pdf"})
+	if err := os.WriteFile(ds, append(line, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recall1 := func(args ...string) float64 {
+		t.Helper()
+		out, err := cli(ctx, data, append([]string{"eval", "retrieval", "--dataset", ds, "--collection", "papers", "--json"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep eval.RetrievalReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		return rep.Overall["hybrid"].Recall1
+	}
+	if r := recall1(); r != 0 {
+		t.Errorf("first-stage hybrid recall@1 %v, want 0 (page %d is not first)", r, favoured)
+	}
+	if r := recall1("--rerank"); r != 1 {
+		t.Errorf("reranked hybrid recall@1 %v, want 1", r)
+	}
+
 	srv.Status = 500
+	if _, err := cli(ctx, data, "eval", "retrieval", "--dataset", ds, "--collection", "papers", "--rerank"); err == nil ||
+		!strings.Contains(err.Error(), "HTTP 500") {
+		t.Errorf("eval with a failing reranker: %v", err)
+	}
 	out, err = run(t, data, "search", "--json", query)
 	if err != nil || !strings.Contains(out, "warning: the reranker failed, so these results are in first-stage order") ||
 		!strings.Contains(out, "HTTP 500") {
