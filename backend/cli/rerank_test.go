@@ -70,6 +70,26 @@ func TestSearchReranked(t *testing.T) {
 		t.Errorf("table: %v\n%s", err, out)
 	}
 
+	// doctor runs the reranker once.
+	doctorRerank := func() (ok, optional bool, detail string) {
+		t.Helper()
+		out, _ := run(t, data, "doctor", "--json") // the default provider may be down here; only the reranker's line counts
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var c struct {
+				Name, Detail string
+				OK, Optional bool
+			}
+			if json.Unmarshal([]byte(l), &c) == nil && c.Name == "reranker" {
+				return c.OK, c.Optional, c.Detail
+			}
+		}
+		t.Fatalf("no reranker check in doctor:\n%s", out)
+		return
+	}
+	if ok, _, detail := doctorRerank(); !ok || !strings.Contains(detail, "rerank endpoint bge-reranker-v2-m3") {
+		t.Errorf("doctor reranker: %v %s", ok, detail)
+	}
+
 	// eval retrieval --rerank measures the reranked ranking; without it, the first stage's.
 	ds := filepath.Join(t.TempDir(), "q.jsonl")
 	line, _ := json.Marshal(eval.Question{ID: "q1", Question: query, Answer: "x", AnswerFormat: "Str",
@@ -97,6 +117,9 @@ func TestSearchReranked(t *testing.T) {
 	}
 
 	srv.Status = 500
+	if ok, optional, detail := doctorRerank(); ok || !optional || !strings.Contains(detail, "HTTP 500") {
+		t.Errorf("doctor with a failing reranker: ok %v optional %v %s", ok, optional, detail)
+	}
 	if _, err := cli(ctx, data, "eval", "retrieval", "--dataset", ds, "--collection", "papers", "--rerank"); err == nil ||
 		!strings.Contains(err.Error(), "HTTP 500") {
 		t.Errorf("eval with a failing reranker: %v", err)
