@@ -44,11 +44,13 @@ func TestAgentSearchesAreReranked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stage := func(context.Context) (*search.RerankStage, error) { return &search.RerankStage{Reranker: e, Depth: 20}, nil }
+	stage := func(context.Context) (*search.RerankStage, error) {
+		return &search.RerankStage{Reranker: e, Depth: 20}, nil
+	}
 
 	ask := func(t *testing.T) []agent.Event {
 		d := Deps{KB: k, Search: search.New(k, search.Options{Rerank: stage}), PDF: pdf.NewRenderer(c, nil, 2),
-			Chat: modeltest.Replay("<search>"+question+"</search>", "<answer>1100 patients.</answer>"),
+			Chat:  modeltest.Replay("<search>"+question+"</search>", "<answer>1100 patients.</answer>"),
 			Query: search.Query{Mode: search.BM25}}
 		var evs []agent.Event
 		_, res, err := Ask(context.Background(), d, 0, agent.Config{Mode: agent.ModeReAct, Model: "m"}, "How many patients?",
