@@ -116,7 +116,7 @@ func TestSearchReranked(t *testing.T) {
 		t.Errorf("reranked hybrid recall@1 %v, want 1", r)
 	}
 
-	srv.Status = 500
+	srv.Fail(500)
 	if ok, optional, detail := doctorRerank(); ok || !optional || !strings.Contains(detail, "HTTP 500") {
 		t.Errorf("doctor with a failing reranker: ok %v optional %v %s", ok, optional, detail)
 	}

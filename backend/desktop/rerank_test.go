@@ -43,7 +43,7 @@ func TestSettingsReranker(t *testing.T) {
 		t.Errorf("requests %+v", reqs)
 	}
 
-	srv.Status = 503
+	srv.Fail(503)
 	if r := set.TestReranker(got.Rerank); r.OK || !strings.Contains(r.Error, "HTTP 503") || !strings.Contains(r.Error, "rerank endpoint bge-reranker-v2-m3") {
 		t.Errorf("down: %+v", r)
 	}

@@ -34,12 +34,12 @@ func TestAgentSearchesAreReranked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Score = func(_ string, d reranktest.Document) float64 {
+	srv.Scoring(func(_ string, d reranktest.Document) float64 {
 		if d.Text == page3.Text {
 			return 0.99
 		}
 		return 0.01
-	}
+	})
 	e, err := rerank.NewEndpoint(srv.URL+"/v1", "bge-reranker-v2-m3", rerank.EndpointOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestAgentSearchesAreReranked(t *testing.T) {
 	})
 
 	t.Run("reranker failing", func(t *testing.T) {
-		srv.Status = http.StatusInternalServerError
+		srv.Fail(http.StatusInternalServerError)
 		evs := ask(t)
 		res := results(evs)
 		if res.Hits[0].UnitID != ID(first.Hits[0].UnitID) || res.Hits[0].Rerank != nil {

@@ -81,7 +81,7 @@ func TestSearchToolReranked(t *testing.T) {
 		t.Errorf("text %q", text)
 	}
 
-	srv.Status = 502
+	srv.Fail(502)
 	out, text = search()
 	if out.Rerank == nil || out.Rerank.Reranked || !strings.Contains(text, "The reranker failed, so these results are in first-stage order") ||
 		!strings.Contains(text, "HTTP 502") || out.Hits[0].Rerank != nil {

@@ -157,13 +157,13 @@ func TestDashScopeRequestAndResponse(t *testing.T) {
 		t.Errorf("request %+v", r)
 	}
 
-	srv.Status = 500
+	srv.Fail(500)
 	_, err = d.Rerank(context.Background(), "q", texts("a"))
 	if err == nil || !strings.Contains(err.Error(), "dashscope rerank gte-rerank-v2") || !strings.Contains(err.Error(), "InternalError") {
 		t.Errorf("5xx error %v", err)
 	}
-	srv.Status = 0
-	srv.Body = `{"code":"InvalidApiKey","message":"Invalid API-key provided: sk-ds","request_id":"r9"}`
+	srv.Fail(0)
+	srv.Answer(`{"code":"InvalidApiKey","message":"Invalid API-key provided: sk-ds","request_id":"r9"}`)
 	_, err = d.Rerank(context.Background(), "q", texts("a"))
 	if err == nil || !strings.Contains(err.Error(), "InvalidApiKey") || strings.Contains(err.Error(), "sk-ds") {
 		t.Errorf("error-code answer: %v (the key must be redacted)", err)

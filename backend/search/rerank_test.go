@@ -102,9 +102,9 @@ func TestRerankFailureKeepsFirstStage(t *testing.T) {
 	downURL := down.URL
 	down.Close()
 	fiveXX := reranktest.New(t, reranktest.Favouring("x"))
-	fiveXX.Status = http.StatusBadGateway
+	fiveXX.Fail(http.StatusBadGateway)
 	garbage := reranktest.New(t, reranktest.Favouring("x"))
-	garbage.Body = `{"results": "soon"}`
+	garbage.Answer(`{"results": "soon"}`)
 	for _, tc := range []struct {
 		name   string
 		source RerankSource

@@ -77,7 +77,7 @@ func TestSearchReranked(t *testing.T) {
 		}
 	}
 
-	srv.Status = http.StatusServiceUnavailable
+	srv.Fail(http.StatusServiceUnavailable)
 	resp = f.do(t, "POST", "/search", f.token, query)
 	h := resp.Header.Get(RerankHeader)
 	if resp.StatusCode != 200 || !strings.HasPrefix(h, "failed: rerank endpoint bge-reranker-v2-m3") || !strings.Contains(h, "HTTP 503") {

@@ -38,6 +38,8 @@ type Server struct {
 	Status int
 	// Body, when set, is sent as the whole 200 answer (a malformed one).
 	Body string
+	// Set Score, Status and Body before the first request, or with Scoring, Fail and Answer once requests are
+	// being served.
 
 	mu   sync.Mutex
 	reqs []Request
@@ -59,6 +61,27 @@ func Favouring(marker string) func(string, Document) float64 {
 		}
 		return 0.1
 	}
+}
+
+// Fail makes every later request answer with HTTP status (0: answer normally again).
+func (s *Server) Fail(status int) {
+	s.mu.Lock()
+	s.Status = status
+	s.mu.Unlock()
+}
+
+// Answer makes every later request get body as its whole 200 answer ("": score normally again).
+func (s *Server) Answer(body string) {
+	s.mu.Lock()
+	s.Body = body
+	s.mu.Unlock()
+}
+
+// Scoring makes later requests scored by score.
+func (s *Server) Scoring(score func(query string, d Document) float64) {
+	s.mu.Lock()
+	s.Score = score
+	s.mu.Unlock()
 }
 
 // Requests returns the requests received so far.
