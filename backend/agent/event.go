@@ -124,8 +124,10 @@ type Hit struct {
 	Kind         string             `json:"kind"` // pdf | image | video
 	Page         int                `json:"page"` // 1-based ordinal of the unit in its document (page, image, clip)
 	Score        float64            `json:"score"`
-	Scores       map[string]float64 `json:"scores,omitempty"`  // per retriever, e.g. "bm25", "dense_text", "dense_image"
-	StartS       float64            `json:"start_s,omitempty"` // video clips
+	Scores       map[string]float64 `json:"scores,omitempty"`     // per retriever, e.g. "bm25", "dense_text", "dense_image"
+	Rerank       *float64           `json:"rerank,omitempty"`     // the reranker's relevance, when a reranker scored the hit
+	FirstRank    int                `json:"first_rank,omitempty"` // 1-based rank before reranking, when a reranker ran
+	StartS       float64            `json:"start_s,omitempty"`    // video clips
 	EndS         float64            `json:"end_s,omitempty"`
 	Thumbnail    string             `json:"thumbnail,omitempty"` // blob id of a thumbnail, when the store has one
 	Label        string             `json:"label,omitempty"`     // vimrag: "Picture 1", "Video 2", "Text 1"

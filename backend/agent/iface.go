@@ -19,6 +19,19 @@ type Retriever interface {
 	Search(ctx context.Context, query string, k int) ([]SearchHit, error)
 }
 
+// RerankReport is what a Retriever's reranking stage did with one search.
+type RerankReport struct {
+	Reranker string // which reranker: kind, model and server
+	Error    string // why it failed ("" when it reranked): the hits are then in the first stage's order
+}
+
+// RerankingRetriever is a Retriever with a reranking stage that can fail while the first stage still answers; the
+// agent reports such a failure as a recoverable error event and goes on with the first stage's hits.
+type RerankingRetriever interface {
+	Retriever
+	SearchReranked(ctx context.Context, query string, k int) ([]SearchHit, *RerankReport, error)
+}
+
 // PageInfo describes a unit's page image.
 type PageInfo struct {
 	// Size is the page's raw pixel size: the reference resolution bbox padding and crop sizes are measured in

@@ -469,12 +469,23 @@ func (r *run) understand(ctx context.Context) string {
 // search runs a query and emits the search event; errors are reported and returned for the policy to handle.
 func (r *run) search(ctx context.Context, query, nodeID string, k int) ([]SearchHit, error) {
 	r.em.emit(Event{Kind: KindSearch, Search: &SearchInfo{Query: query, NodeID: nodeID, Prefer: r.cfg.Prefer}})
-	hits, err := r.a.Retriever.Search(ctx, query, k)
+	var hits []SearchHit
+	var report *RerankReport
+	var err error
+	if rr, ok := r.a.Retriever.(RerankingRetriever); ok {
+		hits, report, err = rr.SearchReranked(ctx, query, k)
+	} else {
+		hits, err = r.a.Retriever.Search(ctx, query, k)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, &stepError{"search", fmt.Errorf("search %q: %w", query, err)}
+	}
+	if report != nil && report.Error != "" {
+		r.log.Warn("reranker failed; using the first stage's order", "reranker", report.Reranker, "err", report.Error)
+		r.emitError("rerank", fmt.Sprintf("%s failed, so these results are in first-stage order: %s", report.Reranker, report.Error), true)
 	}
 	return hits, nil
 }

@@ -8,6 +8,7 @@ import (
 	"proofglass/backend/config"
 	"proofglass/backend/doctor"
 	"proofglass/backend/model/provider"
+	"proofglass/backend/rerank"
 )
 
 func init() { doctorEndpoints = endpointChecks }
@@ -37,5 +38,38 @@ func endpointChecks(ctx context.Context, cfg *config.Config) []doctor.Check {
 		}
 		out = append(out, c)
 	}
+	if c, ok := rerankCheck(ctx, cfg); ok {
+		out = append(out, c)
+	}
 	return out
+}
+
+// rerankCheck runs the configured reranker once on two sample texts; ok is false when none is configured. A
+// failing reranker does not fail a search (the first stage answers), so the check is optional.
+func rerankCheck(ctx context.Context, cfg *config.Config) (doctor.Check, bool) {
+	c := doctor.Check{Name: "reranker", Optional: true}
+	rr, r, err := rerank.FromConfig(cfg)
+	if err == nil && rr == nil {
+		return c, false
+	}
+	fix := "start the reranker's server, or correct rerank and its profile in settings (proofglass rerank set …), or turn it off (proofglass rerank off)"
+	if err != nil {
+		c.Detail, c.Fix = err.Error(), fix
+		return c, true
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	sensible, err := rerank.Check(ctx, rr)
+	switch {
+	case err != nil:
+		c.Detail, c.Fix = err.Error()+" (searches answer in first-stage order)", fix
+	case !sensible:
+		c.OK = true
+		c.Detail = fmt.Sprintf("%s answers, but ranked the wrong sample first (%d ms): is it a reranker model?", rr.Name(), time.Since(start).Milliseconds())
+	default:
+		c.OK = true
+		c.Detail = fmt.Sprintf("%s: %d pages per search, %d ms", rr.Name(), r.Depth(), time.Since(start).Milliseconds())
+	}
+	return c, true
 }

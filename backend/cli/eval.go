@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/eval"
+	"proofglass/backend/rerank"
 	"proofglass/backend/search"
 )
 
@@ -24,6 +25,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 		asJSON, perDoc      bool
 		perQuestion         bool
 		weights, structure  string
+		reranked            bool
 	)
 	cmd := &cobra.Command{
 		Use:   "retrieval",
@@ -48,8 +50,19 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 				return err
 			}
 			defer kbase.Close()
-			s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir(),
-				RecheckEvery: 1 << 62})
+			opts := search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir(), RecheckEvery: 1 << 62}
+			if reranked {
+				rr, r, err := rerank.FromConfig(cfg)
+				if err != nil {
+					return err
+				}
+				if rr == nil {
+					return fmt.Errorf("--rerank: no reranker configured (proofglass rerank set …)")
+				}
+				stage := &search.RerankStage{Reranker: rr, Depth: r.Depth()} // page text only: no renderer here
+				opts.Rerank = func(context.Context) (*search.RerankStage, error) { return stage, nil }
+			}
+			s := search.New(kbase, opts)
 			var docIDs map[string]int64
 			if perDoc {
 				if docIDs, err = kbase.DocumentIDsByName(ctx, collection); err != nil {
@@ -72,6 +85,9 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 				res, err := s.Search(ctx, sq)
 				if err != nil {
 					return nil, err
+				}
+				if err := res.Rerank.Err(); err != nil {
+					return nil, fmt.Errorf("question %s: %w", q.ID, err) // a measurement, not a search: no silent fallback
 				}
 				out := make([]eval.PageRef, len(res.Hits))
 				for i, h := range res.Hits {
@@ -99,6 +115,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
 	cmd.Flags().StringVar(&weights, "weights", "", "fusion weights of hybrid mode, e.g. bm25=1,text=0.5 (default: all 1, but text 0.01 with the built-in embedder)")
 	cmd.Flags().StringVar(&structure, "structure", "", "structure weights, e.g. doc=1,label=1,page=0.3,name=0.3,figure=0.3,passage=1 (unnamed ones keep their defaults)")
+	cmd.Flags().BoolVar(&reranked, "rerank", false, "rerank each mode's top pages with the configured reranker (their text; a failure stops the run)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("collection")
 	return cmd

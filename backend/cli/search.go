@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"proofglass/backend/library"
 	"proofglass/backend/search"
 	"proofglass/backend/termsafe"
 )
@@ -22,6 +23,9 @@ type searchLine struct {
 	Score      float64       `json:"score"`
 	Scores     search.Scores `json:"scores"`
 	Boxes      []search.Box  `json:"boxes"`
+	// Rerank and FirstRank are set when a reranker scored the hit: its relevance and the first stage's rank.
+	Rerank    *float64 `json:"rerank,omitempty"`
+	FirstRank int      `json:"first_rank,omitempty"`
 }
 
 func init() {
@@ -34,6 +38,7 @@ func init() {
 			weights    string
 			structure  string
 			docs       []string
+			noRerank   bool
 		)
 		cmd := &cobra.Command{
 			Use:   "search QUERY",
@@ -53,13 +58,13 @@ func init() {
 				if err != nil {
 					return err
 				}
-				cfg, kbase, err := g.Open(ctx)
+				lib, err := library.Open(ctx, g.DataDir)
 				if err != nil {
 					return err
 				}
-				defer kbase.Close()
-				s := search.New(kbase, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir()})
-				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m, Structure: &sw}
+				defer lib.Close()
+				kbase, s := lib.KB, lib.Search
+				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m, Structure: &sw, NoRerank: noRerank}
 				if weights != "" { // else the searcher's defaults, which depend on the collection's embedder
 					q.Weights = &wts
 				}
@@ -78,11 +83,16 @@ func init() {
 				for _, n := range res.Notes {
 					fmt.Fprintln(cmd.ErrOrStderr(), "note:", termsafe.Line(n))
 				}
+				if r := res.Rerank; r != nil && !r.Reranked {
+					fmt.Fprintf(cmd.ErrOrStderr(), "warning: the reranker failed, so these results are in first-stage order: %s\n", termsafe.Line(r.Error))
+				} else if r != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: reranked the first %d pages with %s (%d ms)\n", r.Candidates, r.Reranker, r.MS)
+				}
 				w := cmd.OutOrStdout()
 				if asJSON {
 					for _, h := range res.Hits {
 						l := searchLine{Doc: h.Doc, DocumentID: h.DocumentID, UnitID: h.UnitID, Page: h.Page, Score: h.Score,
-							Scores: h.Scores, Boxes: h.Boxes}
+							Scores: h.Scores, Boxes: h.Boxes, Rerank: h.Rerank, FirstRank: h.FirstRank}
 						if h.UnitKind == "clip" {
 							ts, te := float64(h.TStartMS)/1000, float64(h.TEndMS)/1000
 							l.TStart, l.TEnd = &ts, &te
@@ -94,10 +104,18 @@ func init() {
 					return nil
 				}
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "#\tSCORE\tBM25\tTEXT\tVISUAL\tDOCUMENT\tPAGE\tSNIPPET")
+				reranked := res.Rerank != nil && res.Rerank.Reranked
+				head := "#\tSCORE\tBM25\tTEXT\tVISUAL\t"
+				if reranked {
+					head += "RERANK\tWAS\t"
+				}
+				fmt.Fprintln(tw, head+"DOCUMENT\tPAGE\tSNIPPET")
 				for i, h := range res.Hits {
-					fmt.Fprintf(tw, "%d\t%.4f\t%s\t%s\t%s\t%s\t%d\t%s\n", i+1, h.Score, num(h.Scores.BM25), num(h.Scores.Text),
-						num(h.Scores.Visual), termsafe.Line(h.Doc), h.Page, termsafe.Line(h.Snippet))
+					fmt.Fprintf(tw, "%d\t%.4f\t%s\t%s\t%s\t", i+1, h.Score, num(h.Scores.BM25), num(h.Scores.Text), num(h.Scores.Visual))
+					if reranked {
+						fmt.Fprintf(tw, "%s\t%s\t", num(h.Rerank), rank(h.FirstRank))
+					}
+					fmt.Fprintf(tw, "%s\t%d\t%s\n", termsafe.Line(h.Doc), h.Page, termsafe.Line(h.Snippet))
 				}
 				return tw.Flush()
 			},
@@ -108,9 +126,18 @@ func init() {
 		cmd.Flags().StringVar(&mode, "mode", "hybrid", "hybrid, bm25 or dense")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per result")
 		cmd.Flags().StringVar(&weights, "weights", "", "fusion weights, e.g. bm25=1,text=0.5,visual=1 (default: all 1, but text 0.01 with the built-in embedder)")
+		cmd.Flags().BoolVar(&noRerank, "no-rerank", false, "skip the configured reranker (first stage only)")
 		cmd.Flags().StringVar(&structure, "structure", "", "structure weights, e.g. doc=1,label=1,page=0.3,name=0.3,figure=0.3,passage=1 (unnamed ones keep their defaults)")
 		return cmd
 	})
+}
+
+// rank prints a first-stage rank ("-" when none).
+func rank(r int) string {
+	if r <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d", r)
 }
 
 func num(p *float64) string {

@@ -147,6 +147,7 @@ type Settings struct {
 	Ingest    Ingest        `json:"ingest"`
 	Theme     string        `json:"theme"` // "system", "light", "dark"
 	Cache     Cache         `json:"cache"`
+	Rerank    Rerank        `json:"rerank"`
 
 	// sent is the JSON object these settings were decoded from (UnmarshalJSON), so Update merges only the keys the
 	// window actually sent: a field its bindings do not know yet is left as it is. nil when built in code.
@@ -164,6 +165,61 @@ type Cache struct {
 	// PagesGroupReadable makes page files 0640 (folders 0750) instead of 0600, for a trainer running as another
 	// user of the same group.
 	PagesGroupReadable bool `json:"pages_group_readable"`
+}
+
+// Reranker kinds (Rerank.Kind).
+const (
+	RerankOff       = ""          // no reranking: the first stage's order stands
+	RerankEndpoint  = "endpoint"  // a Jina/Cohere-style /rerank endpoint of an OpenAI-compatible profile (vLLM)
+	RerankDashScope = "dashscope" // DashScope's text-rerank service (gte-rerank-v2) of a DashScope profile
+	RerankChat      = "chat"      // the profile's chat model ranks the candidates' page images (one call per search)
+)
+
+// Rerank configures the reranking stage over the first stage's top pages; it is off unless Kind is set. The
+// reranker's server and API key are those of the provider profile it names, so a key only ever goes to its
+// profile's URL.
+type Rerank struct {
+	Kind     string `json:"kind"`     // "" (off), "endpoint", "dashscope" or "chat"
+	Provider string `json:"provider"` // profile name; "" = the first profile of the kind's provider kind
+	Model    string `json:"model"`    // "" = gte-rerank-v2 (dashscope), the profile's chat model (chat)
+	// Candidates is how many first-stage pages are reranked: 0 = 30 (chat: 8).
+	Candidates int `json:"candidates"`
+	// Images sends page images instead of page text to an endpoint (multimodal rerankers: jina-reranker-m0,
+	// Qwen3-VL-Reranker).
+	Images bool `json:"images"`
+}
+
+// Default candidate counts: a cross-encoder scores 30 pages in one request; a listwise chat call sees every
+// candidate's image, so it gets fewer.
+const (
+	DefaultRerankCandidates     = 30
+	DefaultChatRerankCandidates = 8
+	MaxRerankCandidates         = 200
+)
+
+// Enabled reports whether a reranker is configured.
+func (r Rerank) Enabled() bool { return r.Kind != RerankOff }
+
+// Depth is the number of first-stage pages reranked.
+func (r Rerank) Depth() int {
+	switch {
+	case r.Candidates > 0:
+		return r.Candidates
+	case r.Kind == RerankChat:
+		return DefaultChatRerankCandidates
+	}
+	return DefaultRerankCandidates
+}
+
+// ProviderKind is the provider kind whose profiles serve this reranker; "" means any kind (chat).
+func (r Rerank) ProviderKind() string {
+	switch r.Kind {
+	case RerankEndpoint:
+		return KindOpenAI
+	case RerankDashScope:
+		return KindDashScope
+	}
+	return ""
 }
 
 // Defaults returns the settings of a fresh install.
@@ -446,4 +502,32 @@ func ollamaURL(h string) string {
 		h += ":11434"
 	}
 	return "http://" + h
+}
+
+// RerankProvider returns the reranker's settings and the profile that serves it, with its API key (see
+// RerankProfile).
+func (c *Config) RerankProvider() (Rerank, Provider, error) {
+	r := c.Current().Rerank
+	if !r.Enabled() {
+		return r, Provider{}, nil
+	}
+	p, err := c.RerankProfile(r)
+	return r, p, err
+}
+
+// RerankProfile returns the saved profile that serves reranker r, with its API key: the profile r.Provider names,
+// else the first profile of the reranker's provider kind (a chat reranker: the agent's profile).
+func (c *Config) RerankProfile(r Rerank) (Provider, error) {
+	name := r.Provider
+	if name == "" {
+		name = r.ProviderKind() // a kind name selects the first profile of that kind; "" the agent's profile
+	}
+	p, err := c.Provider(name)
+	if err != nil {
+		return p, fmt.Errorf("reranker: %w", err)
+	}
+	if k := r.ProviderKind(); k != "" && p.Kind != k {
+		return p, fmt.Errorf("reranker: profile %s is a %s profile; a %s reranker needs a %s profile", p.Name, p.Kind, r.Kind, k)
+	}
+	return p, nil
 }

@@ -256,6 +256,9 @@ func Validate(s Settings) error {
 	if s.Cache.PagesLeaseMinutes < 0 || s.Cache.PagesLeaseMinutes > 7*24*60 {
 		return bad("cache.pages_lease_minutes", "%d is outside 0–10080 (a week)", s.Cache.PagesLeaseMinutes)
 	}
+	if err := validateRerank(s); err != nil {
+		return err
+	}
 	switch s.Theme {
 	case "", "system", "light", "dark":
 	default:
@@ -336,4 +339,41 @@ func (c *Config) ForTest(p Provider, enteredKey string) Provider {
 		}
 	}
 	return p
+}
+
+// validateRerank checks the reranker: a known kind, a profile that exists and can serve it, bounded candidates.
+func validateRerank(s Settings) error {
+	r := s.Rerank
+	bad := func(field, format string, a ...any) error {
+		return fmt.Errorf("settings: rerank.%s: %s", field, fmt.Sprintf(format, a...))
+	}
+	switch r.Kind {
+	case RerankOff, RerankEndpoint, RerankDashScope, RerankChat:
+	default:
+		return bad("kind", "%q is not one of endpoint, dashscope, chat (or empty: off)", clip(r.Kind))
+	}
+	for n, v := range map[string]string{"provider": r.Provider, "model": r.Model} {
+		if err := checkText(v); err != nil {
+			return bad(n, "%v", err)
+		}
+	}
+	if r.Candidates < 0 || r.Candidates > MaxRerankCandidates {
+		return bad("candidates", "%d is outside 0–%d", r.Candidates, MaxRerankCandidates)
+	}
+	if r.Kind == RerankOff || r.Provider == "" {
+		return nil
+	}
+	for _, p := range s.Providers {
+		if p.Name != r.Provider {
+			continue
+		}
+		if k := r.ProviderKind(); k != "" && p.Kind != k {
+			return bad("provider", "profile %q is a %s profile; a %s reranker needs a %s profile", p.Name, p.Kind, r.Kind, k)
+		}
+		if r.Kind == RerankChat && p.Kind == KindBuiltin {
+			return bad("provider", "profile %q cannot chat", p.Name)
+		}
+		return nil
+	}
+	return bad("provider", "no provider profile named %q", clip(r.Provider))
 }

@@ -3,6 +3,7 @@ package desktop
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/config"
@@ -10,6 +11,7 @@ import (
 	"proofglass/backend/model/ollama"
 	"proofglass/backend/model/probe"
 	"proofglass/backend/model/provider"
+	"proofglass/backend/rerank"
 )
 
 // SettingsService is the settings screen: the settings in effect and saving them, API keys (stored, never read
@@ -157,4 +159,48 @@ func (s *SettingsService) PullModel(p config.Provider, name string) error {
 	}
 	emit(PullEvent{Status: "success", Done: true})
 	return nil
+}
+
+// RerankTest is what testing a reranker found.
+type RerankTest struct {
+	Reranker string `json:"reranker"`        // which reranker: kind, model and server
+	OK       bool   `json:"ok"`              // it answered with scores
+	Sensible bool   `json:"sensible"`        // it put the sample that answers the sample question first
+	Error    string `json:"error,omitempty"` // why it failed
+	MS       int64  `json:"ms"`
+}
+
+// TestReranker runs reranker r (unsaved edits included) once over two sample texts. It is served by its saved
+// profile, with that profile's stored key and URL, so the window cannot send a key anywhere else.
+func (s *SettingsService) TestReranker(r config.Rerank) RerankTest {
+	if err := s.c.ready(); err != nil {
+		return RerankTest{Error: err.Error()}
+	}
+	if !r.Enabled() {
+		return RerankTest{Error: "choose a reranker first"}
+	}
+	cfg := s.c.lib.Config
+	st := cfg.Current()
+	st.Rerank = r
+	if err := config.Validate(st); err != nil {
+		return RerankTest{Error: err.Error()}
+	}
+	p, err := cfg.RerankProfile(r)
+	if err != nil {
+		return RerankTest{Error: err.Error()}
+	}
+	rr, err := rerank.New(r, p)
+	if err != nil {
+		return RerankTest{Error: err.Error()}
+	}
+	res := RerankTest{Reranker: rr.Name()}
+	start := time.Now()
+	sensible, err := rerank.Check(s.c.ctx, rr)
+	res.MS = time.Since(start).Milliseconds()
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	res.OK, res.Sensible = true, sensible
+	return res
 }

@@ -36,23 +36,37 @@ type Retriever struct {
 // preferRRFK is the rank constant of the fusion with the preferred documents' ranking (as in the hybrid search).
 const preferRRFK = 60
 
+var _ agent.RerankingRetriever = (*Retriever)(nil)
+
 // Search runs one query and maps the hits to the agent's shape.
 func (r *Retriever) Search(ctx context.Context, query string, k int) ([]agent.SearchHit, error) {
+	hits, _, err := r.SearchReranked(ctx, query, k)
+	return hits, err
+}
+
+// SearchReranked is Search that also reports what the reranking stage did: a failed reranker leaves the first
+// stage's hits, and says why.
+func (r *Retriever) SearchReranked(ctx context.Context, query string, k int) ([]agent.SearchHit, *agent.RerankReport, error) {
 	q := r.Base
 	q.Text, q.K = query, k
 	res, err := r.Searcher.Search(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("kb search: %w", err)
+		return nil, nil, fmt.Errorf("kb search: %w", err)
+	}
+	var report *agent.RerankReport
+	if ri := res.Rerank; ri != nil {
+		report = &agent.RerankReport{Reranker: ri.Reranker, Error: ri.Error}
 	}
 	hits := res.Hits
 	if pq, ok := r.preferred(q); ok {
+		pq.NoRerank = true // the preferred documents' ranking only lifts their pages; one reranker call per search
 		pres, err := r.Searcher.Search(ctx, pq)
 		if err != nil {
-			return nil, fmt.Errorf("kb search in preferred documents: %w", err)
+			return nil, nil, fmt.Errorf("kb search in preferred documents: %w", err)
 		}
 		hits = fusePreferred(hits, pres.Hits, k)
 	}
-	return toAgentHits(hits), nil
+	return toAgentHits(hits), report, nil
 }
 
 // preferred is q narrowed to the preferred documents (within any documents q is already limited to).
@@ -132,6 +146,8 @@ func toAgentHits(hits []search.Hit) []agent.SearchHit {
 			StartS:       float64(h.TStartMS) / 1000,
 			EndS:         float64(h.TEndMS) / 1000,
 			Thumbnail:    h.Thumb,
+			Rerank:       h.Rerank,
+			FirstRank:    h.FirstRank,
 		}, Text: h.Snippet}
 	}
 	return out

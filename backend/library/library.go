@@ -40,6 +40,8 @@ type Library struct {
 
 	groundOnce sync.Once
 	grounder   *grounding.Grounder
+
+	rerank rerankCache
 }
 
 // Open loads the configuration of dataDir ("" = PROOFGLASS_DATA or the OS default) and opens its knowledge base.
@@ -64,14 +66,16 @@ func OpenConfig(ctx context.Context, cfg *config.Config) (*Library, error) {
 			pages.PurgeDocument(d.Collection, d.SHA256)
 		}
 	})
-	return &Library{
+	l := &Library{
 		Config:    cfg,
 		KB:        k,
-		Search:    search.New(k, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir()}),
 		PDF:       pdf.NewRenderer(pc, pdf.NewCache(renderCacheBytes), 4),
 		Pages:     pages,
 		pdfClient: pc,
-	}, nil
+	}
+	l.Search = search.New(k, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir(),
+		Rerank: l.RerankStage, PageImage: l.rerankImage})
+	return l, nil
 }
 
 // PageCacheOptions are the page cache's settings.

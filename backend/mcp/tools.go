@@ -69,12 +69,17 @@ type Hit struct {
 	Kind       string  `json:"kind"` // page, image or clip
 	Score      float64 `json:"score"`
 	Snippet    string  `json:"snippet,omitempty"`
+	// Rerank and FirstRank are set when a reranker scored the hit: its relevance and the first stage's rank.
+	Rerank    *float64 `json:"rerank,omitempty"`
+	FirstRank int      `json:"first_rank,omitempty"`
 }
 
 // SearchOut is the search tool's structured result.
 type SearchOut struct {
 	Hits  []Hit    `json:"hits"`
 	Notes []string `json:"notes,omitempty"`
+	// Rerank says what the reranker did, when one is configured: a failed one leaves the first stage's order.
+	Rerank *search.RerankInfo `json:"rerank,omitempty"`
 }
 
 func (s *Server) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn) (*sdk.CallToolResult, SearchOut, error) {
@@ -109,13 +114,21 @@ func (s *Server) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn
 		images = *in.Images
 	}
 	width := or(in.ImageWidth, 768)
-	out = SearchOut{Hits: []Hit{}, Notes: res.Notes}
+	out = SearchOut{Hits: []Hit{}, Notes: res.Notes, Rerank: res.Rerank}
 	content := []sdk.Content{}
+	if r := res.Rerank; r != nil && !r.Reranked {
+		content = append(content, &sdk.TextContent{Text: "The reranker failed, so these results are in first-stage order: " + r.Error})
+	}
 	for i, h := range res.Hits {
-		hit := Hit{UnitID: h.UnitID, DocumentID: h.DocumentID, Document: h.Doc, Page: h.Page, Kind: h.UnitKind, Score: h.Score, Snippet: h.Snippet}
+		hit := Hit{UnitID: h.UnitID, DocumentID: h.DocumentID, Document: h.Doc, Page: h.Page, Kind: h.UnitKind, Score: h.Score,
+			Snippet: h.Snippet, Rerank: h.Rerank, FirstRank: h.FirstRank}
 		out.Hits = append(out.Hits, hit)
-		content = append(content, &sdk.TextContent{Text: fmt.Sprintf("%d. %s, %s %d (unit %d, score %.4f)\n%s", i+1, h.Doc,
-			h.UnitKind, h.Page, h.UnitID, h.Score, h.Snippet)})
+		score := fmt.Sprintf("score %.4f", h.Score)
+		if h.Rerank != nil {
+			score = fmt.Sprintf("rerank %.4f, first-stage rank %d", *h.Rerank, h.FirstRank)
+		}
+		content = append(content, &sdk.TextContent{Text: fmt.Sprintf("%d. %s, %s %d (unit %d, %s)\n%s", i+1, h.Doc,
+			h.UnitKind, h.Page, h.UnitID, score, h.Snippet)})
 		if i < images {
 			jpg, _, err := s.render(ctx, h.UnitID, nil, width)
 			if err != nil {

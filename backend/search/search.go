@@ -87,6 +87,8 @@ type Query struct {
 	Depth   int
 	// Structure weighs the structure signals (structure.go); nil means DefaultStructure.
 	Structure *StructureWeights
+	// NoRerank skips the reranking stage (rerank.go) even when one is configured.
+	NoRerank bool
 }
 
 // Box is a matched term's word box in the unit's coordinates (PDF points at 72 dpi for pages, pixels for images
@@ -127,6 +129,12 @@ type Hit struct {
 	Thumb      string  `json:"thumb,omitempty"`
 	Boxes      []Box   `json:"boxes"`
 	Snippet    string  `json:"snippet,omitempty"`
+	// Rerank is the reranker's relevance score; nil when the reranking stage did not score the unit.
+	Rerank *float64 `json:"rerank,omitempty"`
+	// FirstRank is the 1-based rank the first stage gave the unit, set when a reranker ran (0 otherwise).
+	FirstRank int `json:"first_rank,omitempty"`
+
+	text string // the unit's text, for the reranker
 }
 
 // Result is the answer to one Query.
@@ -134,6 +142,9 @@ type Result struct {
 	Hits []Hit `json:"hits"`
 	// Notes says which signals were skipped and why (no vectors, unknown embedder, a query without known words).
 	Notes []string `json:"notes,omitempty"`
+	// Rerank says what the reranking stage did; nil when no reranker is configured. When it failed, Hits are the
+	// first stage's, in its order.
+	Rerank *RerankInfo `json:"rerank,omitempty"`
 }
 
 // Resolver returns the embedder for a model id as stored in a collection ("builtin/glove-100d", ...).
@@ -166,6 +177,10 @@ type Options struct {
 	// RecheckEvery bounds how often a cached dense index is checked against SQLite for added or removed vectors;
 	// 0 means every search.
 	RecheckEvery time.Duration
+	// Rerank gives the reranking stage run after the first stage (rerank.go); nil: none.
+	Rerank RerankSource
+	// PageImage draws pages for rerankers that look at them; nil: they are sent text only.
+	PageImage PageImager
 }
 
 // Searcher runs searches over one knowledge base. It is safe for concurrent use.
@@ -355,11 +370,38 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if fused, err = s.restructure(ctx, fused, sigs[0], qq, sc, sw, q.RRFK); err != nil {
 		return res, err
 	}
-	if len(fused) > q.K {
-		fused = fused[:q.K]
+	// The reranking stage, when there is one, gets the first stage's top Depth pages.
+	stage, info := s.rerankStage(ctx, q)
+	res.Rerank = info
+	keep := q.K
+	if stage != nil {
+		keep = max(keep, stage.Depth)
 	}
-	res.Hits, err = s.hits(ctx, fused, terms)
-	return res, err
+	if len(fused) > keep {
+		fused = fused[:keep]
+	}
+	if stage == nil {
+		res.Hits, _, err = s.hits(ctx, fused, terms, true)
+		return res, err
+	}
+	// Boxes and snippets are found only for the hits kept after reranking.
+	hits, units, err := s.hits(ctx, fused, terms, false)
+	if err != nil {
+		return res, err
+	}
+	turn.give() // a reranker waits on a server, not on this machine's processors
+	for i := range hits {
+		hits[i].FirstRank = i + 1
+	}
+	hits, res.Rerank = s.rerank(ctx, stage, q.Text, hits)
+	if len(hits) > q.K {
+		hits = hits[:q.K]
+	}
+	for i := range hits {
+		decorate(&hits[i], units[hits[i].UnitID], terms)
+	}
+	res.Hits = hits
+	return res, nil
 }
 
 // turn is one search's place among the running ones.
@@ -385,8 +427,9 @@ func (t *turn) give() {
 	}
 }
 
-// hits loads the units and documents of the fused list and finds their boxes.
-func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]Hit, error) {
+// hits loads the units and documents of the fused list and, when decorated, finds their boxes and snippets (else
+// decorate does it later, from the units returned).
+func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms, decorated bool) ([]Hit, map[int64]kb.Unit, error) {
 	out := make([]Hit, 0, len(fused))
 	ids := make([]int64, len(fused))
 	for i, f := range fused {
@@ -396,11 +439,11 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 	// hundred), decoding only the word boxes that can match a query word.
 	units, err := s.kb.UnitsByIDKeeping(ctx, ids, terms.mayMatch())
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, nil, fmt.Errorf("search: %w", err)
 	}
 	docs, err := s.hitDocuments(ctx, units)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, f := range fused {
 		u, ok := units[f.id]
@@ -425,14 +468,22 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms) ([]
 		if f.ranks[2] > 0 {
 			h.Scores.Visual = &f.raw[2]
 		}
-		h.Boxes = matchBoxes(u.Words, terms)
-		if h.Boxes == nil {
-			h.Boxes = []Box{}
+		h.text = u.Text
+		if decorated {
+			decorate(&h, u, terms)
 		}
-		h.Snippet = snippet(u.Text, terms)
 		out = append(out, h)
 	}
-	return out, nil
+	return out, units, nil
+}
+
+// decorate finds a hit's matched word boxes and its snippet.
+func decorate(h *Hit, u kb.Unit, terms terms) {
+	h.Boxes = matchBoxes(u.Words, terms)
+	if h.Boxes == nil {
+		h.Boxes = []Box{}
+	}
+	h.Snippet = snippet(u.Text, terms)
 }
 
 // hitDoc is what a hit shows of its document.

@@ -32,6 +32,10 @@ type resultItem struct {
 	Score      float64 `json:"score"`
 	// Found is false for an item that completes the list in fill order rather than matching the query.
 	Found bool `json:"found"`
+	// Rerank and FirstRank are set when a reranker scored the item: its relevance and the first stage's rank
+	// (Score stays the first stage's fused score).
+	Rerank    *float64 `json:"rerank,omitempty"`
+	FirstRank int      `json:"first_rank,omitempty"`
 }
 
 type queryResult struct {
@@ -93,7 +97,11 @@ func (s *Server) answerSearch(w http.ResponseWriter, r *http.Request, p searchPa
 		return
 	}
 	defer release()
-	results, err := s.search(r.Context(), p)
+	results, rerankErr, err := s.search(r.Context(), p)
+	if rerankErr != "" {
+		// Neither VRAG shape has room for it: a header says the results are in first-stage order, and why.
+		w.Header().Set(RerankHeader, "failed: "+headerSafe(rerankErr))
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, kb.ErrNotFound):
@@ -124,13 +132,33 @@ func legacy(results []queryResult) [][]legacyItem {
 	return out
 }
 
-// search answers every query of p.
-func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, error) {
+// RerankHeader is set on a /search answer whose reranker failed ("failed: reason"): its queries were answered in
+// the first stage's order.
+const RerankHeader = "X-Proofglass-Rerank"
+
+// headerSafe makes an error message fit one header line.
+func headerSafe(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r > 0x7e {
+			return ' '
+		}
+		return r
+	}, s)
+	if len(s) > 300 {
+		s = s[:300]
+	}
+	return s
+}
+
+// search answers every query of p, and says why a reranker failed if it did for any query.
+func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, string, error) {
 	for _, c := range p.Collections {
 		if _, err := s.lib.KB.CollectionByName(ctx, c); err != nil {
-			return nil, fmt.Errorf("search_corpus %q: %w", c, err)
+			return nil, "", fmt.Errorf("search_corpus %q: %w", c, err)
 		}
 	}
+	var rerankMu sync.Mutex
+	rerankErr := ""
 	// A rollout batch repeats queries (and blanks): each distinct query is searched once.
 	hits := make([][]search.Hit, len(p.Queries))
 	first := map[string]int{}
@@ -148,7 +176,13 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, err
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				hits[i] = s.searchOne(ctx, p, p.Queries[i])
+				var failed string
+				hits[i], failed = s.searchOne(ctx, p, p.Queries[i])
+				if failed != "" {
+					rerankMu.Lock()
+					rerankErr = failed
+					rerankMu.Unlock()
+				}
 			}
 		}()
 	}
@@ -161,12 +195,12 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, err
 		hits[i] = hits[first[q]]
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, rerankErr, err
 	}
 
 	fill, err := s.fillItems(ctx, p.Collections, 2*p.TopK+16)
 	if err != nil {
-		return nil, err
+		return nil, rerankErr, err
 	}
 	var ids []int64
 	seen := map[int64]bool{}
@@ -180,7 +214,7 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, err
 	}
 	items, err := s.loadItems(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, rerankErr, err
 	}
 
 	// Each query's candidates: its hits, then the fill order; the first top_k that have a page file are returned.
@@ -238,7 +272,7 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, err
 			s.log.Warn("search: page file", "unit", id, "err", err)
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, rerankErr, err
 		}
 		if len(fs) == 0 && len(ps) == len(need) {
 			break
@@ -259,7 +293,7 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, err
 			ri := resultItem{Type: c.it.vragType(), FilePath: path, UnitType: c.it.unitType(), UnitID: c.it.UnitID,
 				DocumentID: c.it.DocID, Doc: c.it.DocName, Collection: c.it.Collection, Page: c.it.Ordinal, Found: c.found}
 			if c.hit != nil {
-				ri.Score, ri.Text = c.hit.Score, c.hit.Snippet
+				ri.Score, ri.Text, ri.Rerank, ri.FirstRank = c.hit.Score, c.hit.Snippet, c.hit.Rerank, c.hit.FirstRank
 			}
 			qr.Score = append(qr.Score, ri.Score)
 			qr.Indice = append(qr.Indice, ri.UnitID)
@@ -267,21 +301,25 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, err
 		}
 		out[qi] = qr
 	}
-	return out, nil
+	return out, rerankErr, nil
 }
 
 // searchOne runs one query; a blank query finds nothing, and a query the engine rejects is logged and answered in
-// fill order like one that finds nothing.
-func (s *Server) searchOne(ctx context.Context, p searchParams, text string) []search.Hit {
+// fill order like one that finds nothing. The second result says why the reranker failed, if it did.
+func (s *Server) searchOne(ctx context.Context, p searchParams, text string) ([]search.Hit, string) {
 	if strings.TrimSpace(text) == "" || ctx.Err() != nil {
-		return nil
+		return nil, ""
 	}
 	res, err := s.lib.Search.Search(ctx, search.Query{Text: text, K: p.TopK, Mode: p.Mode, Collections: p.Collections})
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Warn("search: query failed; answered in fill order", "err", err)
 		}
-		return nil
+		return nil, ""
 	}
-	return res.Hits
+	if r := res.Rerank; r != nil && !r.Reranked {
+		s.log.Warn("search: reranker failed; answered in first-stage order", "reranker", r.Reranker, "err", r.Error)
+		return res.Hits, r.Error
+	}
+	return res.Hits, ""
 }

@@ -221,7 +221,11 @@ func (p *Printer) results(r *agent.ResultsInfo) {
 		if h.Label != "" {
 			label = h.Label + ": "
 		}
-		p.line("  %s %d. %s%s%s score %.4f%s", mark, i+1, label, h.DocumentName, where(h.Kind, h.Page, h.StartS, h.EndS), h.Score, note)
+		score := fmt.Sprintf("score %.4f", h.Score)
+		if h.Rerank != nil {
+			score = fmt.Sprintf("rerank %.4f (was #%d)", *h.Rerank, h.FirstRank)
+		}
+		p.line("  %s %d. %s%s%s %s%s", mark, i+1, label, h.DocumentName, where(h.Kind, h.Page, h.StartS, h.EndS), score, note)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 )
 
 func sampleRun() []agent.Event {
+	reranked := 0.125 // a reranker's score on the second hit
 	region := [4]float64{0.1, 0.2, 0.5, 0.4}
 	evs := []agent.Event{
 		{Kind: agent.KindRunStarted, Run: &agent.RunInfo{Mode: "vrag", Question: "How much?", Provider: "ollama", Model: "qwen"}},
@@ -22,7 +23,7 @@ func sampleRun() []agent.Event {
 		{Step: 1, Kind: agent.KindSearch, Search: &agent.SearchInfo{Query: "blood"}},
 		{Step: 1, Kind: agent.KindResults, Results: &agent.ResultsInfo{Query: "blood", Hits: []agent.Hit{
 			{UnitID: "7", DocumentName: "r.pdf", Kind: "pdf", Page: 3, Score: 0.5, Shown: true},
-			{UnitID: "8", DocumentName: "r.pdf", Kind: "pdf", Page: 4, Score: 0.25, Skipped: "already_shown"},
+			{UnitID: "8", DocumentName: "r.pdf", Kind: "pdf", Page: 4, Score: 0.25, Skipped: "already_shown", Rerank: &reranked, FirstRank: 1},
 		}, Sent: []agent.SentImage{{UnitID: "7", Image: agent.ImageRef{Width: 532, Height: 753}, VisualTokens: 513}}}},
 		{Step: 2, Kind: agent.KindContent, Text: "<bbox>[1,2,3,4]</bbox>"},
 		{Step: 2, Kind: agent.KindCrop, Crop: &agent.CropInfo{UnitID: "7", DocumentName: "r.pdf", Page: 3, BBoxSent: [4]float64{1, 2, 3, 4},
@@ -56,7 +57,7 @@ func TestTranscript(t *testing.T) {
 			"<search>blood</search>\n" +
 			"search: \"blood\"\n" +
 			"  * 1. r.pdf p.3 score 0.5000 → sent 532x753, 513 visual tokens\n" +
-			"    2. r.pdf p.4 score 0.2500 (already shown)\n" +
+			"    2. r.pdf p.4 rerank 0.1250 (was #1) (already shown)\n" +
 			"── step 2 ──\n" +
 			"<bbox>[1,2,3,4]</bbox>\n" +
 			"crop: r.pdf p.3, box [1, 2, 3, 4] in the 532x756 view → [10, 20, 30, 40] of the 1654x2339 page, re-rendered (true zoom), sent 600x400\n" +

@@ -19,6 +19,8 @@ import type {
   Notice,
   PageRef,
   ProbeResult,
+  Rerank,
+  RerankTest,
   Provider,
   ProviderResult,
   PullEvent,
@@ -60,6 +62,8 @@ export const backend = {
   listModels: (p: Provider, apiKey = ''): Promise<ModelInfo[]> => SettingsService.ListModels(config.Provider.createFrom(p), apiKey),
   probeModel: (p: Provider, model: string, mode: string): Promise<ProbeResult[]> => SettingsService.ProbeModel(config.Provider.createFrom(p), model, mode),
   pullModel: (p: Provider, name: string): Promise<void> => SettingsService.PullModel(config.Provider.createFrom(p), name),
+  // The reranker as edited; the backend runs it through its saved profile (URL and stored key).
+  testReranker: (r: Rerank): Promise<RerankTest> => SettingsService.TestReranker(config.Rerank.createFrom(r)),
   conversations: (): Promise<Conversation[]> => Chat.Conversations() as Promise<Conversation[]>,
   messages: (id: number): Promise<Message[]> => Chat.Messages(id) as Promise<Message[]>,
   deleteConversation: (id: number): Promise<void> => Chat.DeleteConversation(id),

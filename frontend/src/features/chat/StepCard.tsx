@@ -3,6 +3,7 @@ import { Thumb } from '../../components/Thumb'
 import { useOpenViewer } from '../../components/viewerContext'
 import { i18n, useTranslation } from '../../i18n'
 import type { Citation, CropInfo, ErrorInfo, Hit } from '../../lib/events'
+import { formatNumber } from '../../lib/format'
 import type { Step } from '../../lib/run'
 
 /** StepCard draws one step of a run: thinking (collapsed), a search with its pages, a crop, a memory, an error. */
@@ -53,7 +54,9 @@ export function StepCard({ step }: { step: Step }) {
       }
       return (
         <div className={'card error-card' + (step.error.recoverable ? ' recoverable' : '')} data-testid="step-error" role="status">
-          <div className="card-title">{step.error.recoverable ? t('step.corrected') : t('step.error')}</div>
+          <div className="card-title">
+            {step.error.code === 'rerank' ? t('step.rerankFailed') : step.error.recoverable ? t('step.corrected') : t('step.error')}
+          </div>
           <ErrorText error={step.error} />
         </div>
       )
@@ -79,6 +82,9 @@ function SearchCard({ query, hits, pending }: { query: string; hits?: Hit[]; pen
   const { t } = useTranslation()
   const open = useOpenViewer()
   const hitTitle = (h: Hit) =>
+    baseTitle(h) +
+    (h.rerank != null ? ' · ' + t('step.rerankTitle', { score: formatNumber(h.rerank, 3), rank: h.first_rank ?? 0 }) : '')
+  const baseTitle = (h: Hit) =>
     h.shown
       ? t('step.hitTitleShown', { doc: h.document_name, page: h.page })
       : h.skipped
@@ -105,6 +111,11 @@ function SearchCard({ query, hits, pending }: { query: string; hits?: Hit[]; pen
                   {h.label ?? t('step.pageShort', { page: h.page })}
                   {h.shown && <span className="dot" aria-label={t('step.shownToModel')} />}
                 </span>
+                {h.rerank != null && (
+                  <span className="hit-rerank" data-testid="step-hit-rerank">
+                    {t('step.rerankBadge', { score: formatNumber(h.rerank, 2) })}
+                  </span>
+                )}
               </button>
             </li>
           ))}

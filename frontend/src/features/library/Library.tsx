@@ -7,7 +7,7 @@ import { backend } from '../../lib/backend'
 import type { Box4 } from '../../lib/events'
 import { formatBytes, formatNumber } from '../../lib/format'
 import { regionOf } from '../../lib/geometry'
-import type { Collection, Document, IngestProgress, PageRef, SearchHit } from '../../lib/types'
+import type { Collection, Document, IngestProgress, PageRef, RerankInfo, SearchHit } from '../../lib/types'
 import { PageGrid } from './PageGrid'
 import { IngestList } from './Progress'
 import { DeleteDocument } from './DeleteDocument'
@@ -39,6 +39,7 @@ export function Library(p: Props) {
   const [query, setQuery] = useState('')
   const [hits, setHits] = useState<SearchHit[] | null>(null)
   const [notes, setNotes] = useState<string[]>([])
+  const [rerank, setRerank] = useState<RerankInfo | undefined>(undefined)
   const [error, setError] = useState('')
   const [newName, setNewName] = useState('')
   const [pathText, setPathText] = useState('')
@@ -74,6 +75,7 @@ export function Library(p: Props) {
         (r) => {
           setHits(r.hits ?? [])
           setNotes(r.notes ?? [])
+          setRerank(r.rerank)
           setError('')
         },
         (err: unknown) => setError(String(err)),
@@ -183,6 +185,7 @@ export function Library(p: Props) {
           <SearchResults
             hits={hits}
             notes={notes}
+            rerank={rerank}
             onOpen={(h, regions) =>
               openViewer({ documentId: h.document_id, unitId: h.unit_id, title: h.doc, regions })
             }
@@ -329,13 +332,15 @@ function DocCover({ doc }: { doc: Document }) {
   return <Thumb blob={first.thumb} unitId={first.id} alt={t('library.firstPageOf', { name: doc.name })} className="cover" />
 }
 
-function SearchResults({
+export function SearchResults({
   hits,
   notes,
+  rerank,
   onOpen,
 }: {
   hits: SearchHit[]
   notes: string[]
+  rerank?: RerankInfo
   onOpen: (h: SearchHit, regions: Box4[]) => void
 }) {
   const { t } = useTranslation()
@@ -344,7 +349,18 @@ function SearchResults({
       <p className="muted">
         {t('library.results', { count: hits.length })}
         {notes.length > 0 && <span title={notes.join('\n')}> · {t('library.notes', { count: notes.length })}</span>}
+        {rerank?.reranked && (
+          <span title={rerank.reranker} data-testid="rerank-note">
+            {' '}
+            · {t('library.reranked', { count: rerank.candidates, ms: formatNumber(rerank.ms, 0) })}
+          </span>
+        )}
       </p>
+      {rerank && !rerank.reranked && (
+        <p className="error" role="status" title={rerank.error} data-testid="rerank-failed">
+          {t('library.rerankFailed', { reranker: rerank.reranker })}
+        </p>
+      )}
       <ul className="hits">
         {hits.map((h) => {
           const regions = (h.boxes ?? []).map((b) => regionOf([b.x0, b.y0, b.x1, b.y1], h.width, h.height))
@@ -360,7 +376,11 @@ function SearchResults({
                     {t('library.hitTitle', { doc: h.doc, page: h.page })}
                   </strong>
                   {h.snippet && <span className="snippet">{h.snippet}</span>}
-                  <span className="muted">{t('library.score', { score: formatNumber(h.score, 4) })}</span>
+                  <span className="muted">
+                    {h.rerank != null
+                      ? t('library.rerankScore', { score: formatNumber(h.rerank, 3), rank: h.first_rank ?? 0 })
+                      : t('library.score', { score: formatNumber(h.score, 4) })}
+                  </span>
                 </div>
               </button>
             </li>

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { vi } from 'vitest'
-import type { Provider, ProviderResult, Settings as S } from '../../lib/types'
+import type { Provider, ProviderResult, Rerank, RerankTest, Settings as S } from '../../lib/types'
 
 const settings: S = {
   version: 1,
@@ -12,13 +12,20 @@ const settings: S = {
   ingest: { ocr_languages: ['eng'], clip_seconds: 60, workers: 0, transcription: { provider: '', model: '' } },
   theme: 'system',
   cache: { pages_mb: 0, pages_lease_minutes: 0, pages_group_readable: false },
+  rerank: { kind: '', provider: '', model: '', candidates: 0, images: false },
 }
 
-const calls = vi.hoisted(() => ({ test: [] as [unknown, string][], saved: [] as unknown[], keys: [] as [string, string][] }))
+const calls = vi.hoisted(() => ({
+  test: [] as [unknown, string][],
+  saved: [] as unknown[],
+  keys: [] as [string, string][],
+  rerank: [] as unknown[],
+  settings: null as S | null, // what the backend holds, when a test sets it
+}))
 
 vi.mock('../../lib/backend', () => ({
   backend: {
-    settings: () => Promise.resolve(structuredClone(settings)),
+    settings: () => Promise.resolve(structuredClone(calls.settings ?? settings)),
     saveSettings: (s: S) => {
       calls.saved.push(structuredClone(s))
       return Promise.resolve()
@@ -36,6 +43,13 @@ vi.mock('../../lib/backend', () => ({
     listModels: () => Promise.resolve([]),
     probeModel: () => Promise.resolve([]),
     pullModel: () => Promise.resolve(),
+    testReranker: (r: Rerank) => {
+      calls.rerank.push(structuredClone(r))
+      const res: RerankTest = r.model === 'down'
+        ? { reranker: 'rerank endpoint down', ok: false, sensible: false, error: 'rerank endpoint down at http://127.0.0.1:8001/v1/rerank: connection refused', ms: 1 }
+        : { reranker: 'rerank endpoint ' + r.model, ok: true, sensible: true, ms: 12 }
+      return Promise.resolve(res)
+    },
   },
   onPullProgress: () => () => {},
 }))
@@ -74,4 +88,40 @@ describe('Settings', () => {
     expect(calls.saved[0]).toEqual({ ...settings, theme: 'dark', cache: { ...settings.cache, pages_mb: 512 } })
     expect(JSON.stringify(calls.saved[0])).not.toContain('sk-typed')
   })
+
+  it('picks a reranker among the profiles of its kind, tests it as edited, and saves it', async () => {
+    calls.saved.length = 0
+    const withReranker: S = {
+      ...settings,
+      providers: [
+        ...settings.providers!,
+        { name: 'reranker', kind: 'openai', base_url: 'http://127.0.0.1:8001/v1', chat_model: '', embed_model: '', sampling: {} },
+      ],
+    }
+    calls.settings = withReranker
+    render(<Settings dataDir="/data" onSaved={() => {}} />)
+    const kind = await screen.findByLabelText('Reranker', {}, { timeout: 5000 })
+    expect(screen.queryByLabelText('Model', { selector: '#rerank-model' })).toBeNull()
+    fireEvent.change(kind, { target: { value: 'endpoint' } })
+    const profile = screen.getByLabelText('Profile') as HTMLSelectElement
+    // Only OpenAI-compatible profiles serve a /rerank endpoint.
+    expect(Array.from(profile.options).map((o) => o.value)).toEqual(['', 'reranker'])
+    fireEvent.change(profile, { target: { value: 'reranker' } })
+    fireEvent.change(screen.getByLabelText('Model', { selector: '#rerank-model' }), { target: { value: 'down' } })
+    fireEvent.change(screen.getByLabelText('Pages reranked'), { target: { value: '20' } })
+    fireEvent.click(screen.getByTestId('rerank-test'))
+    // Generous waits: the machine running the tests may be busy.
+    expect((await screen.findByTestId('rerank-result', {}, { timeout: 5000 })).textContent).toContain('connection refused')
+    fireEvent.change(screen.getByLabelText('Model', { selector: '#rerank-model' }), { target: { value: 'BAAI/bge-reranker-v2-m3' } })
+    fireEvent.click(screen.getByLabelText('Send page images (multimodal reranker)'))
+    fireEvent.click(screen.getByTestId('rerank-test'))
+    await waitFor(() => expect(screen.getByTestId('rerank-result').textContent).toBe('Works: ranked the right sample first (12 ms)'), {
+      timeout: 5000,
+    })
+    const want = { kind: 'endpoint', provider: 'reranker', model: 'BAAI/bge-reranker-v2-m3', candidates: 20, images: true }
+    expect(calls.rerank.at(-1)).toEqual(want)
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
+    await waitFor(() => expect(calls.saved).toHaveLength(1), { timeout: 5000 })
+    expect(calls.saved[0]).toEqual({ ...withReranker, rerank: want })
+  }, 30000)
 })

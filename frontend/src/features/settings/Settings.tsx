@@ -4,6 +4,7 @@ import { chooseLanguage, i18n, storedChoice, useTranslation, type LanguageChoice
 import { modes } from '../../lib/events'
 import type { ModelInfo, Provider, ProviderResult, PullEvent, Settings as S } from '../../lib/types'
 import { ModelCheck, ModelOptions } from './ModelTuning'
+import { RerankSettings } from './RerankSettings'
 
 type Props = { dataDir: string; onSaved: (s: S) => void }
 
@@ -105,6 +106,15 @@ export function Settings({ dataDir, onSaved }: Props) {
             <option value="off">{t('settings.followUpsOff')}</option>
           </select>
         </div>
+      </section>
+      <section>
+        <h2>{t('rerank.title')}</h2>
+        <RerankSettings
+          value={s.rerank ?? { kind: '', provider: '', model: '', candidates: 0, images: false }}
+          providers={providers}
+          onChange={(r) => setS({ ...s, rerank: r })}
+          test={backend.testReranker}
+        />
       </section>
       <section>
         <h2>{t('settings.appearance')}</h2>

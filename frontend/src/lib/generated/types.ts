@@ -410,6 +410,10 @@ export interface Hit {
   score: number
   /** per retriever, e.g. "bm25", "dense_text", "dense_image" */
   scores?: Record<string, number>
+  /** the reranker's relevance, when a reranker scored the hit */
+  rerank?: number
+  /** 1-based rank before reranking, when a reranker ran */
+  first_rank?: number
   /** video clips */
   start_s?: number
   end_s?: number
@@ -655,6 +659,54 @@ export interface PullEvent {
   error?: string
 }
 
+/**
+ * Rerank configures the reranking stage over the first stage's top pages; it is off unless Kind is set. The
+ * reranker's server and API key are those of the provider profile it names, so a key only ever goes to its
+ * profile's URL.
+ */
+export interface Rerank {
+  /** "" (off), "endpoint", "dashscope" or "chat" */
+  kind: string
+  /** profile name; "" = the first profile of the kind's provider kind */
+  provider: string
+  /** "" = gte-rerank-v2 (dashscope), the profile's chat model (chat) */
+  model: string
+  /** Candidates is how many first-stage pages are reranked: 0 = 30 (chat: 8). */
+  candidates: number
+  /**
+   * Images sends page images instead of page text to an endpoint (multimodal rerankers: jina-reranker-m0,
+   * Qwen3-VL-Reranker).
+   */
+  images: boolean
+}
+
+/** RerankInfo says what the reranking stage did with a search. */
+export interface RerankInfo {
+  /** which reranker: kind, model and server */
+  reranker: string
+  /** first-stage pages sent to it */
+  candidates: number
+  /** false: it failed, and the hits are in the first stage's order */
+  reranked: boolean
+  /** why it failed */
+  error?: string
+  /** time it took */
+  ms: number
+}
+
+/** RerankTest is what testing a reranker found. */
+export interface RerankTest {
+  /** which reranker: kind, model and server */
+  reranker: string
+  /** it answered with scores */
+  ok: boolean
+  /** it put the sample that answers the sample question first */
+  sensible: boolean
+  /** why it failed */
+  error?: string
+  ms: number
+}
+
 /** ResultsInfo is what a search returned and what of it the model got to see. */
 export interface ResultsInfo {
   query: string
@@ -747,6 +799,10 @@ export interface SearchHit {
   thumb?: string
   boxes: SearchBox[] | null
   snippet?: string
+  /** Rerank is the reranker's relevance score; nil when the reranking stage did not score the unit. */
+  rerank?: number
+  /** FirstRank is the 1-based rank the first stage gave the unit, set when a reranker ran (0 otherwise). */
+  first_rank?: number
 }
 
 /** SearchInfo is a query the agent sends to the knowledge base. */
@@ -763,6 +819,11 @@ export interface SearchResult {
   hits: SearchHit[] | null
   /** Notes says which signals were skipped and why (no vectors, unknown embedder, a query without known words). */
   notes?: string[]
+  /**
+   * Rerank says what the reranking stage did; nil when no reranker is configured. When it failed, Hits are the
+   * first stage's, in its order.
+   */
+  rerank?: RerankInfo
 }
 
 /**
@@ -797,6 +858,7 @@ export interface Settings {
   /** "system", "light", "dark" */
   theme: string
   cache: Cache
+  rerank: Rerank
 }
 
 /** Status is what the shell shows about the running app. */
