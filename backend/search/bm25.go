@@ -28,8 +28,8 @@ func ftsOr(phrases []string) string {
 // bm25 ranks units by FTS5's BM25. Word queries (stop words already dropped by parseTerms) use the word index,
 // which stems with porter over unicode61, so each quoted word also matches its inflections. A query with CJK text
 // uses the bigram index (kb.CJKBigramText): Chinese has no spaces, so each CJK run is matched by its overlapping
-// character pairs, with the query's other words beside them; a query whose CJK runs are single characters falls
-// back to a substring scan.
+// character pairs, and as a phrase of them (the run as written), with the query's other words beside them; a query
+// whose CJK runs are single characters falls back to a substring scan.
 func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (signal, error) {
 	if t.empty() {
 		return signal{}, nil
@@ -49,7 +49,7 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 		ks := sc.kbScope()
 		r, err = s.kb.RankFTS(ctx, ftsOr(t.words), &ks, depth)
 	case len(t.cjkKeys()) > 0:
-		r, err = s.kb.RankFTSBigram(ctx, ftsOr(append(t.cjkKeys(), t.words...)), sc.kbScope(), depth)
+		r, err = s.kb.RankFTSBigram(ctx, ftsOr(append(append(t.cjkPhrases(), t.cjkKeys()...), t.words...)), sc.kbScope(), depth)
 	default:
 		// Score = number of distinct terms the text contains.
 		subs := capTerms(append(append([]string{}, t.cjk...), t.words...), maxScanTerms) // see limits.go

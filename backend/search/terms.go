@@ -115,6 +115,24 @@ func (t terms) cjkKeys() []string {
 	return keys
 }
 
+// cjkPhrases are the runs of two pairs or more as phrases of the bigram index (their pairs in order, adjacent), so
+// a page holding a run as the question writes it ranks above one holding its pairs apart.
+func (t terms) cjkPhrases() []string {
+	var out []string
+	for _, run := range t.cjk {
+		var grams []string
+		kb.CJKBigrams(run, func(g string) {
+			if utf8.RuneCountInString(g) == 2 {
+				grams = append(grams, g)
+			}
+		})
+		if len(grams) >= 2 {
+			out = append(out, strings.Join(grams, " "))
+		}
+	}
+	return out
+}
+
 const maxBoxes = 256
 
 // mayMatch returns a filter that keeps every page word matchBoxes could mark (nil, all words, for CJK queries,

@@ -75,6 +75,13 @@ func TestParseTerms(t *testing.T) {
 	}
 }
 
+func TestCJKPhrases(t *testing.T) {
+	// A run of two pairs or more is also searched as the phrase of its pairs; single pairs and characters are not.
+	if got := parseTerms("预定义假文 问答 字").cjkPhrases(); !slices.Equal(got, []string{"预定 定义 义假 假文"}) {
+		t.Errorf("cjkPhrases = %q", got)
+	}
+}
+
 func TestMatchBoxes(t *testing.T) {
 	w := func(s string, x float64) kb.Word { return kb.Word{Text: s, X0: x, Y0: 0, X1: x + 1, Y1: 1} }
 	cases := map[string]struct {
