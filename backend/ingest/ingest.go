@@ -492,7 +492,17 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	if rejectErr != nil {
 		blob = ""
 	}
+	// A blob stored for a document that is then not created (interrupted, or the folder unwatched meanwhile) is
+	// swept, unless another row refers to it.
+	discard := func() {
+		if blob != "" {
+			if err := in.kb.DiscardBlobs(context.WithoutCancel(ctx), []string{blob}); err != nil {
+				in.log.Warn("ingest: sweep a stored original", "file", f.path, "err", err)
+			}
+		}
+	}
 	if err := t.wait(ctx); err != nil {
+		discard()
 		res.Error = fmt.Sprintf("%s: %v", f.path, err)
 		return res
 	}
@@ -500,6 +510,7 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 		Kind: docKind, MIME: mimeOf(kind), SizeBytes: size, Blob: blob}, claimOf(watched, f.path, st))
 	pass()
 	if err != nil {
+		discard()
 		res.Error = err.Error()
 		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
 		return res

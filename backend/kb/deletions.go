@@ -146,6 +146,20 @@ func (k *KB) PurgeBlobs(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// DiscardBlobs removes the given blobs unless a row refers to them: blobs stored for rows that were then not
+// written. They are journalled first, so a crash before the sweep leaves them to PurgeBlobs.
+func (k *KB) DiscardBlobs(ctx context.Context, hashes []string) error {
+	b, err := json.Marshal(hashes)
+	if err != nil {
+		return err
+	}
+	if _, err := k.db.ExecContext(ctx, `INSERT OR IGNORE INTO blob_deletions(hash) SELECT value FROM json_each(?)`, string(b)); err != nil {
+		return fmt.Errorf("journal blobs: %w", err)
+	}
+	_, err = k.PurgeBlobs(ctx)
+	return err
+}
+
 // PendingDeletions lists the documents journalled for deletion and not yet deleted (a watcher stopped, or crashed,
 // between releasing them and deleting them), oldest first.
 func (k *KB) PendingDeletions(ctx context.Context) ([]int64, error) {

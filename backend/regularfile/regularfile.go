@@ -54,9 +54,9 @@ func describe(m fs.FileMode) string {
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"
 	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO), which may never end"
+		return "a named pipe"
 	case m&fs.ModeCharDevice != 0:
-		return "a character device, which may never end"
+		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a device"
 	case m&fs.ModeSocket != 0:

@@ -105,9 +105,10 @@ type Manager struct {
 	passing bool
 	seq     uint64 // of the last Status handed out
 
-	// Test hooks: called between a pass's scan and its ingest, and between journalling deletions and doing them.
+	// Test hooks: called between a pass's scan and its ingest, and between journalling deletions and doing them
+	// (true stops the pass there, as a crash would).
 	beforeIngest func(paths []string)
-	beforeDelete func(ids []int64)
+	beforeDelete func(ids []int64) bool
 }
 
 // folder is the live state of a watched folder.
