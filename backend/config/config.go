@@ -236,8 +236,8 @@ func Load(flag string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolve data directory: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data directory %s: %w", dir, err)
+	if err := PrepareDataDir(dir); err != nil {
+		return nil, err
 	}
 	c := &Config{DataDir: dir, Secrets: DefaultSecretStore(dir)}
 	s, err := readSettings(c.SettingsPath())
@@ -247,6 +247,39 @@ func Load(flag string) (*Config, error) {
 	c.saved = &s
 	c.Settings = withEnv(s)
 	return c, nil
+}
+
+// UnsafeDataDirError is a data directory Proofglass refuses to use: another local user could change what is in it.
+type UnsafeDataDirError struct {
+	Dir, Why, Fix string
+}
+
+func (e *UnsafeDataDirError) Error() string {
+	return fmt.Sprintf("data directory %s is not safe to use: %s (fix: %s)", e.Dir, e.Why, e.Fix)
+}
+
+// PrepareDataDir creates the data directory, readable and writable by its owner only whatever the umask, or checks
+// that an existing one is safe: a directory that others may write to, or that belongs to another user, is refused
+// with the command that fixes it (as ssh refuses such key files) rather than changed behind the user's back.
+func PrepareDataDir(dir string) error {
+	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("create data directory %s: %w", dir, err)
+		}
+		// Ours: made private whatever the umask (MkdirAll's mode is filtered by it, never widened, but say it).
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("restrict data directory %s: %w", dir, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("data directory %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("data directory %s is not a directory", dir)
+	}
+	return checkDataDirOwner(dir, st)
 }
 
 func readSettings(path string) (Settings, error) {
