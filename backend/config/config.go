@@ -128,6 +128,12 @@ type Ingest struct {
 	OCRLanguages []string `json:"ocr_languages"` // tesseract language codes
 	ClipSeconds  int      `json:"clip_seconds"`  // video clip length
 	Workers      int      `json:"workers"`       // 0 = number of CPUs
+	// MaxPages is the most pages a PDF may have to be ingested (0 = 20,000): a file of a hundred thousand empty
+	// pages fails at once instead of holding a worker for the whole per-file time limit.
+	MaxPages int `json:"max_pages,omitempty"`
+	// MaxBlankPages stops a PDF whose first pages, this many of them, give no text at all, not even by OCR (0 = 500):
+	// a document of blank pages. Off when OCR is off (textless scans are expected then).
+	MaxBlankPages int `json:"max_blank_pages,omitempty"`
 	// Transcription, when its model is set, transcribes the speech of video clips through an OpenAI-compatible
 	// /audio/transcriptions endpoint (a Whisper model served by vLLM, LocalAI or OpenAI).
 	Transcription Transcription `json:"transcription"`

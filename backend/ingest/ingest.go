@@ -79,6 +79,11 @@ type Options struct {
 	MaxEmbedChars int
 	// FileTimeout bounds the whole ingest of one file; 0 means 30 minutes.
 	FileTimeout time.Duration
+	// MaxPages fails a PDF of more pages at once; 0 means the settings' ingest.max_pages, else 20,000.
+	MaxPages int
+	// MaxBlankPages stops a PDF once this many pages have given no text at all while none has given any (with
+	// OCR on); 0 means the settings' ingest.max_blank_pages, else 500.
+	MaxBlankPages int
 	// Secrets keeps PDF passwords (so resume and on-demand renders can reopen the file); nil means the config's
 	// secret store, or memory only without a config.
 	Secrets config.SecretStore
@@ -173,6 +178,18 @@ func New(k *kb.KB, cfg *config.Config, o Options) *Ingester {
 	}
 	if o.FileTimeout <= 0 {
 		o.FileTimeout = 30 * time.Minute
+	}
+	if o.MaxPages <= 0 && cfg != nil {
+		o.MaxPages = cfg.Settings.Ingest.MaxPages
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = 20_000
+	}
+	if o.MaxBlankPages <= 0 && cfg != nil {
+		o.MaxBlankPages = cfg.Settings.Ingest.MaxBlankPages
+	}
+	if o.MaxBlankPages <= 0 {
+		o.MaxBlankPages = 500
 	}
 	if o.Secrets == nil && cfg != nil {
 		o.Secrets = cfg.Secrets
