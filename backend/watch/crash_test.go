@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // startWith starts the harness's Manager with options and hooks of a test's own.
