@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -51,12 +52,12 @@ func TestCrashBetweenJournalAndDelete(t *testing.T) {
 	}
 	time.Sleep(150 * time.Millisecond)
 	var crashed sync.Once
-	crash := false
+	var crash atomic.Bool
 	h.startWith(Options{}, func(m *Manager) {
 		m.beforeDelete = func(ids []int64) bool {
 			stop := false
 			if len(ids) == 30 {
-				crashed.Do(func() { stop, crash = true, true })
+				crashed.Do(func() { stop = true; crash.Store(true) })
 			}
 			return stop
 		}
@@ -92,10 +93,10 @@ func TestCrashBetweenJournalAndDelete(t *testing.T) {
 	}
 }
 
-func (h *harness) crashedIdle(crash *bool) bool {
+func (h *harness) crashedIdle(crash *atomic.Bool) bool {
 	h.m.mu.Lock()
 	defer h.m.mu.Unlock()
-	return *crash && !h.m.passing
+	return crash.Load() && !h.m.passing
 }
 
 // TestInterruptedFirstPassKeepsOwnership: documents created by a first pass that was interrupted are the folder's
