@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -44,18 +45,44 @@ const (
 	messageOverhead = 8 // role markers around each message
 )
 
-// planContext asks the server about the model (when it can), sizes the window and sets r.opts.NumCtx. It returns a
-// warning when the window cannot hold the run.
-func (r *run) planContext(ctx context.Context) string {
-	p := &r.ctxw
-	if lr, ok := r.a.Chat.(model.LimitsReporter); ok {
-		l, err := lr.Limits(ctx, r.cfg.Model)
-		if err != nil {
-			r.log.Warn("model limits unknown", "model", r.cfg.Model, "err", err)
-		} else {
-			p.limits, p.reporter = l, true
-		}
+// limitsFound is what the look-up of the model's limits found.
+type limitsFound struct {
+	limits   model.Limits
+	reporter bool  // the server reported limits
+	err      error // the server did not answer in time: the run cannot go on
+}
+
+// lookupLimits asks the server about the model (when it can), bounded by the agent's LookupTimeout. It only reads r,
+// so it may run beside the runner.
+func (r *run) lookupLimits(ctx context.Context) limitsFound {
+	lr, ok := r.a.Chat.(model.LimitsReporter)
+	if !ok {
+		return limitsFound{}
 	}
+	bound := r.a.LookupTimeout
+	if bound <= 0 {
+		bound = DefaultLookupTimeout
+	}
+	lctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	l, err := lr.Limits(lctx, r.cfg.Model)
+	switch {
+	case err != nil && ctx.Err() == nil && errors.Is(lctx.Err(), context.DeadlineExceeded):
+		// A server that cannot say what a model is within seconds will not answer a chat call either.
+		return limitsFound{err: &stepError{"model_unreachable", fmt.Errorf("the model server did not answer a look-up of "+
+			"%s within %s: check that it is running and not stuck (the run made no model call)", r.cfg.Model, bound)}}
+	case err != nil:
+		r.log.Warn("model limits unknown", "model", r.cfg.Model, "err", err)
+		return limitsFound{}
+	}
+	return limitsFound{limits: l, reporter: true}
+}
+
+// planContext sizes the window from what the look-up found and sets r.opts.NumCtx. It returns a warning when the
+// window cannot hold the run.
+func (r *run) planContext(found limitsFound) string {
+	p := &r.ctxw
+	p.limits, p.reporter = found.limits, found.reporter
 	p.systemLine = sendsSystemLine(r.cfg.Mode, r.cfg.Model, p.limits)
 	p.needed = r.estimateRun()
 	l := p.limits

@@ -64,15 +64,17 @@ type ImageRef struct {
 
 // RunInfo opens a run.
 type RunInfo struct {
-	Mode       string  `json:"mode"` // vrag | vimrag | vanilla | react
-	Question   string  `json:"question"`
-	Provider   string  `json:"provider,omitempty"`
-	Model      string  `json:"model,omitempty"`
-	Collection string  `json:"collection,omitempty"`
-	Documents  []int64 `json:"documents,omitempty"` // the search scope; empty means every document
-	Think      bool    `json:"think"`
-	MaxSteps   int     `json:"max_steps"` // tool steps (vrag, react) or model calls (vimrag)
-	TopK       int     `json:"top_k"`
+	Mode       string `json:"mode"` // vrag | vimrag | vanilla | react
+	Question   string `json:"question"`
+	Provider   string `json:"provider,omitempty"`
+	Model      string `json:"model,omitempty"`
+	Collection string `json:"collection,omitempty"`
+	// Conversation is the conversation the run answers a turn of (0: none): a script that started one continues it.
+	Conversation int64   `json:"conversation_id,omitempty"`
+	Documents    []int64 `json:"documents,omitempty"` // the search scope; empty means every document
+	Think        bool    `json:"think"`
+	MaxSteps     int     `json:"max_steps"` // tool steps (vrag, react) or model calls (vimrag)
+	TopK         int     `json:"top_k"`
 	// Options are the model options every call of the run uses (sampling, thinking, num_ctx).
 	Options *model.Options `json:"options,omitempty"`
 	// Context is the context window planned for the run.
@@ -299,6 +301,8 @@ type ErrorInfo struct {
 	Code        string `json:"code"` // invalid_action | parse | graph | search | render | model | cancelled | internal | context_*
 	Message     string `json:"message"`
 	Recoverable bool   `json:"recoverable"`
+	// Reason says why a model call failed, for code model: one of model.Failure* ("" when not known).
+	Reason string `json:"reason,omitempty"`
 	// Context is set for the context_* codes: context_capped, context_near_limit, context_truncated.
 	Context *ContextInfo `json:"context,omitempty"`
 }

@@ -35,6 +35,9 @@ type Config struct {
 	Provider   string // recorded in run_started only
 	Model      string // sent as model.Request.Model
 	Collection string // recorded in run_started only
+	// Conversation is the stored conversation the run answers a turn of (0: none); recorded in run_started only, so
+	// a client that started a conversation learns its id from the first event.
+	Conversation int64
 	// Documents, when set, is the search scope: the agent's searches find pages of these documents only.
 	Documents []int64
 	Think     bool // ask for thinking (vimrag: enable_thinking with its sampling; others: Options.Think)
@@ -126,7 +129,17 @@ type Agent struct {
 	// Grounder, when set, checks every answer against its evidence: its result is the grounding event, emitted after
 	// the answer and before done.
 	Grounder Grounder
+	// LookupTimeout bounds each look-up of the model's limits before a run (0: DefaultLookupTimeout): a server that
+	// accepts a connection and never answers fails the run with a clear error instead of holding it for minutes.
+	LookupTimeout time.Duration
 }
+
+// DefaultLookupTimeout bounds a model look-up (Ollama /api/show, GET /models): both answer at once when the
+// server is well, even while it is loading a model.
+const DefaultLookupTimeout = 5 * time.Second
+
+// startGrace is how long run_started waits for the model's limits before it is sent without its context plan.
+const startGrace = 250 * time.Millisecond
 
 // Result is how a run ended. The same facts were streamed as events.
 type Result struct {
@@ -179,31 +192,57 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 		start:  now(),
 		opts:   cfg.Options,
 	}
-	warn := r.planContext(ctx)
-	opts := r.opts
-	r.em.emit(Event{Kind: KindRunStarted, Run: &RunInfo{
-		Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
-		Collection: cfg.Collection, Documents: cfg.Documents, Think: cfg.Think, MaxSteps: cfg.MaxSteps, TopK: cfg.TopK,
-		Options: &opts, Context: r.ctxInfo(0, 0),
-	}})
-	if warn != "" {
-		r.emitContext("context_capped", warn, 0, 0)
+	// run_started carries the context plan, which needs the model's limits from the server. A server that answers
+	// within startGrace (every healthy one) is waited for; a slower one is not: the run says it started, plans when
+	// the look-up answers, and fails when it does not answer within the look-up bound.
+	started := func(plan *ContextInfo) {
+		opts := r.opts
+		r.em.emit(Event{Kind: KindRunStarted, Run: &RunInfo{
+			Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
+			Collection: cfg.Collection, Conversation: cfg.Conversation, Documents: cfg.Documents, Think: cfg.Think,
+			MaxSteps: cfg.MaxSteps, TopK: cfg.TopK, Options: &opts, Context: plan,
+		}})
 	}
-	if cfg.FollowUp != nil || len(cfg.Prefer) > 0 {
-		r.question = r.understand(ctx)
+	lookup := make(chan limitsFound, 1)
+	go func() { lookup <- r.lookupLimits(ctx) }()
+	grace := time.NewTimer(startGrace)
+	var found limitsFound
+	select {
+	case found = <-lookup:
+		grace.Stop()
+	case <-grace.C:
+		started(nil)
+		found = <-lookup
+		started = nil
 	}
-	var p policy
-	switch cfg.Mode {
-	case ModeVRAG:
-		p = &vragPolicy{crop: true}
-	case ModeReAct:
-		p = &vragPolicy{crop: false}
-	case ModeVanilla:
-		p = vanillaPolicy{}
-	case ModeVimRAG:
-		p = &vimragPolicy{}
+	warn := ""
+	if found.err == nil {
+		warn = r.planContext(found)
 	}
-	runErr := p.run(ctx, r)
+	if started != nil {
+		started(r.ctxInfo(0, 0))
+	}
+	runErr := found.err
+	if runErr == nil {
+		if warn != "" {
+			r.emitContext("context_capped", warn, 0, 0)
+		}
+		if cfg.FollowUp != nil || len(cfg.Prefer) > 0 {
+			r.question = r.understand(ctx)
+		}
+		var p policy
+		switch cfg.Mode {
+		case ModeVRAG:
+			p = &vragPolicy{crop: true}
+		case ModeReAct:
+			p = &vragPolicy{crop: false}
+		case ModeVanilla:
+			p = vanillaPolicy{}
+		case ModeVimRAG:
+			p = &vimragPolicy{}
+		}
+		runErr = p.run(ctx, r)
+	}
 	status := StatusNoAnswer
 	switch {
 	case ctx.Err() != nil:
@@ -212,7 +251,11 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 		runErr = ctx.Err()
 	case runErr != nil:
 		status = StatusFailed
-		r.emitError(errCode(runErr), runErr.Error(), false)
+		if code := errCode(runErr); code == "model" {
+			r.emitModelError(runErr, runErr.Error(), false)
+		} else {
+			r.emitError(code, runErr.Error(), false)
+		}
 	case r.answer != nil && !r.answer.Forced:
 		status = StatusAnswered
 	}
@@ -272,6 +315,12 @@ type run struct {
 
 func (r *run) emitError(code, msg string, recoverable bool) {
 	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: msg, Recoverable: recoverable}})
+}
+
+// emitModelError reports a failed model call with the reason the window translates.
+func (r *run) emitModelError(err error, msg string, recoverable bool) {
+	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: "model", Message: msg, Recoverable: recoverable,
+		Reason: model.FailureCode(err)}})
 }
 
 // call sends one request, streaming thinking and content deltas as events, and returns the whole reply. Text inside
@@ -343,7 +392,7 @@ func (r *run) call(ctx context.Context, msgs []model.Message) (model.Delta, erro
 		}
 		// A reply cut short may still hold a complete action; let the policy try it, and say what happened.
 		if errors.Is(err, model.ErrIncompleteStream) && (out.Content != "" || len(out.ToolCalls) > 0) {
-			r.emitError("model", fmt.Sprintf("model call %d: %v", r.usage.Steps, err), true)
+			r.emitModelError(err, fmt.Sprintf("model call %d: %v", r.usage.Steps, err), true)
 			return out, nil
 		}
 		return out, &stepError{"model", fmt.Errorf("model call %d: %w", r.usage.Steps, err)}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +11,7 @@ import (
 
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
+	"proofglass/backend/termsafe"
 )
 
 func init() {
@@ -108,7 +108,7 @@ func reportResults(w io.Writer, res []ingest.Result, asJSON bool) error {
 		if r.Error != "" {
 			line += ": " + r.Error
 		}
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, termsafe.Line(line)) // a file name (and an error quoting it) may hold terminal controls
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d files failed", failed, len(res))
@@ -172,7 +172,7 @@ func (p *progressPrinter) event(e ingest.Progress) {
 		return
 	}
 	p.last = time.Now()
-	line := fmt.Sprintf("%s: %s %d/%d", e.Name, e.Stage, e.Done, e.Total)
+	line := fmt.Sprintf("%s: %s %d/%d", termsafe.Line(e.Name), e.Stage, e.Done, e.Total)
 	if e.PagesPerSec > 0 {
 		line += fmt.Sprintf("  %.1f units/s", e.PagesPerSec)
 	}
@@ -182,7 +182,7 @@ func (p *progressPrinter) event(e ingest.Progress) {
 	if w, _, err := term.GetSize(int(p.errw.(*os.File).Fd())); err == nil && w > 10 && len(line) > w-1 {
 		line = line[:w-1]
 	}
-	fmt.Fprintf(p.errw, "\r\033[K%s", strings.ReplaceAll(line, "\n", " "))
+	fmt.Fprintf(p.errw, "\r\033[K%s", line)
 	p.shown = true
 }
 

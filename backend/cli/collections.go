@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/kb"
+	"proofglass/backend/termsafe"
 )
 
 func init() {
@@ -41,7 +42,7 @@ func init() {
 					if img == "" {
 						img = "-"
 					}
-					fmt.Fprintf(tw, "%s\t%d\t%d\t%s (%d)\t%s\n", c.Name, c.Documents, c.Units, c.TextEmbedder, c.TextDim, img)
+					fmt.Fprintf(tw, "%s\t%d\t%d\t%s (%d)\t%s\n", termsafe.Line(c.Name), c.Documents, c.Units, c.TextEmbedder, c.TextDim, img)
 				}
 				return tw.Flush()
 			},

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/kb"
+	"proofglass/backend/termsafe"
 )
 
 func init() {
@@ -42,7 +43,7 @@ func init() {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tUPDATED\tTITLE")
 				for _, c := range cs {
-					fmt.Fprintf(tw, "%d\t%s\t%s\n", c.ID, c.UpdatedAt.Format("2006-01-02 15:04:05"), shorten(c.Title, 70))
+					fmt.Fprintf(tw, "%d\t%s\t%s\n", c.ID, c.UpdatedAt.Format("2006-01-02 15:04:05"), termsafe.Line(shorten(c.Title, 70)))
 				}
 				return tw.Flush()
 			},
@@ -83,17 +84,17 @@ func init() {
 						Messages []kb.Message `json:"messages"`
 					}{c, msgs})
 				}
-				fmt.Fprintf(w, "conversation %d · %s\n", c.ID, c.Title)
+				fmt.Fprintf(w, "conversation %d · %s\n", c.ID, termsafe.Line(c.Title))
 				for _, m := range msgs {
 					switch m.Role {
 					case "user":
-						fmt.Fprintf(w, "\nyou: %s\n", m.Content)
+						fmt.Fprintf(w, "\nyou: %s\n", termsafe.Text(m.Content))
 					default:
 						run := ""
 						if m.RunID != 0 {
 							run = fmt.Sprintf(" (run %d: proofglass runs show %d)", m.RunID, m.RunID)
 						}
-						fmt.Fprintf(w, "proofglass%s: %s\n", run, m.Content)
+						fmt.Fprintf(w, "proofglass%s: %s\n", run, termsafe.Text(m.Content))
 					}
 				}
 				return nil

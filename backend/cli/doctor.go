@@ -9,6 +9,7 @@ import (
 
 	"proofglass/backend/config"
 	"proofglass/backend/doctor"
+	"proofglass/backend/termsafe"
 )
 
 // doctorEndpoints tests configured model endpoints; the model layer's file sets it, so doctor works without it.
@@ -54,9 +55,10 @@ func init() {
 					case !c.OK:
 						mark = "FAIL"
 					}
-					fmt.Fprintf(w, "%s %-20s %s\n", mark, c.Name, c.Detail)
+					// Details quote file names and servers' answers: one line each, controls escaped.
+					fmt.Fprintf(w, "%s %-20s %s\n", mark, termsafe.Line(c.Name), termsafe.Line(c.Detail))
 					if !c.OK && c.Fix != "" {
-						fmt.Fprintf(w, "     %-20s fix: %s\n", "", c.Fix)
+						fmt.Fprintf(w, "     %-20s fix: %s\n", "", termsafe.Line(c.Fix))
 					}
 				}
 				if !doctor.Healthy(checks) {

@@ -11,6 +11,7 @@ import (
 
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
+	"proofglass/backend/termsafe"
 )
 
 func init() {
@@ -82,7 +83,8 @@ func docListCmd(g *Globals) *cobra.Command {
 				if len(e) > 80 {
 					e = e[:77] + "..."
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Status, d.Kind, size(d), names[d.CollectionID], d.Name, e)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Status, d.Kind, size(d), termsafe.Line(names[d.CollectionID]),
+					termsafe.Line(d.Name), termsafe.Line(e))
 			}
 			return tw.Flush()
 		},
@@ -154,15 +156,15 @@ func docShowCmd(g *Globals) *cobra.Command {
 					continue
 				}
 				fmt.Fprintf(w, "document %d: %s\n  status:  %s\n  kind:    %s (%s)\n  size:    %s, %d units, %d bytes\n  sha256:  %s\n",
-					d.ID, d.Name, d.Status, d.Kind, d.MIME, size(d), det.Units, d.SizeBytes, d.SHA256)
+					d.ID, termsafe.Line(d.Name), d.Status, d.Kind, termsafe.Line(d.MIME), size(d), det.Units, d.SizeBytes, d.SHA256)
 				if d.SourcePath != "" {
-					fmt.Fprintf(w, "  source:  %s\n", d.SourcePath)
+					fmt.Fprintf(w, "  source:  %s\n", termsafe.Line(d.SourcePath))
 				}
 				if d.Error != "" {
-					fmt.Fprintf(w, "  error:   %s\n", d.Error)
+					fmt.Fprintf(w, "  error:   %s\n", termsafe.Line(d.Error))
 				}
 				for _, wn := range det.Warnings {
-					fmt.Fprintf(w, "  warning: %s\n", wn)
+					fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(wn))
 				}
 				var parts []string
 				for _, st := range []string{ingest.StageExtract, ingest.StageOCR, ingest.StageEmbed} {

@@ -20,6 +20,7 @@ import (
 	"proofglass/backend/evalrun"
 	"proofglass/backend/kb"
 	"proofglass/backend/library"
+	"proofglass/backend/termsafe"
 )
 
 func evalAnswersCmd(g *Globals) *cobra.Command {
@@ -209,8 +210,8 @@ func evalListCmd(g *Globals) *cobra.Command {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSTATUS\tSCORED\tCOLLECTION\tUPDATED\tDATASET")
 			for _, e := range evs {
-				fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.Status, e.Items, e.Collection,
-					e.UpdatedAt.Format("2006-01-02 15:04:05"), e.Dataset)
+				fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.Status, e.Items, termsafe.Line(e.Collection),
+					e.UpdatedAt.Format("2006-01-02 15:04:05"), termsafe.Line(e.Dataset))
 			}
 			return tw.Flush()
 		},

@@ -10,6 +10,7 @@ import (
 
 	"proofglass/backend/config"
 	"proofglass/backend/model/provider"
+	"proofglass/backend/termsafe"
 )
 
 func init() {
@@ -55,16 +56,16 @@ func init() {
 					if !r.Reachable {
 						status = "UNREACHABLE"
 					}
-					fmt.Fprintf(w, "%s (%s %s): %s", r.Name, r.Kind, r.BaseURL, status)
+					fmt.Fprintf(w, "%s (%s %s): %s", termsafe.Line(r.Name), r.Kind, termsafe.Line(r.BaseURL), status)
 					if r.Version != "" {
-						fmt.Fprintf(w, ", version %s", r.Version)
+						fmt.Fprintf(w, ", version %s", termsafe.Line(r.Version)) // what a model server says is its input
 					}
 					fmt.Fprintf(w, ", %d models, %d ms\n", r.Models, r.LatencyMS)
 					if r.Error != "" {
-						fmt.Fprintf(w, "  error: %s\n", r.Error)
+						fmt.Fprintf(w, "  error: %s\n", termsafe.Line(r.Error))
 					}
 					if r.Note != "" {
-						fmt.Fprintf(w, "  note: %s\n", r.Note)
+						fmt.Fprintf(w, "  note: %s\n", termsafe.Line(r.Note))
 					}
 					if r.ChatModelFound != nil && !*r.ChatModelFound {
 						fmt.Fprintf(w, "  configured chat model %q is not served here\n", r.ChatModel)
@@ -82,7 +83,7 @@ func init() {
 						if m.SizeBytes > 0 {
 							size = fmt.Sprintf("%.1f MB", float64(m.SizeBytes)/1e6)
 						}
-						fmt.Fprintf(tw, "  %s\t%s\t%s\n", m.Name, caps(m.Chat, m.Vision, m.Embedding, m.Tools, m.Thinking), size)
+						fmt.Fprintf(tw, "  %s\t%s\t%s\n", termsafe.Line(m.Name), caps(m.Chat, m.Vision, m.Embedding, m.Tools, m.Thinking), size)
 					}
 					tw.Flush()
 				}

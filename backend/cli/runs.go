@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/kbagent"
+	"proofglass/backend/termsafe"
 )
 
 func init() {
@@ -42,7 +43,7 @@ func init() {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tSTATUS\tMODE\tMODEL\tSTARTED\tQUESTION")
 				for _, r := range runs {
-					q := shorten(r.Question, 60)
+					q := termsafe.Line(shorten(r.Question, 60))
 					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Mode, strings.Trim(r.Provider+"/"+r.Model, "/"),
 						r.StartedAt.Format("2006-01-02 15:04:05"), q)
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/search"
+	"proofglass/backend/termsafe"
 )
 
 // searchLine is one line of `proofglass search --json`; evaluations read these fields, so keep them stable.
@@ -75,7 +76,7 @@ func init() {
 					return err
 				}
 				for _, n := range res.Notes {
-					fmt.Fprintln(cmd.ErrOrStderr(), "note:", n)
+					fmt.Fprintln(cmd.ErrOrStderr(), "note:", termsafe.Line(n))
 				}
 				w := cmd.OutOrStdout()
 				if asJSON {
@@ -96,7 +97,7 @@ func init() {
 				fmt.Fprintln(tw, "#\tSCORE\tBM25\tTEXT\tVISUAL\tDOCUMENT\tPAGE\tSNIPPET")
 				for i, h := range res.Hits {
 					fmt.Fprintf(tw, "%d\t%.4f\t%s\t%s\t%s\t%s\t%d\t%s\n", i+1, h.Score, num(h.Scores.BM25), num(h.Scores.Text),
-						num(h.Scores.Visual), h.Doc, h.Page, h.Snippet)
+						num(h.Scores.Visual), termsafe.Line(h.Doc), h.Page, termsafe.Line(h.Snippet))
 				}
 				return tw.Flush()
 			},

@@ -27,7 +27,8 @@ func init() {
 
 Every request but GET /healthz needs "Authorization: Bearer TOKEN". The token is kept in the secret store and made
 on first use; print it with "proofglass serve token". --token-stdin, --ask-token or PROOFGLASS_SERVER_TOKEN set one
-explicitly (--token T works too, but other local users can read it in the process list). --no-token is
+explicitly (--token T works too, but other local users can read it in the process list); a token needs at least
+16 characters (the stored one has 32 random hex digits). --no-token is
 allowed on a loopback address only, for VRAG's own scripts, which send no header; then only loopback Host names
 (localhost, 127.0.0.1, [::1], 0.0.0.0) are served and cross-origin browser requests are refused.
 
@@ -48,6 +49,11 @@ Watched folders (proofglass watch add) are kept in sync while it serves, unless 
 					return err
 				}
 				given := token != "" // by flag, stdin or PROOFGLASS_SERVER_TOKEN: not the stored one
+				if given {
+					if err := server.CheckToken(token); err != nil {
+						return fmt.Errorf("serve: %w", err)
+					}
+				}
 				lib, err := library.Open(ctx, g.DataDir)
 				if err != nil {
 					return err

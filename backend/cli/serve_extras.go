@@ -12,9 +12,10 @@ import (
 )
 
 // serveExtras adds what `proofglass serve` runs beside the HTTP API: the MCP server under /mcp, and (unless noWatch) the
-// watched folders. The returned function stops them.
+// watched folders. MCP's ask takes its run slots from the HTTP server, so both faces share one limit. The returned
+// function stops them.
 func serveExtras(ctx context.Context, lib *library.Library, s *server.Server, noWatch bool) func() {
-	s.Handle("/mcp", mcp.New(lib, mcp.Options{Log: slog.Default()}).Handler())
+	s.Handle("/mcp", mcp.New(lib, mcp.Options{Log: slog.Default(), RunSlot: s.AcquireRun}).Handler())
 	if noWatch {
 		return func() {}
 	}

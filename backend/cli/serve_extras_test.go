@@ -51,7 +51,7 @@ func TestServeMCPAndWatch(t *testing.T) {
 	out := &syncBuffer{}
 	root.SetOut(out)
 	root.SetErr(out)
-	root.SetArgs([]string{"--data", data, "serve", "--addr", "127.0.0.1:0", "--token", "tok"})
+	root.SetArgs([]string{"--data", data, "serve", "--addr", "127.0.0.1:0", "--token", "tok-serve-test-5b2e91"})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 	addr := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)`)
@@ -76,7 +76,7 @@ func TestServeMCPAndWatch(t *testing.T) {
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: base + "/mcp",
-		HTTPClient: &http.Client{Transport: bearerRT{"tok"}}, MaxRetries: -1}, nil)
+		HTTPClient: &http.Client{Transport: bearerRT{"tok-serve-test-5b2e91"}}, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatalf("connect to /mcp: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/library"
+	"proofglass/backend/termsafe"
 	"proofglass/backend/watch"
 )
 
@@ -61,7 +62,7 @@ is back or removed from the watch list.`,
 				if _, err := in.Resume(ctx, pr.event); err != nil && ctx.Err() == nil {
 					slog.Warn("resume ingest", "err", err)
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "proofglass: watching %d folder(s) of %s; Ctrl-C stops\n", len(fs), lib.Config.DataDir)
+				fmt.Fprintf(cmd.ErrOrStderr(), "proofglass: watching %d folder(s) of %s; Ctrl-C stops\n", len(fs), termsafe.Line(lib.Config.DataDir))
 				return m.Run(ctx)
 			},
 		}
@@ -98,7 +99,7 @@ func watchAddCmd(g *Globals) *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "watching %s for collection %s (folder %d); run `proofglass watch` (or the app, or `proofglass serve`) to sync it\n",
-					f.Path, f.Collection, f.ID)
+					termsafe.Line(f.Path), termsafe.Line(f.Collection), f.ID)
 				return nil
 			})
 		},
@@ -135,7 +136,8 @@ func watchListCmd(g *Globals) *cobra.Command {
 					if !f.ScannedAt.IsZero() {
 						scan = f.ScannedAt.Format(time.DateTime)
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", f.Path, f.Collection, f.Files, f.Documents, scan, f.LastError)
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", termsafe.Line(f.Path), termsafe.Line(f.Collection), f.Files, f.Documents,
+						scan, termsafe.Line(f.LastError))
 				}
 				return tw.Flush()
 			})
@@ -162,7 +164,8 @@ func watchRemoveCmd(g *Globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "no longer watching %s; %d document(s) left collection %s\n", f.Path, n, f.Collection)
+				fmt.Fprintf(cmd.OutOrStdout(), "no longer watching %s; %d document(s) left collection %s\n", termsafe.Line(f.Path), n,
+					termsafe.Line(f.Collection))
 				return nil
 			})
 		},
@@ -188,5 +191,5 @@ func printWatchStatus(w io.Writer, s watch.Status, asJSON bool) {
 	if s.LastError != "" {
 		line += ": " + s.LastError
 	}
-	fmt.Fprintln(w, line)
+	fmt.Fprintln(w, termsafe.Line(line))
 }

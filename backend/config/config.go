@@ -219,7 +219,8 @@ func ResolveDataDir(flag string) (string, error) {
 			return "", err
 		}
 		if renamed {
-			tellOnce(dir, fmt.Sprintf("Loupe is now Proofglass: %s/%s was renamed %s", dir, legacyDBName, dbName))
+			tellOnce(dir, Notice{Code: NoticeLibraryRenamed, Params: map[string]string{"dir": dir},
+				Message: fmt.Sprintf("Loupe is now Proofglass: %s/%s was renamed %s", dir, legacyDBName, dbName)})
 		}
 		return dir, nil
 	}
@@ -227,11 +228,11 @@ func ResolveDataDir(flag string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	msg, err := adoptLegacyDataDir(dir)
+	n, err := adoptLegacyDataDir(dir)
 	if err != nil {
 		return "", err
 	}
-	tellOnce(dir, msg)
+	tellOnce(dir, n)
 	return dir, nil
 }
 

@@ -76,35 +76,36 @@ func isSQLite(path string) bool {
 }
 
 // adoptLegacyDataDir moves the old release's default data directory to newDir when newDir holds no database yet and
-// the old one holds this app's. It returns the message to show once (empty when nothing was done). When the move is
+// the old one holds this app's. It returns the notice to show once (zero when nothing was done). When the move is
 // impossible, newDir is left alone and the error says why and what to do.
-func adoptLegacyDataDir(newDir string) (string, error) {
+func adoptLegacyDataDir(newDir string) (Notice, error) {
 	if _, err := os.Stat(filepath.Join(newDir, dbName)); err == nil {
-		return "", nil
+		return Notice{}, nil
 	}
 	old := legacyDataDir(newDir)
 	if !isSQLite(filepath.Join(old, legacyDBName)) {
-		return "", nil
+		return Notice{}, nil
 	}
 	if instance.LockHeld(filepath.Join(old, legacyLockName)) {
-		return "", fmt.Errorf("a Loupe window still has %s open: close it, then start Proofglass again to move your library to %s", old, newDir)
+		return Notice{}, fmt.Errorf("a Loupe window still has %s open: close it, then start Proofglass again to move your library to %s", old, newDir)
 	}
 	// An empty new directory (a first start that found nothing) may be replaced; one with files is not touched.
 	if entries, err := os.ReadDir(newDir); err == nil {
 		if len(entries) > 0 {
-			return "", fmt.Errorf("both %s (Loupe's library) and %s exist and the second is not empty: move one aside, or open the old one with --data %s", old, newDir, old)
+			return Notice{}, fmt.Errorf("both %s (Loupe's library) and %s exist and the second is not empty: move one aside, or open the old one with --data %s", old, newDir, old)
 		}
 		if err := os.Remove(newDir); err != nil {
-			return "", fmt.Errorf("adopt Loupe's library: remove the empty %s: %w", newDir, err)
+			return Notice{}, fmt.Errorf("adopt Loupe's library: remove the empty %s: %w", newDir, err)
 		}
 	}
 	if err := os.Rename(old, newDir); err != nil {
-		return "", fmt.Errorf("adopt Loupe's library: move %s to %s: %w (move it by hand, or open it with --data %s)", old, newDir, err, old)
+		return Notice{}, fmt.Errorf("adopt Loupe's library: move %s to %s: %w (move it by hand, or open it with --data %s)", old, newDir, err, old)
 	}
 	if _, err := adoptLegacyDB(newDir); err != nil {
-		return "", err
+		return Notice{}, err
 	}
-	return fmt.Sprintf("Loupe is now Proofglass: your library moved from %s to %s", old, newDir), nil
+	return Notice{Code: NoticeLibraryMoved, Params: map[string]string{"from": old, "to": newDir},
+		Message: fmt.Sprintf("Loupe is now Proofglass: your library moved from %s to %s", old, newDir)}, nil
 }
 
 // adoptLegacyDB renames an old release's loupe.db (with its journal files) to proofglass.db inside dir, for a data
@@ -130,28 +131,42 @@ func adoptLegacyDB(dir string) (bool, error) {
 	return true, nil
 }
 
+// Notice is a one-time message of this start for the window: a code with its parameters, which the window's
+// catalogues translate (backend.notice.<code>), and the same in English.
+type Notice struct {
+	Code    string            `json:"code"`
+	Params  map[string]string `json:"params,omitempty"`
+	Message string            `json:"message"`
+}
+
+// Notice codes; a code's meaning never changes.
+const (
+	NoticeLibraryMoved   = "library_moved"   // Loupe's default data directory became Proofglass's: from, to
+	NoticeLibraryRenamed = "library_renamed" // loupe.db became proofglass.db in a directory named explicitly: dir
+)
+
 // noticeOnce keeps the adoption message to one per data directory and process.
 var noticeOnce sync.Map
 
-func tellOnce(dir, msg string) {
-	if msg == "" {
+func tellOnce(dir string, n Notice) {
+	if n.Message == "" {
 		return
 	}
 	if _, done := noticeOnce.LoadOrStore(dir, true); !done {
-		slog.Warn(msg)
+		slog.Warn(n.Message)
 		noticeMu.Lock()
-		notices = append(notices, msg)
+		notices = append(notices, n)
 		noticeMu.Unlock()
 	}
 }
 
 var (
 	noticeMu sync.Mutex
-	notices  []string
+	notices  []Notice
 )
 
-// TakeNotices returns the one-time messages about adopted Loupe data since the last call, for a window to show.
-func TakeNotices() []string {
+// TakeNotices returns the one-time notices about adopted Loupe data since the last call, for a window to show.
+func TakeNotices() []Notice {
 	noticeMu.Lock()
 	defer noticeMu.Unlock()
 	n := notices

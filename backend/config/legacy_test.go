@@ -92,8 +92,8 @@ func TestAdoptLegacyDataDir(t *testing.T) {
 			if moved := errDB == nil && errWAL == nil; moved != c.moved {
 				t.Errorf("moved = %v (%v, %v), want %v", moved, errDB, errWAL, c.moved)
 			}
-			if (msg != "") != c.moved {
-				t.Errorf("message %q", msg)
+			if (msg.Message != "") != c.moved || (msg.Code == NoticeLibraryMoved) != c.moved {
+				t.Errorf("notice %+v", msg)
 			}
 			if _, err := os.Stat(old); (err == nil) == c.moved {
 				t.Errorf("old directory present = %v after moved = %v", err == nil, c.moved)

@@ -50,10 +50,10 @@ func (s *LibraryService) Status() (Status, error) {
 }
 
 // Notices returns the one-time messages of this start (a Loupe library adopted), each once, for the window to show.
-func (s *LibraryService) Notices() []string {
+func (s *LibraryService) Notices() []config.Notice {
 	n := config.TakeNotices()
 	if n == nil {
-		return []string{}
+		return []config.Notice{}
 	}
 	return n
 }

@@ -261,7 +261,7 @@ func TestLibraryNoticesOnce(t *testing.T) {
 	k.Close()
 	d, _ := startIn(t, dir)
 	n := d.Library.Notices()
-	if len(n) != 1 || !strings.Contains(n[0], "Proofglass") {
+	if len(n) != 1 || !strings.Contains(n[0].Message, "Proofglass") || n[0].Code != config.NoticeLibraryRenamed || n[0].Params["dir"] != dir {
 		t.Fatalf("Notices = %q, want one message about the adopted library", n)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "proofglass.db")); err != nil {

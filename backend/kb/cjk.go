@@ -1,6 +1,6 @@
 package kb
 
-// cjkRanges are the characters that send a unit's text to the trigram index: Hangul Jamo, CJK radicals, CJK
+// cjkRanges are the characters that mark a unit's text as CJK (units.cjk, which sends it to the bigram index): Hangul Jamo, CJK radicals, CJK
 // symbols (々 〇 〡-〩 〸-〻), kana, Hangul compatibility Jamo, CJK ideographs (extension A, unified,
 // supplementary planes), Hangul syllables, and U+8C48-U+FAFF. Migration 6 wrote them as a GLOB class, which
 // migration 11 keeps for existing rows, and hasCJK must agree with it on every text (TestHasCJKMatchesGLOB): the

@@ -63,8 +63,8 @@ func TestHasCJKMatchesGLOB(t *testing.T) {
 	}
 }
 
-// TestCJKColumnFollowsText checks that the trigram index follows a unit's text as it turns CJK, English, CJK
-// again, and is deleted, and stays consistent with its view.
+// TestCJKColumnFollowsText checks that the bigram index follows a unit's text as it turns CJK, English, CJK
+// again, and is deleted, and that the database stays consistent.
 func TestCJKColumnFollowsText(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
@@ -91,8 +91,8 @@ func TestCJKColumnFollowsText(t *testing.T) {
 		if n := count(`SELECT cjk FROM units WHERE ordinal = 1`); n != c.cjk {
 			t.Errorf("step %d: cjk = %d, want %d", i, n, c.cjk)
 		}
-		if n := count(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH '检索增强'`); n != c.hits {
-			t.Errorf("step %d: trigram hits %d, want %d", i, n, c.hits)
+		if n := count(`SELECT count(*) FROM units_fts_bigram WHERE units_fts_bigram MATCH '"检索" AND "增强"'`); n != c.hits {
+			t.Errorf("step %d: bigram hits %d, want %d", i, n, c.hits)
 		}
 		if p, err := k.Integrity(ctx); err != nil || len(p) > 0 {
 			t.Fatalf("step %d: integrity: %v %v", i, p, err)
@@ -101,17 +101,18 @@ func TestCJKColumnFollowsText(t *testing.T) {
 	if err := k.DeleteDocument(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH '检索增强'`); n != 0 {
-		t.Errorf("trigram hits after delete: %d", n)
+	if n := count(`SELECT count(*) FROM units_fts_bigram WHERE units_fts_bigram MATCH '"检索" AND "增强"'`); n != 0 {
+		t.Errorf("bigram hits after delete: %d", n)
 	}
 	if p, err := k.Integrity(ctx); err != nil || len(p) > 0 {
 		t.Fatalf("integrity after delete: %v %v", p, err)
 	}
 }
 
-// TestMigration11KeepsTheTrigramIndex migrates a version-10 database holding CJK and English pages: the column
-// is set from the text, the trigram index still finds the CJK page, and index and view agree.
-func TestMigration11KeepsTheTrigramIndex(t *testing.T) {
+// TestMigrationsKeepCJKPagesFindable migrates a version-10 database holding CJK and English pages: the column is
+// set from the text (11), the bigram index that replaces the trigram index finds the CJK page (12), and the database
+// is consistent.
+func TestMigrationsKeepCJKPagesFindable(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "v10.db")
@@ -154,8 +155,8 @@ func TestMigration11KeepsTheTrigramIndex(t *testing.T) {
 		t.Errorf("cjk after migration = %v, want [1 0]", got)
 	}
 	var n int
-	if err := k.db.QueryRow(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH '文档问答'`).Scan(&n); err != nil || n != 1 {
-		t.Errorf("trigram match after migration: n=%d err=%v", n, err)
+	if err := k.db.QueryRow(`SELECT count(*) FROM units_fts_bigram WHERE units_fts_bigram MATCH '"文档" AND "问答"'`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("bigram match after migration: n=%d err=%v", n, err)
 	}
 	if p, err := k.Integrity(ctx); err != nil || len(p) > 0 {
 		t.Errorf("integrity after migration: %v %v", p, err)

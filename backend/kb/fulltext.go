@@ -100,17 +100,18 @@ func (k *KB) RankFTS(ctx context.Context, match string, sc *Scope, depth int) (R
 		` ORDER BY bm25(units_fts) LIMIT ?`, append(append([]any{match}, args...), depth)...)
 }
 
-// RankFTSCJK is RankFTS over the trigram index of CJK text (units_fts_cjk), within sc.
-func (k *KB) RankFTSCJK(ctx context.Context, match string, sc Scope, depth int) (Ranked, error) {
+// RankFTSBigram is RankFTS over the bigram index of CJK text (units_fts_bigram), within sc; match is an FTS5 query
+// of quoted bigrams and words (CJKBigrams).
+func (k *KB) RankFTSBigram(ctx context.Context, match string, sc Scope, depth int) (Ranked, error) {
 	where, args := sc.where()
-	return k.ranked(ctx, `SELECT units_fts_cjk.rowid, -bm25(units_fts_cjk) FROM units_fts_cjk
-			JOIN units u ON u.id = units_fts_cjk.rowid JOIN documents d ON d.id = u.document_id
-			WHERE units_fts_cjk MATCH ? AND `+where+` ORDER BY bm25(units_fts_cjk) LIMIT ?`,
+	return k.ranked(ctx, `SELECT units_fts_bigram.rowid, -bm25(units_fts_bigram) FROM units_fts_bigram
+			JOIN units u ON u.id = units_fts_bigram.rowid JOIN documents d ON d.id = u.document_id
+			WHERE units_fts_bigram MATCH ? AND `+where+` ORDER BY bm25(units_fts_bigram) LIMIT ?`,
 		append(append([]any{match}, args...), depth)...)
 }
 
 // RankSubstrings ranks the units of sc by the number of subs (lower case) their lower-cased text contains, the best
-// depth with at least one, ties by id: a scan of every unit in scope, for terms too short for the trigram index.
+// depth with at least one, ties by id: a scan of every unit in scope, for single CJK characters, which the bigram index holds only where they stand alone.
 func (k *KB) RankSubstrings(ctx context.Context, subs []string, sc Scope, depth int) (Ranked, error) {
 	where, args := sc.where()
 	sum := make([]string, len(subs))

@@ -76,11 +76,11 @@ func TestFullTextAndScope(t *testing.T) {
 	if got := ids(k.RankFTS(ctx, `"variance"`, nil, 1)); !slices.Equal(got, []int64{a2}) {
 		t.Errorf("RankFTS depth 1: %v", got)
 	}
-	if got := ids(k.RankFTSCJK(ctx, `"日本語"`, all, 10)); !slices.Equal(got, []int64{b2}) {
-		t.Errorf("RankFTSCJK: %v", got)
+	if got := ids(k.RankFTSBigram(ctx, `"日本" OR "本語"`, all, 10)); !slices.Equal(got, []int64{b2}) {
+		t.Errorf("RankFTSBigram: %v", got)
 	}
-	if got := ids(k.RankFTSCJK(ctx, `"日本語"`, onlyA, 10)); len(got) != 0 {
-		t.Errorf("RankFTSCJK out of scope: %v", got)
+	if got := ids(k.RankFTSBigram(ctx, `"日本" OR "本語"`, onlyA, 10)); len(got) != 0 {
+		t.Errorf("RankFTSBigram out of scope: %v", got)
 	}
 	r, err := k.RankSubstrings(ctx, []string{"variance", "weight", "本"}, all, 10)
 	// a1 and b2 contain two of the terms, a2 and i1 one: by count, then id.

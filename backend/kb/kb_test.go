@@ -263,12 +263,12 @@ func TestFTSWordsAndCJK(t *testing.T) {
 	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'server'`); n != 0 {
 		t.Errorf("server matched served: %d", n)
 	}
-	if n := count(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH '文档问答'`); n != 1 {
-		t.Errorf("CJK trigram match: %d", n)
+	if n := count(`SELECT count(*) FROM units_fts_bigram WHERE units_fts_bigram MATCH '"文档" AND "问答"'`); n != 1 {
+		t.Errorf("CJK bigram match: %d", n)
 	}
-	// English pages stay out of the trigram index (no CJK query can match them; they would cost 4x the word index).
-	if n := count(`SELECT count(*) FROM units_fts_cjk WHERE units_fts_cjk MATCH 'rved'`); n != 0 {
-		t.Errorf("English text in the trigram index: %d", n)
+	// English pages stay out of the bigram index (the word index serves them).
+	if n := count(`SELECT count(*) FROM units_fts_bigram WHERE units_fts_bigram MATCH 'served'`); n != 0 {
+		t.Errorf("English text in the bigram index: %d", n)
 	}
 	// Updating text updates both indexes.
 	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "nothing here"})

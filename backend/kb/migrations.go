@@ -388,6 +388,32 @@ CREATE TRIGGER units_au AFTER UPDATE OF text, cjk ON units BEGIN
   INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
   INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.cjk THEN new.text ELSE '' END);
 END;`,
+	// 12: the bigram index of CJK text replaces the trigram index (see cjkbigrams.go): Chinese questions share
+	// two-character words with their pages, which trigrams cannot match, and nothing else read the trigram index.
+	// Contentless (its tokens are derived text, never read back); the triggers call proofglass_cjk_bigrams, which
+	// package kb registers.
+	`DROP TRIGGER units_ai;
+DROP TRIGGER units_ad;
+DROP TRIGGER units_au;
+DROP TABLE units_fts_cjk;
+DROP VIEW units_cjk;
+CREATE VIRTUAL TABLE units_fts_bigram USING fts5(text, content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER units_ai AFTER INSERT ON units BEGIN
+  INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO units_fts_bigram(rowid, text) SELECT new.id, proofglass_cjk_bigrams(new.text) WHERE new.cjk;
+END;
+CREATE TRIGGER units_ad AFTER DELETE ON units BEGIN
+  INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  DELETE FROM units_fts_bigram WHERE rowid = old.id AND old.cjk;
+END;
+CREATE TRIGGER units_au AFTER UPDATE OF text, cjk ON units BEGIN
+  INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  DELETE FROM units_fts_bigram WHERE rowid = old.id AND old.cjk;
+  INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
+  INSERT INTO units_fts_bigram(rowid, text) SELECT new.id, proofglass_cjk_bigrams(new.text) WHERE new.cjk;
+END;
+INSERT INTO units_fts_bigram(rowid, text) SELECT id, proofglass_cjk_bigrams(text) FROM units WHERE cjk;`,
 	// 13: watched folders survive a crash at any point. watch_files.mode records a file's permission bits (-1: not
 	// recorded), so an unreadable file is tried again only once it changes; document_deletions journals the
 	// documents to delete (written in the transaction that releases them, removed with the document by the cascade,

@@ -77,7 +77,7 @@ func TestPutUnitsIsPutUnitInOrder(t *testing.T) {
 		`SELECT id, document_id, ordinal, kind, width, height, text, text_source, hex(words), typeof(words), cjk FROM units ORDER BY id`,
 		`SELECT seq, unit_id FROM unit_changes ORDER BY seq`,
 		`SELECT rowid FROM units_fts WHERE units_fts MATCH 'revenue' ORDER BY rank, rowid`,
-		`SELECT rowid FROM units_fts_cjk WHERE units_fts_cjk MATCH '文档问答' ORDER BY rank, rowid`,
+		`SELECT rowid FROM units_fts_bigram WHERE units_fts_bigram MATCH '"文档" AND "问答"' ORDER BY rank, rowid`,
 		`SELECT document_id, ordinal, stage, status, error FROM ingest_steps ORDER BY ordinal, stage`,
 	} {
 		a, b := dumpRows(t, one.db, q), dumpRows(t, batched.db, q)

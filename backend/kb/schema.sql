@@ -31,7 +31,7 @@ CREATE TABLE documents (
 );
 CREATE INDEX documents_status ON documents(status);
 
--- cjk: the text holds CJK characters; the writer sets it (kb.hasCJK), the trigram index's view and triggers read it.
+-- cjk: the text holds CJK characters; the writer sets it (kb.hasCJK), the bigram index's triggers read it.
 CREATE TABLE units (
   id          INTEGER PRIMARY KEY AUTOINCREMENT,
   document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -62,22 +62,23 @@ CREATE TABLE frames (
 -- porter stems English words ("degrees" finds "degree"); unicode61 folds case and diacritics underneath it.
 CREATE VIRTUAL TABLE units_fts USING fts5(text, content='units', content_rowid='id',
   tokenize='porter unicode61 remove_diacritics 2');
--- CJK text only (units.cjk): the trigram index serves CJK queries, and English pages would cost it ~4x the word index.
-CREATE VIEW units_cjk(id, text) AS SELECT id, CASE WHEN units.cjk THEN units.text ELSE '' END FROM units;
-CREATE VIRTUAL TABLE units_fts_cjk USING fts5(text, content='units_cjk', content_rowid='id', tokenize='trigram');
+-- CJK text (units.cjk) as overlapping character pairs (cjkbigrams.go), for CJK questions; contentless, its tokens are
+-- derived text. proofglass_cjk_bigrams is registered by package kb.
+CREATE VIRTUAL TABLE units_fts_bigram USING fts5(text, content='', contentless_delete=1,
+  tokenize='unicode61 remove_diacritics 2');
 CREATE TRIGGER units_ai AFTER INSERT ON units BEGIN
   INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
-  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.cjk THEN new.text ELSE '' END);
+  INSERT INTO units_fts_bigram(rowid, text) SELECT new.id, proofglass_cjk_bigrams(new.text) WHERE new.cjk;
 END;
 CREATE TRIGGER units_ad AFTER DELETE ON units BEGIN
   INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, CASE WHEN old.cjk THEN old.text ELSE '' END);
+  DELETE FROM units_fts_bigram WHERE rowid = old.id AND old.cjk;
 END;
 CREATE TRIGGER units_au AFTER UPDATE OF text, cjk ON units BEGIN
   INSERT INTO units_fts(units_fts, rowid, text) VALUES ('delete', old.id, old.text);
-  INSERT INTO units_fts_cjk(units_fts_cjk, rowid, text) VALUES ('delete', old.id, CASE WHEN old.cjk THEN old.text ELSE '' END);
+  DELETE FROM units_fts_bigram WHERE rowid = old.id AND old.cjk;
   INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
-  INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.cjk THEN new.text ELSE '' END);
+  INSERT INTO units_fts_bigram(rowid, text) SELECT new.id, proofglass_cjk_bigrams(new.text) WHERE new.cjk;
 END;
 
 CREATE TABLE vectors (

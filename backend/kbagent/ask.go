@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/grounding"
@@ -28,6 +29,8 @@ type Deps struct {
 	// Grounder checks every answer against its evidence; nil means one over KB without on-demand OCR. A long-lived
 	// one (the library's) keeps the regions it OCRed across runs.
 	Grounder *grounding.Grounder
+	// LookupTimeout bounds the model look-ups before a run (0: agent.DefaultLookupTimeout).
+	LookupTimeout time.Duration
 }
 
 // Ask answers question as a stored run: it creates the run, runs the agent with the knowledge base behind it,
@@ -43,6 +46,7 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 	if err != nil {
 		return 0, agent.Result{}, err
 	}
+	cfg.Conversation = conversationID
 	q := d.Query
 	if cfg.Collection != "" {
 		q.Collections = []string{cfg.Collection}
@@ -57,6 +61,8 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 		Frames:    &Frames{KB: d.KB},
 		Blobs:     &Blobs{KB: d.KB, RunID: run.ID},
 		Log:       d.Log,
+
+		LookupTimeout: d.LookupTimeout,
 	}
 	// Every answer is checked against the words of the regions and pages it cites (no model call).
 	if d.Grounder != nil {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/config"
@@ -112,7 +113,21 @@ func (l *Library) AgentDeps(chat model.Chat, log *slog.Logger) kbagent.Deps {
 		log = slog.Default()
 	}
 	return kbagent.Deps{KB: l.KB, Search: l.Search, PDF: l.PDF, Chat: chat, Log: log, Password: l.PDFPassword,
-		Grounder: l.Grounder()}
+		Grounder: l.Grounder(), LookupTimeout: lookupTimeout(log)}
+}
+
+// lookupTimeout is $PROOFGLASS_MODEL_LOOKUP_TIMEOUT (a Go duration such as 10s), else 0 (the agent's default).
+func lookupTimeout(log *slog.Logger) time.Duration {
+	v := config.Getenv("MODEL_LOOKUP_TIMEOUT")
+	if v == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		log.Warn("ignoring "+config.EnvPrefix+"MODEL_LOOKUP_TIMEOUT: want a positive duration such as 10s", "value", v)
+		return 0
+	}
+	return d
 }
 
 // Grounder is the library's grounding pass: answers are checked against the words of the regions and pages they

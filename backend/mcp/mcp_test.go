@@ -151,7 +151,7 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	srv, err := server.New(lib, server.Options{Token: "s3cret", Addr: "127.0.0.1:0"})
+	srv, err := server.New(lib, server.Options{Token: "s3cret-mcp-7d41e0b2", Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestStreamableHTTP(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("initialize without a token: %s", resp.Status)
 	}
-	client := &http.Client{Transport: bearer{"s3cret"}}
+	client := &http.Client{Transport: bearer{"s3cret-mcp-7d41e0b2"}}
 	exercise(t, l, &sdk.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client, MaxRetries: -1})
 }
 

@@ -25,6 +25,7 @@ const (
 	maxQuestion     = 4000
 	maxPageWidth    = 2048
 	maxPagePixels   = 4 << 20
+	maxPageSide     = 4096      // pixels of either side of a rendered image
 	maxImageBytes   = 600 << 10 // one JPEG in a result
 	maxPageText     = 20000     // characters of a page's text returned by get_page
 	maxListDocument = 1000
@@ -243,7 +244,7 @@ func (s *Server) render(ctx context.Context, unitID int64, region *[4]float64, w
 		if errors.Is(err, kb.ErrNotFound) {
 			return nil, vision.Size{}, fmt.Errorf("no unit %d", unitID)
 		}
-		return nil, vision.Size{}, err
+		return nil, vision.Size{}, s.public(err)
 	}
 	var raw vision.Rect
 	rw, rh := float64(info.Size.W), float64(info.Size.H)
@@ -254,17 +255,15 @@ func (s *Server) render(ctx context.Context, unitID int64, region *[4]float64, w
 	if rw < 1 || rh < 1 {
 		return nil, vision.Size{}, errors.New("region is smaller than a pixel")
 	}
-	size := vision.Size{W: width, H: max(1, int(float64(width)*rh/rw+0.5))}
-	if size.W*size.H > maxPagePixels {
-		size = vision.FitPixels(size, 0, maxPagePixels)
-	}
+	// A sliver of a page asked at a large width would be a huge strip: neither side may pass maxPageSide.
+	size := vision.ScaleToWidth(rw, rh, width, maxPageSide, maxPagePixels)
 	img, err := s.rend.Render(ctx, id, raw, size)
 	if err != nil {
-		return nil, vision.Size{}, fmt.Errorf("render unit %d: %w", unitID, err)
+		return nil, vision.Size{}, s.public(fmt.Errorf("render unit %d: %w", unitID, err))
 	}
 	b, got, err := vision.EncodeJPEGUnder(img, maxImageBytes, 85)
 	if err != nil {
-		return nil, vision.Size{}, err
+		return nil, vision.Size{}, s.public(fmt.Errorf("encode unit %d at %dx%d: %w", unitID, size.W, size.H, err))
 	}
 	return b, got, nil
 }
@@ -311,6 +310,14 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	if err := s.scope(ctx, &q, in.Collection, in.DocumentIDs); err != nil {
 		return nil, out, err
 	}
+	// The run ends when its caller cancels the call or leaves, and takes a slot of the limit /v1/ask shares.
+	ctx, cancel := s.callContext(ctx, req.Extra)
+	defer cancel()
+	release, err := s.opt.RunSlot(ctx)
+	if err != nil {
+		return nil, out, err
+	}
+	defer release()
 	chat, modelName, provName := s.opt.Chat, in.Model, in.Provider
 	if chat == nil {
 		c, p, m, err := s.lib.Chat(in.Provider, in.Model)
@@ -340,6 +347,9 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	}
 	cfg := agent.Config{Mode: mode, Provider: provName, Model: modelName, Collection: in.Collection}
 	runID, res, err := kbagent.Ask(ctx, deps, 0, cfg, question, sink)
+	if err != nil && ctx.Err() != nil {
+		return nil, out, fmt.Errorf("ask (run %d) stopped: %w", runID, context.Cause(ctx))
+	}
 	if err != nil {
 		return nil, out, fmt.Errorf("ask (run %d): %w", runID, err)
 	}

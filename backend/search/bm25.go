@@ -26,9 +26,10 @@ func ftsOr(phrases []string) string {
 }
 
 // bm25 ranks units by FTS5's BM25. Word queries (stop words already dropped by parseTerms) use the word index,
-// which stems with porter over unicode61, so each quoted word also matches its inflections. A query with CJK text uses the trigram
-// index, matching each CJK run by its trigrams (Chinese has no spaces, so words cannot be matched as tokens);
-// CJK runs shorter than three characters cannot use the trigram index and fall back to a substring scan.
+// which stems with porter over unicode61, so each quoted word also matches its inflections. A query with CJK text
+// uses the bigram index (kb.CJKBigramText): Chinese has no spaces, so each CJK run is matched by its overlapping
+// character pairs, with the query's other words beside them; a query whose CJK runs are single characters falls
+// back to a substring scan.
 func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (signal, error) {
 	if t.empty() {
 		return signal{}, nil
@@ -47,14 +48,8 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 	case len(t.cjk) == 0:
 		ks := sc.kbScope()
 		r, err = s.kb.RankFTS(ctx, ftsOr(t.words), &ks, depth)
-	case !t.hasShortCJK():
-		phrases := t.cjkKeys()
-		for _, w := range t.words {
-			if len([]rune(w)) >= 3 {
-				phrases = append(phrases, w)
-			}
-		}
-		r, err = s.kb.RankFTSCJK(ctx, ftsOr(phrases), sc.kbScope(), depth)
+	case len(t.cjkKeys()) > 0:
+		r, err = s.kb.RankFTSBigram(ctx, ftsOr(append(t.cjkKeys(), t.words...)), sc.kbScope(), depth)
 	default:
 		// Score = number of distinct terms the text contains.
 		subs := capTerms(append(append([]string{}, t.cjk...), t.words...), maxScanTerms) // see limits.go
@@ -100,13 +95,4 @@ func (s *Searcher) scopeDocuments(ctx context.Context, sc *scope) (map[int64]boo
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	return docs, nil
-}
-
-func (t terms) hasShortCJK() bool {
-	for _, r := range t.cjk {
-		if len([]rune(r)) < 3 {
-			return true
-		}
-	}
-	return false
 }

@@ -2,7 +2,6 @@ package search
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"proofglass/backend/glove"
@@ -19,8 +18,29 @@ type terms struct {
 	stems map[string]string
 }
 
-func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+// isCJK is the bigram index's test, so that query and index cut text the same way.
+func isCJK(r rune) bool { return kb.IsCJKLetter(r) }
+
+// cjkQuestionWords are the interrogatives of Chinese questions: they are in the question, not on the page that
+// answers it, so they are cut out of CJK runs as English stop words are dropped.
+var cjkQuestionWords = []string{"为什么", "是不是", "什么", "怎么", "怎样", "如何", "哪些", "哪个", "哪一", "哪种", "哪里",
+	"是否", "能否", "可否", "多少", "请问"}
+
+// cutQuestionWords splits a CJK run where it holds a question word, dropping the word.
+func cutQuestionWords(run string) []string {
+	pieces := []string{run}
+	for _, w := range cjkQuestionWords {
+		var next []string
+		for _, p := range pieces {
+			for _, part := range strings.Split(p, w) {
+				if part != "" {
+					next = append(next, part)
+				}
+			}
+		}
+		pieces = next
+	}
+	return pieces
 }
 
 // splitCJK calls fn for the maximal CJK and non-CJK parts of a word token.
@@ -53,7 +73,11 @@ func parseTerms(q string) terms {
 			seen[part] = true
 			switch {
 			case cjk:
-				t.cjk = append(t.cjk, part)
+				pieces := cutQuestionWords(part)
+				if len(pieces) == 0 { // a question of question words only: search them
+					pieces = []string{part}
+				}
+				t.cjk = append(t.cjk, pieces...)
 			case glove.IsStopWord(part):
 				all = append(all, part)
 			default:
@@ -74,26 +98,19 @@ func parseTerms(q string) terms {
 
 func (t terms) empty() bool { return len(t.words) == 0 && len(t.cjk) == 0 }
 
-// cjkKeys are the substrings a CJK run is matched by: its trigrams, or the run itself when shorter.
+// cjkKeys are the tokens of the bigram index a query's CJK runs are matched by: each run's overlapping character
+// pairs (kb.CJKBigrams), without one-character runs, which match only where the page has them alone. nil when the
+// runs give no pair.
 func (t terms) cjkKeys() []string {
 	var keys []string
 	seen := map[string]bool{}
 	for _, run := range t.cjk {
-		rs := []rune(run)
-		if len(rs) < 3 {
-			if !seen[run] {
-				seen[run] = true
-				keys = append(keys, run)
+		kb.CJKBigrams(run, func(g string) {
+			if utf8.RuneCountInString(g) == 2 && !seen[g] {
+				seen[g] = true
+				keys = append(keys, g)
 			}
-			continue
-		}
-		for i := 0; i+3 <= len(rs); i++ {
-			k := string(rs[i : i+3])
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
+		})
 	}
 	return keys
 }
@@ -238,7 +255,7 @@ func snippet(text string, t terms) string {
 	const width = 200
 	at := -1
 	low := strings.ToLower(text)
-	for _, w := range append(append([]string{}, t.words...), t.cjk...) {
+	for _, w := range append(append([]string{}, t.words...), t.cjkKeys()...) {
 		i := strings.Index(low, w)
 		if s := stem(w); i < 0 && len(s) >= 3 && s != w {
 			i = strings.Index(low, s) // the page may hold another inflection ("degree" for "degrees")

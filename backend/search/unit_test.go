@@ -56,11 +56,14 @@ func TestParseTerms(t *testing.T) {
 		cjk   []string
 		keys  []string
 	}{
-		"english":    {"What is the accuracy of ProgramFC on HOVER?", []string{"accuracy", "programfc", "hover"}, nil, nil},
-		"only-stop":  {"what is the", []string{"what", "is", "the"}, nil, nil},
-		"chinese":    {"视觉文档 问答", nil, []string{"视觉文档", "问答"}, []string{"视觉文", "觉文档", "问答"}},
-		"mixed-run":  {"GPT4模型效果", []string{"gpt4"}, []string{"模型效果"}, []string{"模型效", "型效果"}},
-		"duplicates": {"cat Cat CAT", []string{"cat"}, nil, nil},
+		"english":   {"What is the accuracy of ProgramFC on HOVER?", []string{"accuracy", "programfc", "hover"}, nil, nil},
+		"only-stop": {"what is the", []string{"what", "is", "the"}, nil, nil},
+		"chinese":   {"视觉文档 问答", nil, []string{"视觉文档", "问答"}, []string{"视觉", "觉文", "文档", "问答"}},
+		"mixed-run": {"GPT4模型效果", []string{"gpt4"}, []string{"模型效果"}, []string{"模型", "型效", "效果"}},
+		// Question words are cut out of CJK runs, as English stop words are dropped.
+		"zh-question":            {"哪一种假文取自鲁迅？", nil, []string{"种假文取自鲁迅"}, []string{"种假", "假文", "文取", "取自", "自鲁", "鲁迅"}},
+		"zh-only-question-words": {"什么", nil, []string{"什么"}, []string{"什么"}},
+		"duplicates":             {"cat Cat CAT", []string{"cat"}, nil, nil},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -90,9 +93,9 @@ func TestMatchBoxes(t *testing.T) {
 		"stemmed-double": {"running", []kb.Word{w("ran", 0), w("run", 1), w("runner", 2), w("Runs", 3)},
 			[]Box{{"running", 1, 0, 2, 1}, {"running", 3, 0, 4, 1}}},
 		"cjk-per-char": {"文档问答", []kb.Word{w("视", 0), w("文", 1), w("档", 2), w("问", 3), w("x", 4), w("答", 5)},
-			[]Box{{"文档问", 1, 0, 2, 1}, {"文档问", 2, 0, 3, 1}, {"文档问", 3, 0, 4, 1}}},
+			[]Box{{"文档", 1, 0, 2, 1}, {"文档", 2, 0, 3, 1}, {"档问", 3, 0, 4, 1}}},
 		"cjk-line": {"问答系统", []kb.Word{w("这是一个问答系统的例子", 0), w("other", 1)},
-			[]Box{{"问答系", 0, 0, 1, 1}}},
+			[]Box{{"问答", 0, 0, 1, 1}}},
 		"cjk-short": {"问答", []kb.Word{w("问", 0), w("答", 1), w("答", 2)},
 			[]Box{{"问答", 0, 0, 1, 1}, {"问答", 1, 0, 2, 1}}},
 		"none": {"zebra", []kb.Word{w("cat", 0)}, nil},

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"mime"
 	"net"
 	"net/http"
@@ -119,6 +120,20 @@ const RetryAfterSeconds = 2
 
 func busy(w http.ResponseWriter, l *limiter) {
 	w.Header().Set("Retry-After", strconv.Itoa(RetryAfterSeconds))
-	refuse(w, http.StatusServiceUnavailable, "busy: too many "+l.name+" in progress; retry after "+
-		strconv.Itoa(RetryAfterSeconds)+" s")
+	refuse(w, http.StatusServiceUnavailable, l.busyMessage())
+}
+
+func (l *limiter) busyMessage() string {
+	return "busy: too many " + l.name + " in progress (at most " + strconv.Itoa(cap(l.slots)) + "); retry after " +
+		strconv.Itoa(RetryAfterSeconds) + " s"
+}
+
+// AcquireRun takes one of the agent-run slots that /v1/ask uses, for a run another face of this server starts (MCP's
+// ask tool), so every face shares one limit. Like /v1/ask it does not wait: when all are taken it says so.
+func (s *Server) AcquireRun(ctx context.Context) (release func(), err error) {
+	release, ok := s.runs.acquire(ctx)
+	if !ok {
+		return nil, errors.New(s.runs.busyMessage())
+	}
+	return release, nil
 }

@@ -31,6 +31,8 @@ const (
 	maxRegionCoord = 1 << 20
 	// maxImagePixels bounds one /v1/units/ID/image render, and is its default size.
 	maxImagePixels = 4 << 20
+	// maxImageSide bounds either side of a /v1/units/ID/image render.
+	maxImageSide = 8192
 )
 
 // searchParams is a parsed, validated VRAG search request.

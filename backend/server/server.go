@@ -76,6 +76,11 @@ func New(lib *library.Library, o Options) (*Server, error) {
 	if o.Token == "" && !IsLoopback(o.Addr) {
 		return nil, fmt.Errorf("refusing to serve %s without a token: only a loopback address may run without one", o.Addr)
 	}
+	if o.Token != "" {
+		if err := CheckToken(o.Token); err != nil {
+			return nil, fmt.Errorf("refusing to serve with a weak token: %w", err)
+		}
+	}
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
@@ -176,11 +181,36 @@ func (s *Server) auth(h http.Handler) http.Handler {
 				return
 			}
 		}
-		if r.URL.Path != "/search" {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		// Every body but /search's (which has its own, larger limit) is read whole here, so a body over the limit
+		// or one that trickles in too slowly gets the same answer on every route, /mcp included.
+		if r.URL.Path != "/search" && r.Body != nil && r.Body != http.NoBody {
+			b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+			if err != nil {
+				status, msg := bodyStatus(err, maxBody)
+				if msg == "" {
+					msg = "reading the request body: " + err.Error()
+				}
+				refuse(w, status, msg)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(b))
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// public is err's text as a client may see it: paths inside the data directory (blobs, cache) are not named; the
+// full error goes to the log.
+func (s *Server) public(err error) string {
+	msg := err.Error()
+	if s.lib == nil || s.lib.Config == nil {
+		return msg
+	}
+	if dir := s.lib.Config.DataDir; dir != "" && strings.Contains(msg, dir) {
+		s.log.Warn("http", "err", err)
+		msg = strings.ReplaceAll(msg, dir, "<library>")
+	}
+	return msg
 }
 
 func httpError(w http.ResponseWriter, status int, msg string) {
@@ -213,10 +243,8 @@ func (s *Server) renderJPEG(ctx context.Context, unitID int64, region vision.Rec
 	if w < 1 || h < 1 {
 		return nil, badf("region lies outside the %dx%d page", info.Size.W, info.Size.H)
 	}
-	size := vision.Size{W: int(w), H: int(h)}
-	if w*h > float64(maxPixels) { // float: no overflow whatever the region
-		size = vision.FitPixels(size, 0, maxPixels)
-	}
+	// Drawn at its own size, bounded in pixels and on each side (a sliver of a poster page stays encodable).
+	size := vision.ScaleToWidth(w, h, int(w), maxImageSide, maxPixels)
 	img, err := s.rend.Render(ctx, id, region, size)
 	if err != nil {
 		return nil, err
@@ -239,7 +267,7 @@ func (s *Server) unitImage(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, kb.ErrNotFound) {
 			httpError(w, http.StatusNotFound, err.Error())
 		} else {
-			httpError(w, http.StatusInternalServerError, err.Error())
+			httpError(w, http.StatusInternalServerError, s.public(err))
 		}
 		return
 	}
@@ -259,7 +287,7 @@ func (s *Server) unitImage(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, err.Error())
 		return
 	case err != nil:
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, s.public(err))
 		return
 	}
 	w.Header().Set("Content-Type", "image/jpeg")
@@ -295,7 +323,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	ev, err := kbagent.Events(r.Context(), s.lib.KB, id)
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, s.public(err))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"events": ev})
@@ -392,7 +420,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err.Error())
+		httpError(w, http.StatusInternalServerError, s.public(err))
 		return
 	}
 	w.Header().Set("X-Proofglass-Conversation", strconv.FormatInt(convID, 10))

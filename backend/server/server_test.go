@@ -79,13 +79,13 @@ func newFixture(t testing.TB, chat model.Chat) *fixture {
 	if fixErr != nil {
 		t.Fatal(fixErr)
 	}
-	s, err := New(fixLib, Options{Token: "test-token", Addr: "127.0.0.1:0", Chat: chat})
+	s, err := New(fixLib, Options{Token: "test-token-4f9a2c71", Addr: "127.0.0.1:0", Chat: chat})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s)
 	t.Cleanup(func() { srv.Close(); s.Close() })
-	return &fixture{lib: fixLib, token: "test-token", srv: srv}
+	return &fixture{lib: fixLib, token: "test-token-4f9a2c71", srv: srv}
 }
 
 func (f *fixture) do(t *testing.T, method, path, token string, body any) *http.Response {
@@ -128,7 +128,7 @@ func TestAuth(t *testing.T) {
 		"health needs no token":   {"GET", "/healthz", "", 200},
 		"search without a token":  {"GET", "/search?queries=blood", "", 401},
 		"search with a bad token": {"GET", "/search?queries=blood", "nope", 401},
-		"search with the token":   {"GET", "/search?queries=blood", "test-token", 200},
+		"search with the token":   {"GET", "/search?queries=blood", "test-token-4f9a2c71", 200},
 		"blob without a token":    {"GET", "/v1/blobs/" + strings.Repeat("a", 64), "", 401},
 	}
 	for name, c := range cases {

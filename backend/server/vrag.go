@@ -53,7 +53,14 @@ func detail(w http.ResponseWriter, status int, msg string) {
 func (s *Server) searchPOST(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxSearchBody))
 	if err != nil {
-		detail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body over %d bytes: split the batch", maxSearchBody))
+		status, msg := bodyStatus(err, maxSearchBody)
+		switch status {
+		case http.StatusRequestEntityTooLarge:
+			msg += ": split the batch"
+		case http.StatusBadRequest:
+			msg = fmt.Sprintf("reading the request body: %v", err)
+		}
+		detail(w, status, msg)
 		return
 	}
 	p, err := parseSearchPOST(body)
@@ -91,7 +98,7 @@ func (s *Server) answerSearch(w http.ResponseWriter, r *http.Request, p searchPa
 		return // the client went away
 	default:
 		s.log.Error("search", "err", err)
-		detail(w, http.StatusInternalServerError, err.Error())
+		detail(w, http.StatusInternalServerError, s.public(err))
 		return
 	}
 	if newer {

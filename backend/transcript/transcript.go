@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/termsafe"
 )
 
 const (
@@ -54,8 +55,17 @@ func (p *Printer) printf(format string, a ...any) {
 	p.col0 = strings.HasSuffix(s, "\n")
 }
 
-// line ends the streamed text, if any, so a structural line starts at column 0.
+// line ends the streamed text, if any, so a structural line starts at column 0. Its text arguments (file names,
+// questions, answers, errors) have their control characters escaped: a document cannot drive the terminal.
 func (p *Printer) line(format string, a ...any) {
+	for i, v := range a {
+		switch v := v.(type) {
+		case string:
+			a[i] = termsafe.Line(v)
+		case error:
+			a[i] = termsafe.Line(v.Error())
+		}
+	}
 	p.endStream()
 	p.printf(format+"\n", a...)
 }
@@ -96,7 +106,7 @@ func (p *Printer) streamText(kind, text string) {
 		text = strings.TrimLeft(text, "\n")
 		p.trim = text == ""
 	}
-	p.printf("%s", text)
+	p.printf("%s", termsafe.Text(text)) // the model's text keeps its lines; nothing else of it reaches the terminal raw
 }
 
 // Print writes one event.

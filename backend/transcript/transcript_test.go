@@ -129,3 +129,43 @@ func TestGroundingFooter(t *testing.T) {
 		t.Fatalf("transcript:\n%s\nwant the footer:\n%s", got, want)
 	}
 }
+
+// TestControlCharactersEscaped: names, questions, the model's text and errors cannot drive the terminal; the dim
+// codes the printer writes itself stay.
+func TestControlCharactersEscaped(t *testing.T) {
+	evil := "\x1b[31mred\x1b]0;title\x07\rforged\u202e"
+	evs := []agent.Event{
+		{Kind: agent.KindRunStarted, Run: &agent.RunInfo{Mode: "vrag", Question: "why " + evil, Collection: evil}},
+		{Step: 1, Kind: agent.KindThinking, Text: "think " + evil + "\nnext line"},
+		{Step: 1, Kind: agent.KindSearch, Search: &agent.SearchInfo{Query: evil}},
+		{Step: 1, Kind: agent.KindResults, Results: &agent.ResultsInfo{Hits: []agent.Hit{{UnitID: "7", DocumentName: evil + ".pdf", Kind: "pdf", Page: 1}}}},
+		{Step: 2, Kind: agent.KindError, Error: &agent.ErrorInfo{Code: "render", Message: "open " + evil}},
+		{Step: 2, Kind: agent.KindAnswer, Answer: &agent.AnswerInfo{Text: "it is " + evil + "\nsecond", Citations: []agent.Citation{
+			{UnitID: "7", DocumentName: evil + ".pdf", Page: 1}}}},
+		{Step: 2, Kind: agent.KindDone, Done: &agent.DoneInfo{Status: agent.StatusAnswered}},
+	}
+	var b bytes.Buffer
+	p := New(&b)
+	p.Dim = true
+	for _, ev := range evs {
+		if err := p.Print(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := strings.NewReplacer(dimOn, "", dimOff, "").Replace(b.String())
+	for _, bad := range []string{"\x1b", "\x07", "\r", "\u202e"} {
+		if strings.Contains(out, bad) {
+			t.Fatalf("transcript holds %q raw:\n%s", bad, out)
+		}
+	}
+	for _, want := range []string{`question: why \x1b[31mred\x1b]0;title\x07\rforged\u202e`, `collection: \x1b[31mred`,
+		`1. \x1b[31mred\x1b]0;title\x07\rforged\u202e.pdf p.1`, `error [render]: open \x1b[31mred`, `  it is \x1b[31mred`,
+		"  second", `[1] \x1b[31mred`, "next line"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(b.String(), dimOn) {
+		t.Error("the printer's own dim code was escaped")
+	}
+}

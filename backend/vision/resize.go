@@ -113,3 +113,24 @@ func FitPixels(s Size, minPixels, maxPixels int) Size {
 
 // VRAGSize is the size VRAG sends an image of raw size s at (256·28² … 512·28² pixels).
 func VRAGSize(s Size) Size { return FitPixels(s, VRAGMinPixels, VRAGMaxPixels) }
+
+// ScaleToWidth sizes the image of a w×h region drawn width pixels wide, keeping its aspect, scaled down until
+// neither side exceeds maxSide and its area stays within maxPixels (0: no bound). Each side is at least one pixel,
+// so a sliver's aspect is kept only as far as whole pixels allow.
+func ScaleToWidth(w, h float64, width, maxSide, maxPixels int) Size {
+	if w <= 0 || h <= 0 || width <= 0 {
+		return Size{W: max(1, width), H: 1}
+	}
+	s := float64(width) / w
+	if maxSide > 0 {
+		s = min(s, float64(maxSide)/w, float64(maxSide)/h)
+	}
+	if maxPixels > 0 && w*s*h*s > float64(maxPixels) {
+		s = math.Sqrt(float64(maxPixels) / (w * h))
+	}
+	out := Size{W: max(1, int(w*s+0.5)), H: max(1, int(h*s+0.5))}
+	if maxPixels > 0 && out.W*out.H > maxPixels { // rounded up past the bound: round down instead
+		out = Size{W: max(1, int(w*s)), H: max(1, int(h*s))}
+	}
+	return out
+}

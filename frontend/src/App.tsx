@@ -10,7 +10,7 @@ import { Library } from './features/library/Library'
 import { Settings } from './features/settings/Settings'
 import { useTranslation } from './i18n'
 import { backend, hasBackend, onFilesDropped, onIngestProgress, onOpenFiles, type Status } from './lib/backend'
-import { foldProgress, progressState, type Collection, type IngestProgress, type Settings as SettingsT } from './lib/types'
+import { foldProgress, progressState, type Collection, type IngestProgress, type Notice, type Settings as SettingsT } from './lib/types'
 
 export function App() {
   const { t } = useTranslation()
@@ -53,7 +53,7 @@ export function App() {
     if (hasBackend()) backend.settings().then(setSettings, () => {})
   }, [])
   // Messages of this start the backend gives once (a Loupe library adopted), shown until dismissed.
-  const [notices, setNotices] = useState<string[]>([])
+  const [notices, setNotices] = useState<Notice[]>([])
   useEffect(() => {
     if (hasBackend()) backend.notices().then((n) => setNotices(n ?? []), () => {})
   }, [])

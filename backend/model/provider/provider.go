@@ -145,6 +145,8 @@ type Result struct {
 	EmbedFound     *bool  `json:"embed_model_found,omitempty"`
 	LatencyMS      int64  `json:"latency_ms"`
 	Error          string `json:"error,omitempty"`
+	// Reason names why the test failed (model.Failure*), for the window's language; "" when not known.
+	Reason string `json:"reason,omitempty"`
 	Note           string `json:"note,omitempty"` // something worth knowing that is not a failure
 	// Infos are the models listed, for callers that show them (`proofglass models`).
 	Infos []model.Info `json:"-"`
@@ -166,10 +168,15 @@ func Test(ctx context.Context, p config.Provider) Result {
 	return test(ctx, p, Options{Transport: TestTransport()})
 }
 
-func test(ctx context.Context, p config.Provider, o Options) Result {
-	r := Result{Name: p.Name, Kind: p.Kind, BaseURL: p.BaseURL, ChatModel: p.ChatModel, EmbedModel: p.EmbedModel}
+func test(ctx context.Context, p config.Provider, o Options) (r Result) {
+	// r is the named result so that the deferred redaction applies to what is returned.
+	r = Result{Name: p.Name, Kind: p.Kind, BaseURL: p.BaseURL, ChatModel: p.ChatModel, EmbedModel: p.EmbedModel}
 	start := time.Now()
-	defer func() { r.Error = transport.Redact(r.Error, p.APIKey) }()
+	var failed error
+	defer func() {
+		r.Error = transport.Redact(r.Error, p.APIKey)
+		r.Reason = model.FailureCode(failed)
+	}()
 	s, err := New(p, o)
 	if err != nil {
 		r.Error = err.Error()
@@ -182,7 +189,7 @@ func test(ctx context.Context, p config.Provider, o Options) Result {
 		v, err := s.Version(ctx)
 		if err != nil {
 			r.LatencyMS = time.Since(start).Milliseconds()
-			r.Error = err.Error()
+			r.Error, failed = err.Error(), err
 			return r
 		}
 		r.Version = v
@@ -198,7 +205,7 @@ func test(ctx context.Context, p config.Provider, o Options) Result {
 			r.Note = "the server does not list its models (GET /models answered 404)"
 			return r
 		}
-		r.Error = err.Error()
+		r.Error, failed = err.Error(), err
 		// An HTTP answer, even an error, proves the server is there.
 		r.Reachable = s.Version != nil || errors.As(err, &se) || errors.Is(err, model.ErrModelNotFound)
 		return r

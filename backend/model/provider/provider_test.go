@@ -90,6 +90,10 @@ func TestUnreachableEndpointsAreReportedNotFatal(t *testing.T) {
 	if !strings.Contains(rs[0].Error, "connection refused") || !strings.Contains(rs[2].Error, "unknown kind") {
 		t.Errorf("errors should say why: %q / %q", rs[0].Error, rs[2].Error)
 	}
+	// The reason the window translates: nothing answers at the first two; the third is a configuration error.
+	if rs[0].Reason != model.FailureUnreachable || rs[1].Reason != model.FailureUnreachable || rs[2].Reason != "" {
+		t.Errorf("reasons %q %q %q", rs[0].Reason, rs[1].Reason, rs[2].Reason)
+	}
 }
 
 func TestResultNeverCarriesTheKey(t *testing.T) {
@@ -109,6 +113,9 @@ func TestResultNeverCarriesTheKey(t *testing.T) {
 		}
 		if !r.Reachable || r.Error == "" {
 			t.Errorf("%s: a 401 means reachable with an error: %+v", kind, r)
+		}
+		if r.Reason != model.FailureUnauthorized {
+			t.Errorf("%s: reason %q, want %q", kind, r.Reason, model.FailureUnauthorized)
 		}
 	}
 }

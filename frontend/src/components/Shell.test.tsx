@@ -1,4 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react'
+import { i18n } from '../i18n'
 import { Shell } from './Shell'
 
 describe('Shell', () => {
@@ -25,11 +26,16 @@ describe('Shell', () => {
         onView={() => {}}
         status={null}
         error=""
-        notices={['Loupe is now Proofglass: your library moved from /a to /b', 'second notice']}
+        notices={[
+          { code: 'library_moved', params: { from: '/a', to: '/b' }, message: 'Loupe is now Proofglass: your library moved from /a to /b' },
+          { code: 'from_a_later_release', message: 'second notice' },
+        ]}
       />,
     )
     const banner = screen.getByTestId('notices')
     expect(banner.textContent).toContain('your library moved from /a to /b')
+    // A code the catalogue has is translated; one it lacks shows the backend's English.
+    expect(banner.querySelector('[title="Loupe is now Proofglass: your library moved from /a to /b"]')).not.toBeNull()
     expect(banner.textContent).toContain('second notice')
     fireEvent.click(screen.getAllByRole('button', { name: 'Dismiss' })[0])
     expect(screen.getByTestId('notices').textContent).not.toContain('your library moved')
@@ -41,6 +47,17 @@ describe('Shell', () => {
   it('shows no banner without notices', () => {
     render(<Shell view="library" onView={() => {}} status={null} error="" notices={[]} />)
     expect(screen.queryByTestId('notices')).toBeNull()
+  })
+
+  it('shows a notice in Chinese when the window speaks it', async () => {
+    await i18n.changeLanguage('zh-CN')
+    try {
+      render(<Shell view="library" onView={() => {}} status={null} error=""
+        notices={[{ code: 'library_moved', params: { from: '/a', to: '/b' }, message: 'Loupe is now Proofglass: your library moved from /a to /b' }]} />)
+      expect(screen.getByTestId('notices').textContent).toContain('您的资料库已从 /a 移到 /b')
+    } finally {
+      await i18n.changeLanguage('en')
+    }
   })
 
   it('says when the backend is not connected', () => {

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react'
-import { useTranslation } from '../i18n'
+import { i18n, useTranslation } from '../i18n'
 import type { Status } from '../lib/backend'
+import type { Notice } from '../lib/types'
 
 export type View = 'library' | 'chat' | 'graph' | 'settings' | 'eval'
 
@@ -19,7 +20,7 @@ type Props = {
   status: Status | null
   error: string
   /** One-time messages of this start (a Loupe library adopted), shown until dismissed. */
-  notices?: string[]
+  notices?: Notice[]
   children?: ReactNode
 }
 
@@ -75,18 +76,24 @@ export function Shell({ view, onView, status, error, notices = [], children }: P
   )
 }
 
-/** Notices is a banner of one-time messages; each goes away when dismissed and does not come back. */
-function Notices({ messages }: { messages: string[] }) {
+/** Notices is a banner of one-time messages; each goes away when dismissed and does not come back. A notice is
+ * shown in the window's language when the catalogue has its code (backend.notice.<code>), else in the backend's
+ * English. */
+function Notices({ messages }: { messages: Notice[] }) {
   const { t } = useTranslation()
   const [dismissed, setDismissed] = useState<string[]>([])
-  const shown = messages.filter((m) => !dismissed.includes(m))
+  const shown = messages.filter((m) => !dismissed.includes(m.message))
   if (shown.length === 0) return null
+  const text = (n: Notice) => {
+    const key = `backend.notice.${n.code}`
+    return n.code && i18n.exists(key) ? t(key, { ...n.params }) : n.message
+  }
   return (
     <div className="banner" role="status" data-testid="notices">
       {shown.map((m) => (
-        <p key={m}>
-          <span>{m}</span>
-          <button className="link" aria-label={t('common.dismiss')} onClick={() => setDismissed((d) => [...d, m])}>
+        <p key={m.message}>
+          <span title={m.message}>{text(m)}</span>
+          <button className="link" aria-label={t('common.dismiss')} onClick={() => setDismissed((d) => [...d, m.message])}>
             {t('common.dismiss')}
           </button>
         </p>

@@ -16,6 +16,7 @@ import type {
   IngestProgress,
   Message,
   ModelInfo,
+  Notice,
   PageRef,
   ProbeResult,
   Provider,
@@ -71,7 +72,7 @@ export const backend = {
   stop: (runId: string): Promise<void> => Chat.Stop(runId),
   addSample: (collection: string): Promise<void> => Library.AddSampleLibrary(collection),
   /** The one-time messages of this start (a Loupe library adopted), each returned once. */
-  notices: (): Promise<string[]> => Library.Notices(),
+  notices: (): Promise<Notice[]> => Library.Notices(),
 }
 
 /** onAgentEvent subscribes to the live agent stream; returns the unsubscribe function. */

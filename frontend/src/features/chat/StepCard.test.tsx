@@ -1,4 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react'
+import { i18n } from '../../i18n'
 import { ViewerContext, type ViewerTarget } from '../../components/viewerContext'
 import { replayRun } from '../../lib/run'
 import { vragRun } from '../../test/fixtures'
@@ -64,5 +65,29 @@ describe('step cards', () => {
   it('shows a recoverable error as a correction, not a failure', () => {
     render(<StepCard step={{ type: 'error', seq: 1, step: 1, error: { code: 'invalid_action', message: 'no tag', recoverable: true } }} />)
     expect(screen.getByTestId('step-error').textContent).toContain('Corrected a step')
+  })
+
+  it('says why a model call failed in the window language, the server words on hover', async () => {
+    const message = 'model call 1: HTTP 401 invalid_request_error: Incorrect API key provided'
+    const step = { type: 'error' as const, seq: 4, step: 1, error: { code: 'model', reason: 'unauthorized', message, recoverable: false } }
+    const { unmount } = render(<StepCard step={step} />)
+    const reason = screen.getByTestId('error-reason')
+    expect(reason.textContent).toContain('refused the API key')
+    expect(reason.getAttribute('title')).toBe(message)
+    unmount()
+    await i18n.changeLanguage('zh-CN')
+    try {
+      render(<StepCard step={step} />)
+      expect(screen.getByTestId('error-reason').textContent).toContain('拒绝了 API 密钥')
+    } finally {
+      await i18n.changeLanguage('en')
+    }
+  })
+
+  it('shows the message itself for a reason the window does not know', () => {
+    const message = 'model call 2: something new'
+    render(<StepCard step={{ type: 'error', seq: 5, step: 2, error: { code: 'model', reason: 'from_the_future', message, recoverable: true } }} />)
+    expect(screen.queryByTestId('error-reason')).toBeNull()
+    expect(screen.getByTestId('step-error').textContent).toContain(message)
   })
 })

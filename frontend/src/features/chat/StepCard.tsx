@@ -1,8 +1,8 @@
 import { Overlay } from '../../components/Overlay'
 import { Thumb } from '../../components/Thumb'
 import { useOpenViewer } from '../../components/viewerContext'
-import { useTranslation } from '../../i18n'
-import type { Citation, CropInfo, Hit } from '../../lib/events'
+import { i18n, useTranslation } from '../../i18n'
+import type { Citation, CropInfo, ErrorInfo, Hit } from '../../lib/events'
 import type { Step } from '../../lib/run'
 
 /** StepCard draws one step of a run: thinking (collapsed), a search with its pages, a crop, a memory, an error. */
@@ -54,10 +54,25 @@ export function StepCard({ step }: { step: Step }) {
       return (
         <div className={'card error-card' + (step.error.recoverable ? ' recoverable' : '')} data-testid="step-error" role="status">
           <div className="card-title">{step.error.recoverable ? t('step.corrected') : t('step.error')}</div>
-          <p>{step.error.message}</p>
+          <ErrorText error={step.error} />
         </div>
       )
   }
+}
+
+/** ErrorText says why a model call failed in the window's language when the backend named the reason, with the
+ * backend's English message on hover (it carries the server's own words); otherwise the message. */
+function ErrorText({ error }: { error: ErrorInfo }) {
+  const { t } = useTranslation()
+  const key = `backend.model.${error.reason ?? ''}`
+  if (error.code === 'model' && error.reason && i18n.exists(key)) {
+    return (
+      <p title={error.message} data-testid="error-reason">
+        {t(key)}
+      </p>
+    )
+  }
+  return <p>{error.message}</p>
 }
 
 function SearchCard({ query, hits, pending }: { query: string; hits?: Hit[]; pending: boolean }) {

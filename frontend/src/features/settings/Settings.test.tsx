@@ -29,7 +29,8 @@ vi.mock('../../lib/backend', () => ({
     },
     testProvider: (p: Provider, key: string) => {
       calls.test.push([structuredClone(p), key])
-      const r: ProviderResult = { name: p.name, kind: p.kind, base_url: p.base_url, reachable: false, models: 0, latency_ms: 1 } as ProviderResult
+      const r: ProviderResult = { name: p.name, kind: p.kind, base_url: p.base_url, reachable: false, models: 0, latency_ms: 1,
+        error: 'list models at http://127.0.0.1:9/v1: dial tcp 127.0.0.1:9: connect: connection refused', reason: 'unreachable' } as ProviderResult
       return Promise.resolve(r)
     },
     listModels: () => Promise.resolve([]),
@@ -54,6 +55,10 @@ describe('Settings', () => {
     await waitFor(() => expect(calls.test).toHaveLength(1))
     expect(calls.test[0][1]).toBe('sk-typed')
     expect(calls.test[0][0]).not.toHaveProperty('api_key')
+    // A failure says why in the window's words, the backend's English on hover.
+    const result = await screen.findByTestId('test-result')
+    expect(result.textContent).toContain('does not answer at its address')
+    expect(result.querySelector('[title*="connection refused"]')).not.toBeNull()
 
     // Saving the key sends it once and clears the field: nothing reads it back.
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }))

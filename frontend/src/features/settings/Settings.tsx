@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { backend, onPullProgress } from '../../lib/backend'
-import { chooseLanguage, storedChoice, useTranslation, type LanguageChoice } from '../../i18n'
+import { chooseLanguage, i18n, storedChoice, useTranslation, type LanguageChoice } from '../../i18n'
 import { modes } from '../../lib/events'
 import type { ModelInfo, Provider, ProviderResult, PullEvent, Settings as S } from '../../lib/types'
 import { ModelCheck, ModelOptions } from './ModelTuning'
@@ -268,7 +268,8 @@ function TestResult({ r }: { r: ProviderResult }) {
         : t('settings.notReachable')}
       {r.chat_model_found === false && ` · ${t('settings.chatModelMissing', { name: r.chat_model })}`}
       {r.embed_model_found === false && ` · ${t('settings.embedModelMissing', { name: r.embed_model })}`}
-      {r.error && ` · ${r.error}`}
+      {r.error && ' · '}
+      {r.error && (r.reason && i18n.exists(`backend.model.${r.reason}`) ? <span title={r.error}>{t(`backend.model.${r.reason}`)}</span> : r.error)}
     </span>
   )
 }

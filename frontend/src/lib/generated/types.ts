@@ -263,6 +263,8 @@ export interface ErrorInfo {
   code: string
   message: string
   recoverable: boolean
+  /** Reason says why a model call failed, for code model: one of model.Failure* ("" when not known). */
+  reason?: string
   /** Context is set for the context_* codes: context_capped, context_near_limit, context_truncated. */
   context?: ContextInfo
 }
@@ -560,6 +562,16 @@ export interface ModelOptions {
   num_ctx?: number
 }
 
+/**
+ * Notice is a one-time message of this start for the window: a code with its parameters, which the window's
+ * catalogues translate (backend.notice.<code>), and the same in English.
+ */
+export interface Notice {
+  code: string
+  params?: Record<string, string>
+  message: string
+}
+
 /** PageRef is a unit as the grid and the viewer need it: no text or word boxes, which can be large. */
 export interface PageRef {
   id: number
@@ -623,6 +635,8 @@ export interface ProviderResult {
   embed_model_found?: boolean
   latency_ms: number
   error?: string
+  /** Reason names why the test failed (model.Failure*), for the window's language; "" when not known. */
+  reason?: string
   /** something worth knowing that is not a failure */
   note?: string
 }
@@ -669,6 +683,8 @@ export interface RunInfo {
   provider?: string
   model?: string
   collection?: string
+  /** Conversation is the conversation the run answers a turn of (0: none): a script that started one continues it. */
+  conversation_id?: number
   /** the search scope; empty means every document */
   documents?: number[]
   think: boolean

@@ -1,0 +1,89 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"proofglass/backend/kb"
+)
+
+// dbDescriptors counts this process's open descriptors on the database at path (its -wal and -shm included).
+func dbDescriptors(t *testing.T, path string) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd here: %v", err)
+	}
+	n := 0
+	for _, e := range ents {
+		if target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && strings.HasPrefix(target, path) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestDescriptorsAfterABurst: 100 concurrent clients read a stored run; once the server is idle it holds no more
+// descriptors on the database than before (backend/kb's TestDescriptorsReturnAfterABurst forces the worst case).
+func TestDescriptorsAfterABurst(t *testing.T) {
+	f := newFixture(t, nil)
+	ctx := context.Background()
+	// Idle connections are closed after 30 s; the test does not wait that long.
+	f.lib.KB.DB().SetConnMaxIdleTime(200 * time.Millisecond)
+	defer f.lib.KB.DB().SetConnMaxIdleTime(30 * time.Second)
+	run, err := f.lib.KB.CreateRun(ctx, kb.Run{Question: "How much blood?", Mode: "vrag"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := f.lib.Config.DBPath()
+	time.Sleep(300 * time.Millisecond) // let the fixture's own connections go idle and close
+	before := dbDescriptors(t, db)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	peak := 0
+	errs := make(chan error, 100)
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("GET", f.srv.URL+fmt.Sprintf("/v1/runs/%d/events", run.ID), nil)
+			req.Header.Set("Authorization", "Bearer "+f.token)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				errs <- err
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				errs <- fmt.Errorf("status %d", resp.StatusCode)
+			}
+			mu.Lock()
+			peak = max(peak, dbDescriptors(t, db))
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	after := 0
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if after = dbDescriptors(t, db); after <= before || time.Now().After(deadline) {
+			break
+		}
+	}
+	t.Logf("descriptors on the database: %d before, up to %d during the burst, %d once idle", before, peak, after)
+	if after > before {
+		t.Fatalf("%d descriptors on the database once idle, %d before the burst", after, before)
+	}
+}
