@@ -2,11 +2,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/wailsapp/wails/v2"
 
@@ -22,10 +19,7 @@ func main() {
 	args := os.Args[1:]
 	if cli.IsCommand(args) {
 		attachConsole()
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := cli.Execute(ctx, args)
-		stop()
-		os.Exit(code)
+		os.Exit(cli.Main(args))
 	}
 	win, err := cli.ParseWindowArgs(args)
 	if err != nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"testing"
 
@@ -16,7 +15,7 @@ func init() {
 	if os.Getenv(asProofglassEnv) != "1" || (len(os.Args) > 1 && os.Args[1] == pdf.WorkerCommand) {
 		return
 	}
-	os.Exit(Execute(context.Background(), os.Args[1:]))
+	os.Exit(Main(os.Args[1:]))
 }
 
 // TestMain lets the test binary serve as the pdf worker, as the proofglass binary does through its hidden pdf-worker

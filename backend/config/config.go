@@ -128,6 +128,12 @@ type Ingest struct {
 	OCRLanguages []string `json:"ocr_languages"` // tesseract language codes
 	ClipSeconds  int      `json:"clip_seconds"`  // video clip length
 	Workers      int      `json:"workers"`       // 0 = number of CPUs
+	// MaxPages is the most pages a PDF may have to be ingested (0 = 20,000): a file of a hundred thousand empty
+	// pages fails at once instead of holding a worker for the whole per-file time limit.
+	MaxPages int `json:"max_pages,omitempty"`
+	// MaxBlankPages stops a PDF whose first pages, this many of them, give no text at all, not even by OCR (0 = 500):
+	// a document of blank pages. Off when OCR is off (textless scans are expected then).
+	MaxBlankPages int `json:"max_blank_pages,omitempty"`
 	// Transcription, when its model is set, transcribes the speech of video clips through an OpenAI-compatible
 	// /audio/transcriptions endpoint (a Whisper model served by vLLM, LocalAI or OpenAI).
 	Transcription Transcription `json:"transcription"`
@@ -299,8 +305,8 @@ func Load(flag string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resolve data directory: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data directory %s: %w", dir, err)
+	if err := PrepareDataDir(dir); err != nil {
+		return nil, err
 	}
 	c := &Config{DataDir: dir, Secrets: DefaultSecretStore(dir)}
 	s, err := readSettings(c.SettingsPath())
@@ -310,6 +316,39 @@ func Load(flag string) (*Config, error) {
 	c.saved = &s
 	c.Settings = withEnv(s)
 	return c, nil
+}
+
+// UnsafeDataDirError is a data directory Proofglass refuses to use: another local user could change what is in it.
+type UnsafeDataDirError struct {
+	Dir, Why, Fix string
+}
+
+func (e *UnsafeDataDirError) Error() string {
+	return fmt.Sprintf("data directory %s is not safe to use: %s (fix: %s)", e.Dir, e.Why, e.Fix)
+}
+
+// PrepareDataDir creates the data directory, readable and writable by its owner only whatever the umask, or checks
+// that an existing one is safe: a directory that others may write to, or that belongs to another user, is refused
+// with the command that fixes it (as ssh refuses such key files) rather than changed behind the user's back.
+func PrepareDataDir(dir string) error {
+	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("create data directory %s: %w", dir, err)
+		}
+		// Ours: made private whatever the umask (MkdirAll's mode is filtered by it, never widened, but say it).
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("restrict data directory %s: %w", dir, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("data directory %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("data directory %s is not a directory", dir)
+	}
+	return checkDataDirOwner(dir, st)
 }
 
 func readSettings(path string) (Settings, error) {

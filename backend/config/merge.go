@@ -234,6 +234,12 @@ func Validate(s Settings) error {
 			return bad("ingest.ocr_languages", "%q is not a tesseract language code", clip(l))
 		}
 	}
+	if s.Ingest.MaxPages < 0 {
+		return bad("ingest.max_pages", "%d is negative (0 means the default, 20000)", s.Ingest.MaxPages)
+	}
+	if s.Ingest.MaxBlankPages < 0 {
+		return bad("ingest.max_blank_pages", "%d is negative (0 means the default, 500)", s.Ingest.MaxBlankPages)
+	}
 	if s.Ingest.ClipSeconds < 0 || s.Ingest.ClipSeconds > 3600 {
 		return bad("ingest.clip_seconds", "%d is outside 0–3600", s.Ingest.ClipSeconds)
 	}

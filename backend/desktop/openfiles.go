@@ -60,7 +60,11 @@ func (o *OpenFilesService) TakeOpenFiles() []string {
 func ClaimWindow(dataFlag string, paths []string) (p *instance.Primary, handed bool, err error) {
 	dir, err := config.ResolveDataDir(dataFlag)
 	if err == nil {
-		err = os.MkdirAll(dir, 0o700)
+		err = config.PrepareDataDir(dir)
+	}
+	var unsafe *config.UnsafeDataDirError
+	if errors.As(err, &unsafe) {
+		return nil, false, err // another user could hand this window files, or take the socket: refused
 	}
 	if err != nil {
 		slog.Warn("single instance off", "err", err)

@@ -84,6 +84,7 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 		out = append(out, Check{Name: "database", OK: true, Detail: fmt.Sprintf("%s: integrity ok, schema v%d", cfg.DBPath(), v)})
 	}
 
+	out = append(out, pendingDeletions(ctx, k, fix))
 	r, err := k.CheckBlobs(ctx, orphanGrace)
 	if err != nil {
 		return append(out, Check{Name: "blobs", Detail: err.Error(), Fix: "check permissions of " + cfg.BlobDir()})
@@ -108,6 +109,42 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 	}
 	return append(out, missing, orphans, pageCache(ctx, cfg, k, fix), pageCacheSize(ctx, cfg, k), wordBoxes(ctx, k, fix),
 		freeSpace(ctx, k, fix))
+}
+
+// pendingDeletions finds deletions that were journalled and not done (a watcher killed while emptying a folder,
+// `watch remove` interrupted): documents whose files are gone, and blobs no row refers to any more. The next watcher
+// to start finishes them; with fix, so does doctor.
+func pendingDeletions(ctx context.Context, k *kb.KB, fix bool) Check {
+	c := Check{Name: "deletions pending"}
+	docs, err := k.PendingDeletions(ctx)
+	if err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	blobs, err := k.PendingBlobDeletions(ctx)
+	if err != nil {
+		c.Detail = err.Error()
+		return c
+	}
+	if len(docs) == 0 && blobs == 0 {
+		c.OK, c.Detail = true, "none"
+		return c
+	}
+	c.Detail = fmt.Sprintf("%d document(s) and %d blob(s) left to delete by an interrupted deletion", len(docs), blobs)
+	if !fix {
+		c.Fix = "run `proofglass doctor --fix` (or start the watcher: `proofglass watch`, the app or `proofglass serve`) to finish them"
+		return c
+	}
+	gone, err := k.DeleteDocuments(ctx, docs)
+	if err == nil {
+		_, err = k.PurgeBlobs(ctx)
+	}
+	c.OK = err == nil
+	c.Detail = fmt.Sprintf("finished: %d document(s) deleted, blob journal swept", len(gone))
+	if err != nil {
+		c.Detail += ": " + err.Error()
+	}
+	return c
 }
 
 // vacuumShare is the share of the database file that must be free pages before the check suggests giving them

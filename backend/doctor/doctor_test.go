@@ -210,3 +210,36 @@ func TestStoreGivesFreePagesBack(t *testing.T) {
 		t.Errorf("kept document after --fix: %+v, %v", us, err)
 	}
 }
+
+// A deletion journalled and not done (a watcher killed while emptying a folder) is reported, and --fix finishes it:
+// the document and its blob go, whatever the blob's age.
+func TestStoreFinishesPendingDeletions(t *testing.T) {
+	ctx := context.Background()
+	cfg, k, c := openStore(t, "c")
+	blob, err := k.Blobs.Put([]byte("a deleted file's original"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: blob, Name: "gone.png", Kind: "image", Blob: blob})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.DB().ExecContext(ctx, `INSERT INTO document_deletions(document_id) VALUES (?)`, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	k.Close()
+
+	p := find(t, Store(ctx, cfg, false), "deletions pending")
+	if p.OK || !strings.Contains(p.Detail, "1 document(s)") || !strings.Contains(p.Fix, "--fix") {
+		t.Errorf("pending deletion not reported with a fix: %+v", p)
+	}
+	if p := find(t, Store(ctx, cfg, true), "deletions pending"); !p.OK || !strings.Contains(p.Detail, "1 document(s) deleted") {
+		t.Errorf("--fix did not finish the deletion: %+v", p)
+	}
+	if _, err := os.Stat(filepath.Join(cfg.BlobDir(), blob[:2], blob)); !os.IsNotExist(err) {
+		t.Errorf("the deleted document's blob is still on disk: %v", err)
+	}
+	if p := find(t, Store(ctx, cfg, false), "deletions pending"); !p.OK {
+		t.Errorf("after --fix: %+v", p)
+	}
+}

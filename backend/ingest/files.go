@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,6 +14,8 @@ import (
 	"strings"
 
 	"proofglass/backend/imagefile"
+	"proofglass/backend/kb"
+	"proofglass/backend/regularfile"
 )
 
 // file is one input file; fromFolder marks files found by walking a folder, where files of other types are
@@ -143,16 +147,58 @@ func rejectReason(path string, size int64) error {
 	return &rejectError{name, CodeUnsupported, "unsupported format: not a PDF, image or video"}
 }
 
-func hashFile(path string) (string, int64, error) {
-	f, err := os.Open(path)
+// hashReader hashes r to its end.
+func hashReader(r io.Reader) (string, int64, error) {
+	h := sha256.New()
+	n, err := io.Copy(h, r)
 	if err != nil {
 		return "", 0, err
 	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return "", 0, fmt.Errorf("read %s: %w", path, err)
-	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// ctxReader stops reading once ctx ends, so a huge (or endless) file being hashed or stored does not outlive an
+// interrupt.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// unwrapPath drops the path an *fs.PathError repeats, since readError names the file already.
+func unwrapPath(err error, path string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err
+	}
+	var nr *regularfile.NotRegularError
+	if errors.As(err, &nr) {
+		return fmt.Errorf("not a regular file (%s)%w", nr.What, silent{regularfile.ErrNotRegular})
+	}
+	return err
+}
+
+// silent wraps an error for errors.Is without adding to the message.
+type silent struct{ err error }
+
+func (s silent) Error() string { return "" }
+func (s silent) Unwrap() error { return s.err }
+
+// claimOf is the watch claim of a file opened with info st, or nil outside a watched folder.
+func claimOf(w *Watched, path string, st fs.FileInfo) *kb.WatchClaim {
+	if w == nil {
+		return nil
+	}
+	rel, err := filepath.Rel(w.Root, path)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return nil
+	}
+	return &kb.WatchClaim{FolderID: w.FolderID, Rel: filepath.ToSlash(rel), Size: st.Size(), MtimeNS: st.ModTime().UnixNano(),
+		Mode: int64(st.Mode().Perm())}
 }

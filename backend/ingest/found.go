@@ -25,7 +25,7 @@ func (in *Ingester) AddFound(ctx context.Context, r Request, progress func(Progr
 	ts := turns(len(r.Paths))
 	for i, p := range r.Paths {
 		g.Go(func() error {
-			results[i] = in.addFile(gctx, coll, file{path: p, fromFolder: true}, r.Password, progress, ts[i])
+			results[i] = in.addFile(gctx, coll, file{path: p, fromFolder: true}, r.Password, r.Watched, progress, ts[i])
 			return nil
 		})
 	}

@@ -48,6 +48,12 @@ func (j *job) extractImage(ctx context.Context) (embedItem, error) {
 	j.meta.Width, j.meta.Height, j.meta.Orientation = res.Width, res.Height, res.Orientation
 	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW), Height: float64(res.NormalH),
 		TextSource: kb.TextNone}
+	committed := false
+	defer func() {
+		if !committed { // interrupted before the unit was written: its blobs would be orphans
+			j.discardBlobs(ctx, u.ImageBlob, u.ThumbBlob)
+		}
+	}()
 	if u.ImageBlob, err = j.in.kb.Blobs.Put(res.Normal); err != nil {
 		return embedItem{}, err
 	}
@@ -74,13 +80,30 @@ func (j *job) extractImage(ctx context.Context) (embedItem, error) {
 			}
 		}
 	}
-	id, err := j.in.kb.PutUnit(ctx, u)
+	id, err := j.in.kb.PutUnit(context.WithoutCancel(ctx), u) // the work done is kept, as unitWriter.store keeps it
 	if err != nil {
 		return embedItem{}, err
 	}
+	committed = true
 	if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageExtract, Status: kb.StepDone}); err != nil {
 		return embedItem{}, err
 	}
 	j.emit(Progress{Stage: StageExtract, Ordinal: 1})
 	return embedItem{unitID: id, ordinal: 1, text: u.Text, image: j.blobImage(u.ImageBlob), fresh: true}, nil
+}
+
+// discardBlobs sweeps blobs this job stored for units it did not write, unless another row refers to them.
+func (j *job) discardBlobs(ctx context.Context, hashes ...string) {
+	var hs []string
+	for _, h := range hashes {
+		if h != "" {
+			hs = append(hs, h)
+		}
+	}
+	if len(hs) == 0 {
+		return
+	}
+	if err := j.in.kb.DiscardBlobs(context.WithoutCancel(ctx), hs); err != nil {
+		j.in.log.Warn("ingest: sweep unused blobs", "document", j.doc.Name, "err", err)
+	}
 }

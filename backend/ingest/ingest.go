@@ -10,9 +10,13 @@ package ingest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -30,6 +34,7 @@ import (
 	"proofglass/backend/model/provider"
 	"proofglass/backend/ocr"
 	"proofglass/backend/pdf"
+	"proofglass/backend/regularfile"
 	"proofglass/backend/search"
 )
 
@@ -74,6 +79,11 @@ type Options struct {
 	MaxEmbedChars int
 	// FileTimeout bounds the whole ingest of one file; 0 means 30 minutes.
 	FileTimeout time.Duration
+	// MaxPages fails a PDF of more pages at once; 0 means the settings' ingest.max_pages, else 20,000.
+	MaxPages int
+	// MaxBlankPages stops a PDF once this many pages have given no text at all while none has given any (with
+	// OCR on); 0 means the settings' ingest.max_blank_pages, else 500.
+	MaxBlankPages int
 	// Secrets keeps PDF passwords (so resume and on-demand renders can reopen the file); nil means the config's
 	// secret store, or memory only without a config.
 	Secrets config.SecretStore
@@ -169,6 +179,18 @@ func New(k *kb.KB, cfg *config.Config, o Options) *Ingester {
 	if o.FileTimeout <= 0 {
 		o.FileTimeout = 30 * time.Minute
 	}
+	if o.MaxPages <= 0 && cfg != nil {
+		o.MaxPages = cfg.Settings.Ingest.MaxPages
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = 20_000
+	}
+	if o.MaxBlankPages <= 0 && cfg != nil {
+		o.MaxBlankPages = cfg.Settings.Ingest.MaxBlankPages
+	}
+	if o.MaxBlankPages <= 0 {
+		o.MaxBlankPages = 500
+	}
 	if o.Secrets == nil && cfg != nil {
 		o.Secrets = cfg.Secrets
 	}
@@ -209,6 +231,9 @@ type Result struct {
 	// Skipped is true for a file found in a folder that is not a PDF, image or video; it gets no document.
 	Skipped bool   `json:"skipped,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// Size and ModTime are the file's as opened (before it was read), for a caller that records what it ingested.
+	Size    int64     `json:"-"`
+	ModTime time.Time `json:"-"`
 }
 
 // Request is one Add call's input beyond the paths.
@@ -217,6 +242,15 @@ type Request struct {
 	Paths      []string
 	// Password opens encrypted PDFs of the batch (and retries those already in the collection that need one).
 	Password string
+	// Watched, for files found in a watched folder (AddFound), records each document the batch creates as its
+	// file's in the transaction that creates it, and gives a file that cannot be read a failed document.
+	Watched *Watched
+}
+
+// Watched names the watched folder a batch's files were found in.
+type Watched struct {
+	FolderID int64
+	Root     string // the folder's absolute path; files' rels are taken under it
 }
 
 // Add ingests the files and folders (recursively) at paths into the named collection (created with the default
@@ -249,7 +283,7 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 	ts := turns(len(files))
 	for i, f := range files {
 		g.Go(func() error {
-			results[i] = in.addFile(gctx, coll, f, r.Password, progress, ts[i])
+			results[i] = in.addFile(gctx, coll, f, r.Password, nil, progress, ts[i])
 			return nil
 		})
 	}
@@ -330,26 +364,47 @@ func (in *Ingester) waitInactive(ctx context.Context, id int64) error {
 // Delete removes a document with its units, vectors, steps and the blobs no other document uses, and forgets its
 // PDF password unless another collection holds the same file.
 func (in *Ingester) Delete(ctx context.Context, id int64) error {
-	d, err := in.kb.Document(ctx, id)
-	if err != nil {
-		return err
+	n, err := in.DeleteDocuments(ctx, []int64{id})
+	if err == nil && n == 0 {
+		return fmt.Errorf("document %d: %w", id, kb.ErrNotFound)
 	}
-	if err := in.kb.DeleteDocument(ctx, id); err != nil {
-		return err
+	return err
+}
+
+// deleteBatch is how many documents one transaction deletes: large enough that emptying a folder of thousands of
+// files costs a few transactions, small enough that a writer waiting behind one is not held for long.
+const deleteBatch = 256
+
+// DeleteDocuments is Delete for many documents: a transaction per batch, one refresh of the dense index and one
+// look at the remaining documents' passwords for them all. Ids already gone are skipped; it returns how many it
+// deleted.
+func (in *Ingester) DeleteDocuments(ctx context.Context, ids []int64) (int, error) {
+	var gone []kb.Deleted
+	for len(ids) > 0 {
+		n := min(len(ids), deleteBatch)
+		ds, err := in.kb.DeleteDocuments(ctx, ids[:n])
+		gone = append(gone, ds...)
+		if err != nil {
+			return len(gone), err
+		}
+		ids = ids[n:]
+	}
+	if len(gone) == 0 {
+		return 0, nil
 	}
 	// The saved dense index follows now, so the next search (maybe another process) does not pay for the removal.
 	in.refreshIndex(ctx, true)
 	// Another collection may hold the same file and still need its password.
-	others, err := in.kb.Documents(ctx, 0)
-	if err == nil {
-		for _, o := range others {
-			if o.SHA256 == d.SHA256 {
-				return nil
-			}
-		}
-		in.deleteSecret(PasswordKey(d.SHA256))
+	kept := map[string]bool{}
+	if err := in.kb.DocumentKeys(ctx, func(_, sha string) { kept[sha] = true }); err != nil {
+		return len(gone), nil
 	}
-	return nil
+	for _, d := range gone {
+		if !kept[d.SHA256] {
+			in.deleteSecret(PasswordKey(d.SHA256))
+		}
+	}
+	return len(gone), nil
 }
 
 // turn orders the registration of a batch's documents: wait until the file before has registered (or given up), and
@@ -383,7 +438,7 @@ func (t turn) wait(ctx context.Context) error {
 }
 
 // addFile stores one file and ingests it, or reports it as already there. Its document is registered in its turn.
-func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, password string, progress func(Progress), t turn) Result {
+func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, password string, watched *Watched, progress func(Progress), t turn) Result {
 	passed := false
 	pass := func() {
 		if !passed {
@@ -394,11 +449,36 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	defer pass() // a file that never registers still lets the next one go
 	res := Result{Path: f.path}
 	name := filepath.Base(f.path)
-	kind, err := imagefile.SniffFile(f.path)
-	if err != nil {
-		res.Error = err.Error()
-		in.emit(progress, failed(Progress{Name: name, Path: f.path, Collection: coll.Name, Status: kb.StatusFailed}, &readError{f.path, err}))
+	fail := func(err error) Result {
+		rerr := &readError{f.path, err}
+		res.Error = rerr.Error()
+		in.emit(progress, failed(Progress{Name: name, Path: f.path, Collection: coll.Name, Status: kb.StatusFailed}, rerr))
 		return res
+	}
+	// Everything is read from one descriptor, checked to be a regular file once opened: a file swapped for a link
+	// (to a file outside a watched folder), a pipe or a device after the caller looked at it is refused, and what is
+	// sniffed, hashed and stored is one and the same file.
+	open := regularfile.OpenFollow
+	if f.fromFolder {
+		open = regularfile.Open
+	}
+	fh, st, err := open(f.path)
+	if err != nil {
+		if watched != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, regularfile.ErrNotRegular) {
+			return in.unreadable(ctx, coll, f, watched, &readError{f.path, unwrapPath(err, f.path)}, progress, t, pass)
+		}
+		return fail(unwrapPath(err, f.path))
+	}
+	defer fh.Close()
+	res.Size, res.ModTime = st.Size(), st.ModTime()
+	head := make([]byte, 1024)
+	n, err := io.ReadFull(fh, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return fail(err)
+	}
+	kind := imagefile.Sniff(head[:n])
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return fail(err)
 	}
 	docKind := kindOf(kind)
 	if docKind == "" && f.fromFolder && !knownExtension(f.path) {
@@ -409,32 +489,45 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	var sha string
 	var size int64
 	var rejectErr error
+	src := ctxReader{ctx, fh}
 	if docKind == "" {
 		// Not stored: nothing can be done with it. The failed row still tells the user what happened.
-		sha, size, err = hashFile(f.path)
+		sha, size, err = hashReader(src)
 		docKind = kindFromExtension(f.path)
 		rejectErr = rejectReason(f.path, size)
 	} else {
-		sha, size, err = in.kb.Blobs.PutFile(f.path)
+		sha, size, err = in.kb.Blobs.PutReader(src)
 	}
 	if err != nil {
-		rerr := &readError{f.path, err}
-		res.Error = rerr.Error()
-		in.emit(progress, failed(Progress{Name: name, Path: f.path, Collection: coll.Name, Status: kb.StatusFailed}, rerr))
-		return res
+		if ctx.Err() != nil {
+			res.Error = fmt.Sprintf("%s: %v", f.path, ctx.Err())
+			return res
+		}
+		return fail(err)
 	}
 	blob := sha
 	if rejectErr != nil {
 		blob = ""
 	}
+	// A blob stored for a document that is then not created (interrupted, or the folder unwatched meanwhile) is
+	// swept, unless another row refers to it.
+	discard := func() {
+		if blob != "" {
+			if err := in.kb.DiscardBlobs(context.WithoutCancel(ctx), []string{blob}); err != nil {
+				in.log.Warn("ingest: sweep a stored original", "file", f.path, "err", err)
+			}
+		}
+	}
 	if err := t.wait(ctx); err != nil {
+		discard()
 		res.Error = fmt.Sprintf("%s: %v", f.path, err)
 		return res
 	}
-	d, existed, err := in.kb.AddDocument(ctx, kb.Document{CollectionID: coll.ID, SHA256: sha, Name: name, SourcePath: f.path,
-		Kind: docKind, MIME: mimeOf(kind), SizeBytes: size, Blob: blob})
+	d, existed, err := in.kb.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: sha, Name: name, SourcePath: f.path,
+		Kind: docKind, MIME: mimeOf(kind), SizeBytes: size, Blob: blob}, claimOf(watched, f.path, st))
 	pass()
 	if err != nil {
+		discard()
 		res.Error = err.Error()
 		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
 		return res
@@ -465,6 +558,41 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	r := in.run(ctx, d, password, progress)
 	r.Path = f.path
 	return r
+}
+
+// unreadable records a watched file that cannot be opened (no permission, say) so that the folder's passes do not
+// try it, and log it, again until it changes: a file that claims to be a PDF, image or video gets a failed document
+// with the reason, owned by the file (it leaves with it); any other file is reported skipped with the reason.
+func (in *Ingester) unreadable(ctx context.Context, coll kb.Collection, f file, w *Watched, rerr error, progress func(Progress), t turn, pass func()) Result {
+	res := Result{Path: f.path, Error: rerr.Error()}
+	name := filepath.Base(f.path)
+	st, err := os.Lstat(f.path)
+	if err != nil || !knownExtension(f.path) {
+		res.Skipped = err == nil
+		if st != nil {
+			res.Size, res.ModTime = st.Size(), st.ModTime()
+		}
+		in.emit(progress, failed(Progress{Name: name, Path: f.path, Collection: coll.Name, Status: kb.StatusFailed}, rerr))
+		return res
+	}
+	res.Size, res.ModTime = st.Size(), st.ModTime()
+	if err := t.wait(ctx); err != nil {
+		return res
+	}
+	// No content to key it by: the key is the path's, so the same unreadable file is one failed document however
+	// often it is seen.
+	sum := sha256.Sum256([]byte(f.path))
+	d, _, err := in.kb.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: "unreadable-" + hex.EncodeToString(sum[:]),
+		Name: name, SourcePath: f.path, Kind: kindFromExtension(f.path), SizeBytes: st.Size(), Status: kb.StatusFailed,
+		Error: rerr.Error()}, claimOf(w, f.path, st))
+	pass()
+	if err != nil {
+		res.Error = err.Error()
+	} else {
+		res.Document = d
+	}
+	in.emit(progress, failed(Progress{DocumentID: d.ID, Name: name, Path: f.path, Collection: coll.Name, Status: kb.StatusFailed}, rerr))
+	return res
 }
 
 // run ingests a stored document from its blob, resuming from its recorded steps, and records its final status.

@@ -110,6 +110,11 @@ func (j *job) pdf(ctx context.Context) error {
 		return err
 	}
 	pages := d.Pages()
+	if pages > j.in.o.MaxPages {
+		j.in.release(c)
+		return &pageLimitError{fmt.Sprintf("%s has %d pages, more than the limit of %d pages per document; nothing was read "+
+			"(raise ingest.max_pages in settings.json to ingest it)", j.doc.Name, pages, j.in.o.MaxPages)}
+	}
 	if pages < splitPages || !splitHelps(runtime.NumCPU()) {
 		docs.pin = c
 		defer j.in.release(c) // once every page is done
@@ -140,6 +145,9 @@ func (j *job) pdf(ctx context.Context) error {
 
 	w := j.startUnitWriter(ctx, q)
 	var failed sync.Map
+	// The blank-page rule needs the first pages read now: off on a resume that finished some of them before.
+	blank := &blankPages{limit: j.in.o.MaxBlankPages, name: j.doc.Name, on: j.in.o.OCR != nil && pages >= j.in.o.MaxBlankPages &&
+		!st.finished(StageExtract, 1)}
 	g, gctx := errgroup.WithContext(ctx)
 	// Twice the workers: while a page's text is being turned into a unit, another is being extracted on the freed
 	// worker.
@@ -151,6 +159,9 @@ func (j *job) pdf(ctx context.Context) error {
 		g.Go(func() error {
 			p, ok, err := j.pdfPage(gctx, docs, i, q.images())
 			if err != nil {
+				return err
+			}
+			if err := blank.page(i, p.u.Text != ""); err != nil {
 				return err
 			}
 			if !ok {
@@ -421,4 +432,50 @@ func runeCounts(s string) (good, bad int) {
 		}
 	}
 	return good, bad
+}
+
+// pageLimitError is a PDF stopped by a page-count rule (MaxPages, MaxBlankPages).
+type pageLimitError struct{ msg string }
+
+func (e *pageLimitError) Error() string { return e.msg }
+
+// blankPages stops a document whose first pages, limit of them, all came out without any text, even by OCR: a
+// file of thousands of empty pages would otherwise render and OCR every one until the per-file time limit. The
+// first pages by number decide, whatever order the workers finish them in, so the rule gives the same answer
+// every time.
+type blankPages struct {
+	limit int
+	name  string
+	on    bool
+
+	mu    sync.Mutex
+	seen  []int8 // per page among the first limit: 0 not yet read, 1 blank, 2 text
+	known int    // pages of seen read
+}
+
+// page records page i (0-based) read, and fails once the first limit pages are read and all blank.
+func (b *blankPages) page(i int, hasText bool) error {
+	if !b.on || i >= b.limit {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.seen == nil {
+		b.seen = make([]int8, b.limit)
+	}
+	if b.seen[i] != 0 {
+		return nil
+	}
+	b.seen[i] = 1
+	if hasText {
+		b.seen[i] = 2
+		b.on = false // the document has text: the rule is off
+		return nil
+	}
+	b.known++
+	if b.known == b.limit {
+		return &pageLimitError{fmt.Sprintf("%s: stopped after its first %d pages gave no text at all, even by OCR: a document "+
+			"of blank pages (raise ingest.max_blank_pages in settings.json to read further)", b.name, b.limit)}
+	}
+	return nil
 }

@@ -108,6 +108,16 @@ func (w *unitWriter) store(ctx context.Context, blobs *kb.BlobBatch, batch []pen
 		return err
 	}
 	wctx := context.WithoutCancel(ctx)
+	committed := false
+	defer func() {
+		if !committed { // the units were not written: their thumbnails would be orphans
+			var hs []string
+			for _, p := range batch {
+				hs = append(hs, p.u.ThumbBlob)
+			}
+			j.discardBlobs(wctx, hs...)
+		}
+	}()
 	units := make([]kb.Unit, len(batch))
 	steps := make([]kb.Step, len(batch))
 	for i, p := range batch {
@@ -128,6 +138,7 @@ func (w *unitWriter) store(ctx context.Context, blobs *kb.BlobBatch, batch []pen
 	if err != nil {
 		return err
 	}
+	committed = true
 	for _, p := range batch {
 		j.emit(Progress{Stage: StageExtract, Ordinal: p.u.Ordinal})
 		w.q.send(p.item)

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 )
@@ -39,11 +40,20 @@ func (k *KB) ReferencedBlobs(ctx context.Context) (map[string]bool, error) {
 
 // blobsOf returns the blobs the selected documents refer to.
 func (k *KB) blobsOf(ctx context.Context, where string, args ...any) ([]string, error) {
+	return blobsOf(ctx, k.db, where, args...)
+}
+
+// querier is a database or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func blobsOf(ctx context.Context, q querier, where string, args ...any) ([]string, error) {
 	all := make([]any, 0, 4*len(args))
 	for range 4 {
 		all = append(all, args...)
 	}
-	rows, err := k.db.QueryContext(ctx, fmt.Sprintf(documentBlobsSQL, where), all...)
+	rows, err := q.QueryContext(ctx, fmt.Sprintf(documentBlobsSQL, where), all...)
 	if err != nil {
 		return nil, fmt.Errorf("list document blobs: %w", err)
 	}

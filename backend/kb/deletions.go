@@ -2,6 +2,9 @@ package kb
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
 	"sync"
 )
 
@@ -28,8 +31,12 @@ func (k *KB) OnDelete(fn func(context.Context, []Deleted)) {
 }
 
 func (k *KB) deletedDocs(ctx context.Context, where string, arg int64) ([]Deleted, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT d.id, c.name, d.sha256, d.name FROM documents d
-		JOIN collections c ON c.id = d.collection_id WHERE `+where, arg)
+	return deletedDocs(ctx, k.db, where, arg)
+}
+
+func deletedDocs(ctx context.Context, q querier, where string, args ...any) ([]Deleted, error) {
+	rows, err := q.QueryContext(ctx, `SELECT d.id, c.name, d.sha256, d.name FROM documents d
+		JOIN collections c ON c.id = d.collection_id WHERE `+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -73,4 +80,112 @@ func (k *KB) DocumentKeys(ctx context.Context, fn func(collection, sha256 string
 		fn(c, h)
 	}
 	return rows.Err()
+}
+
+// DeleteDocuments removes documents with their units, vectors and steps in one transaction (ids that do not exist
+// are skipped), then the blobs no other row uses. The blobs are journalled in that transaction and swept after it,
+// so a crash in between leaves them to PurgeBlobs instead of orphaned. It returns the documents removed.
+func (k *KB) DeleteDocuments(ctx context.Context, ids []int64) ([]Deleted, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	const where = "d.id IN (SELECT value FROM json_each(?))"
+	var gone []Deleted
+	err = k.tx(ctx, func(tx *sql.Tx) error {
+		blobs, err := blobsOf(ctx, tx, where, string(list))
+		if err != nil {
+			return err
+		}
+		if gone, err = deletedDocs(ctx, tx, where, string(list)); err != nil {
+			return err
+		}
+		if len(blobs) > 0 {
+			b, err := json.Marshal(blobs)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO blob_deletions(hash) SELECT value FROM json_each(?)`, string(b)); err != nil {
+				return fmt.Errorf("journal blobs: %w", err)
+			}
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM documents WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("delete %d document(s): %w", len(ids), err)
+	}
+	k.fireDeleted(ctx, gone)
+	if _, err := k.PurgeBlobs(ctx); err != nil {
+		return gone, err
+	}
+	return gone, nil
+}
+
+// PurgeBlobs removes the journalled blobs that no row refers to any more and empties the journal: what a deletion
+// interrupted between its commit and its sweep left. It returns how many blobs it removed.
+func (k *KB) PurgeBlobs(ctx context.Context) (int, error) {
+	hashes, err := k.strings(ctx, `SELECT hash FROM blob_deletions`)
+	if err != nil || len(hashes) == 0 {
+		return 0, err
+	}
+	n, err := k.removeUnreferenced(ctx, hashes)
+	if err != nil {
+		return n, err
+	}
+	b, err := json.Marshal(hashes)
+	if err != nil {
+		return n, err
+	}
+	if _, err := k.db.ExecContext(ctx, `DELETE FROM blob_deletions WHERE hash IN (SELECT value FROM json_each(?))`, string(b)); err != nil {
+		return n, fmt.Errorf("clear the blob journal: %w", err)
+	}
+	return n, nil
+}
+
+// DiscardBlobs removes the given blobs unless a row refers to them: blobs stored for rows that were then not
+// written. They are journalled first, so a crash before the sweep leaves them to PurgeBlobs.
+func (k *KB) DiscardBlobs(ctx context.Context, hashes []string) error {
+	b, err := json.Marshal(hashes)
+	if err != nil {
+		return err
+	}
+	if _, err := k.db.ExecContext(ctx, `INSERT OR IGNORE INTO blob_deletions(hash) SELECT value FROM json_each(?)`, string(b)); err != nil {
+		return fmt.Errorf("journal blobs: %w", err)
+	}
+	_, err = k.PurgeBlobs(ctx)
+	return err
+}
+
+// PendingDeletions lists the documents journalled for deletion and not yet deleted (a watcher stopped, or crashed,
+// between releasing them and deleting them), oldest first.
+func (k *KB) PendingDeletions(ctx context.Context) ([]int64, error) {
+	return k.ids(ctx, `SELECT document_id FROM document_deletions ORDER BY document_id`)
+}
+
+// PendingBlobDeletions counts the blobs journalled for removal and not yet swept.
+func (k *KB) PendingBlobDeletions(ctx context.Context) (int, error) {
+	var n int
+	err := k.db.QueryRowContext(ctx, `SELECT count(*) FROM blob_deletions`).Scan(&n)
+	return n, err
+}
+
+func (k *KB) strings(ctx context.Context, q string, args ...any) ([]string, error) {
+	rows, err := k.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
 }

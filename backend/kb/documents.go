@@ -51,6 +51,14 @@ func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
 // AddDocument inserts a document, or returns the existing one with the same sha256 in the collection and
 // existed = true, so the same file is never ingested twice.
 func (k *KB) AddDocument(ctx context.Context, d Document) (out Document, existed bool, err error) {
+	return k.AddDocumentClaimed(ctx, d, nil)
+}
+
+// AddDocumentClaimed is AddDocument for a file of a watched folder: a document it creates is recorded as the file's
+// (owned) in the same transaction, and an existing one that was journalled for deletion (its file vanished, and the
+// same content is back) is taken out of the journal and claimed likewise. It fails, creating nothing, when the
+// folder is no longer watched.
+func (k *KB) AddDocumentClaimed(ctx context.Context, d Document, c *WatchClaim) (out Document, existed bool, err error) {
 	if d.Status == "" {
 		d.Status = StatusQueued
 	}
@@ -62,7 +70,17 @@ func (k *KB) AddDocument(ctx context.Context, d Document) (out Document, existed
 			d.CollectionID, d.SHA256))
 		if err == nil {
 			out, existed = prev, true
-			return nil
+			if c == nil {
+				return nil
+			}
+			res, err := tx.ExecContext(ctx, `DELETE FROM document_deletions WHERE document_id = ?`, prev.ID)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return nil
+			}
+			return k.claim(ctx, tx, *c, prev)
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -78,6 +96,9 @@ func (k *KB) AddDocument(ctx context.Context, d Document) (out Document, existed
 		d.ID, _ = res.LastInsertId()
 		d.CreatedAt, d.UpdatedAt = time.UnixMilli(ts), time.UnixMilli(ts)
 		out = d
+		if c != nil {
+			return k.claim(ctx, tx, *c, d)
+		}
 		return nil
 	})
 	if err != nil {
@@ -146,23 +167,10 @@ func (k *KB) SetStatus(ctx context.Context, id int64, status, errText string) er
 
 // DeleteDocument removes a document with its units, vectors and steps, then the blobs no other row uses.
 func (k *KB) DeleteDocument(ctx context.Context, id int64) error {
-	blobs, err := k.blobsOf(ctx, "d.id = ?", id)
-	if err != nil {
-		return err
-	}
-	gone, err := k.deletedDocs(ctx, "d.id = ?", id)
-	if err != nil {
-		return fmt.Errorf("delete document %d: %w", id, err)
-	}
-	res, err := k.db.ExecContext(ctx, `DELETE FROM documents WHERE id = ?`, id)
-	if err != nil {
-		return fmt.Errorf("delete document %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	gone, err := k.DeleteDocuments(ctx, []int64{id})
+	if err == nil && len(gone) == 0 {
 		return fmt.Errorf("document %d: %w", id, ErrNotFound)
 	}
-	k.fireDeleted(ctx, gone)
-	_, err = k.removeUnreferenced(ctx, blobs)
 	return err
 }
 

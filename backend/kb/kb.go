@@ -59,6 +59,9 @@ func Open(ctx context.Context, dbPath, blobDir string) (*KB, error) {
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o700); err != nil {
 		return nil, fmt.Errorf("create %s: %w", filepath.Dir(dbPath), err)
 	}
+	if err := private(dbPath); err != nil {
+		return nil, err
+	}
 	db, err := sql.Open("sqlite", DSN(dbPath))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dbPath, err)
@@ -92,6 +95,27 @@ func Open(ctx context.Context, dbPath, blobDir string) (*KB, error) {
 		slog.Debug("kb: optimize at open", "db", dbPath, "err", err)
 	}
 	return &KB{db: db, Blobs: blobs, path: dbPath}, nil
+}
+
+// private makes the database file readable and writable by its owner only, whatever the umask: it is created so
+// before SQLite opens it (SQLite gives its -wal and -shm files the database file's mode), and an existing one, with
+// its -wal and -shm, is narrowed to that.
+func private(dbPath string) error {
+	f, err := os.OpenFile(dbPath, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", dbPath, err)
+	}
+	f.Close()
+	for _, p := range []string{dbPath, dbPath + "-wal", dbPath + "-shm"} {
+		st, err := os.Stat(p)
+		if err != nil || st.Mode().Perm()&0o077 == 0 {
+			continue
+		}
+		if err := os.Chmod(p, st.Mode().Perm()&0o600); err != nil {
+			return fmt.Errorf("restrict %s: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // Optimize refreshes the planner's statistics where SQLite finds them stale (PRAGMA optimize, bounded by

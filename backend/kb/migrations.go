@@ -414,4 +414,15 @@ CREATE TRIGGER units_au AFTER UPDATE OF text, cjk ON units BEGIN
   INSERT INTO units_fts_bigram(rowid, text) SELECT new.id, proofglass_cjk_bigrams(new.text) WHERE new.cjk;
 END;
 INSERT INTO units_fts_bigram(rowid, text) SELECT id, proofglass_cjk_bigrams(text) FROM units WHERE cjk;`,
+	// 13: watched folders survive a crash at any point. watch_files.mode records a file's permission bits (-1: not
+	// recorded), so an unreadable file is tried again only once it changes; document_deletions journals the
+	// documents to delete (written in the transaction that releases them, removed with the document by the cascade,
+	// finished at the next start after a crash) and blob_deletions the blobs to sweep once their rows are gone.
+	`ALTER TABLE watch_files ADD COLUMN mode INTEGER NOT NULL DEFAULT -1;
+CREATE TABLE document_deletions (
+  document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE
+);
+CREATE TABLE blob_deletions (
+  hash TEXT PRIMARY KEY
+) WITHOUT ROWID;`,
 }

@@ -211,9 +211,16 @@ CREATE TABLE watch_files (
   sha256      TEXT NOT NULL DEFAULT '',
   document_id INTEGER REFERENCES documents(id) ON DELETE SET NULL,
   owned       INTEGER NOT NULL DEFAULT 0,
+  mode        INTEGER NOT NULL DEFAULT -1,
   PRIMARY KEY (folder_id, rel)
 ) WITHOUT ROWID;
 CREATE INDEX watch_files_document ON watch_files(document_id);
+CREATE TABLE document_deletions (
+  document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE
+);
+CREATE TABLE blob_deletions (
+  hash TEXT PRIMARY KEY
+) WITHOUT ROWID;
 
 CREATE TABLE evaluations (
   id          INTEGER PRIMARY KEY,

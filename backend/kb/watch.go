@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -29,6 +30,20 @@ type WatchedFile struct {
 	SHA256     string
 	DocumentID int64 // 0: no document (not a PDF, image or video; or its document was deleted by hand)
 	Owned      bool  // this file's ingest created the document
+	// Mode is the file's permission bits when it was recorded, -1 when not recorded (rows written before they
+	// were): an unreadable file is tried again only once its size, time or mode changes.
+	Mode int64
+}
+
+// WatchClaim records, in the transaction that creates a document, that a watched folder's file brought it in: a
+// crash after the document exists can no longer leave it unowned. Size, MtimeNS and Mode are the file's as it was
+// opened for the ingest.
+type WatchClaim struct {
+	FolderID int64
+	Rel      string
+	Size     int64
+	MtimeNS  int64
+	Mode     int64
 }
 
 // ErrAlreadyWatched is returned when the folder is already watched for the collection.
@@ -100,7 +115,7 @@ func (k *KB) SetWatchScanned(ctx context.Context, id int64, at time.Time, errTex
 
 // WatchedFiles returns the files recorded for a folder, by Rel.
 func (k *KB) WatchedFiles(ctx context.Context, folderID int64) (map[string]WatchedFile, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT rel, size, mtime_ns, sha256, coalesce(document_id, 0), owned
+	rows, err := k.db.QueryContext(ctx, `SELECT rel, size, mtime_ns, sha256, coalesce(document_id, 0), owned, mode
 		FROM watch_files WHERE folder_id = ?`, folderID)
 	if err != nil {
 		return nil, fmt.Errorf("list watched files: %w", err)
@@ -109,7 +124,7 @@ func (k *KB) WatchedFiles(ctx context.Context, folderID int64) (map[string]Watch
 	out := map[string]WatchedFile{}
 	for rows.Next() {
 		var r WatchedFile
-		if err := rows.Scan(&r.Rel, &r.Size, &r.MtimeNS, &r.SHA256, &r.DocumentID, &r.Owned); err != nil {
+		if err := rows.Scan(&r.Rel, &r.Size, &r.MtimeNS, &r.SHA256, &r.DocumentID, &r.Owned, &r.Mode); err != nil {
 			return nil, err
 		}
 		out[r.Rel] = r
@@ -117,96 +132,198 @@ func (k *KB) WatchedFiles(ctx context.Context, folderID int64) (map[string]Watch
 	return out, rows.Err()
 }
 
-// ApplyWatchedFiles removes the rows of a folder named by remove and writes put (replacing rows of the same rel) in one transaction. It
-// returns the documents that no watched file refers to any more and that a watched file created: the caller deletes
-// them. A document that other files still refer to passes its ownership on, so the last file to go takes it along;
-// a document the user added by hand is never owned and so never deleted here.
+// ApplyWatchedFiles removes the rows of a folder named by remove and writes put (replacing rows of the same rel) in
+// one transaction. The documents that no watched file refers to any more and that a watched file created are
+// journalled for deletion in the same transaction and returned: the caller deletes them (DeleteDocuments), and a
+// crash before it does leaves them in the journal for the next start (PendingDeletions). A document that other
+// files still refer to passes its ownership on, so the last file to go takes it along; a document the user added by
+// hand is never owned and so never deleted here. A row put again with the document it already owns keeps owning it.
 func (k *KB) ApplyWatchedFiles(ctx context.Context, folderID int64, remove []string, put []WatchedFile) ([]int64, error) {
-	tx, err := k.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	released := map[int64]bool{} // document → a released row owned it
-	release := func(rel string) error {
-		var doc int64
-		var owned bool
-		err := tx.QueryRowContext(ctx, `SELECT coalesce(document_id, 0), owned FROM watch_files WHERE folder_id = ? AND rel = ?`,
-			folderID, rel).Scan(&doc, &owned)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
+	var gone []int64
+	err := k.tx(ctx, func(tx *sql.Tx) error {
+		w, err := newWatchWriter(ctx, tx, folderID)
 		if err != nil {
 			return err
 		}
-		if doc != 0 {
-			released[doc] = released[doc] || owned
+		defer w.close()
+		for _, rel := range remove {
+			if _, _, err := w.release(rel); err != nil {
+				return fmt.Errorf("forget %s: %w", rel, err)
+			}
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM watch_files WHERE folder_id = ? AND rel = ?`, folderID, rel)
+		for _, r := range put {
+			if err := w.put(r); err != nil {
+				return fmt.Errorf("record %s: %w", r.Rel, err)
+			}
+		}
+		gone, err = w.settle()
+		return err
+	})
+	return gone, err
+}
+
+// watchWriter changes the rows of one folder inside a transaction, remembering the documents whose rows it released.
+type watchWriter struct {
+	ctx      context.Context
+	tx       *sql.Tx
+	folderID int64
+	sel, del *sql.Stmt
+	released map[int64]bool // document → a released row owned it
+	keep     bool           // released documents nothing refers to stay (watch remove --keep-documents)
+}
+
+func newWatchWriter(ctx context.Context, tx *sql.Tx, folderID int64) (*watchWriter, error) {
+	sel, err := tx.PrepareContext(ctx, `SELECT coalesce(document_id, 0), owned FROM watch_files WHERE folder_id = ? AND rel = ?`)
+	if err != nil {
+		return nil, err
+	}
+	del, err := tx.PrepareContext(ctx, `DELETE FROM watch_files WHERE folder_id = ? AND rel = ?`)
+	if err != nil {
+		sel.Close()
+		return nil, err
+	}
+	return &watchWriter{ctx: ctx, tx: tx, folderID: folderID, sel: sel, del: del, released: map[int64]bool{}}, nil
+}
+
+func (w *watchWriter) close() { w.sel.Close(); w.del.Close() }
+
+// release deletes the row of rel, returning the document it referred to and whether it owned it.
+func (w *watchWriter) release(rel string) (int64, bool, error) {
+	var doc int64
+	var owned bool
+	err := w.sel.QueryRowContext(w.ctx, w.folderID, rel).Scan(&doc, &owned)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	if doc != 0 {
+		w.released[doc] = w.released[doc] || owned
+	}
+	_, err = w.del.ExecContext(w.ctx, w.folderID, rel)
+	return doc, owned, err
+}
+
+// put writes r in place of the row of its rel.
+func (w *watchWriter) put(r WatchedFile) error {
+	doc, owned, err := w.release(r.Rel)
+	if err != nil {
 		return err
 	}
-	for _, rel := range remove {
-		if err := release(rel); err != nil {
-			return nil, fmt.Errorf("forget %s: %w", rel, err)
-		}
+	if doc != 0 && doc == r.DocumentID && owned {
+		r.Owned = true
 	}
-	for _, r := range put {
-		if err := release(r.Rel); err != nil {
-			return nil, fmt.Errorf("record %s: %w", r.Rel, err)
-		}
-		var doc any
-		if r.DocumentID != 0 {
-			doc = r.DocumentID
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO watch_files(folder_id, rel, size, mtime_ns, sha256, document_id, owned)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, folderID, r.Rel, r.Size, r.MtimeNS, r.SHA256, doc, r.Owned); err != nil {
-			return nil, fmt.Errorf("record %s: %w", r.Rel, err)
-		}
+	var d any
+	if r.DocumentID != 0 {
+		d = r.DocumentID
 	}
+	_, err = w.tx.ExecContext(w.ctx, `INSERT INTO watch_files(folder_id, rel, size, mtime_ns, sha256, document_id, owned, mode)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, w.folderID, r.Rel, r.Size, r.MtimeNS, r.SHA256, d, r.Owned, r.Mode)
+	return err
+}
+
+// settle passes on the ownership of released documents still referred to, and journals for deletion the owned ones
+// nothing refers to any more, which it returns.
+func (w *watchWriter) settle() ([]int64, error) {
 	var gone []int64
-	for doc, owned := range released {
+	for doc, owned := range w.released {
+		if !owned {
+			continue
+		}
 		var refs, owners int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(owned), 0) FROM watch_files WHERE document_id = ?`, doc).
+		if err := w.tx.QueryRowContext(w.ctx, `SELECT count(*), coalesce(sum(owned), 0) FROM watch_files WHERE document_id = ?`, doc).
 			Scan(&refs, &owners); err != nil {
 			return nil, err
 		}
 		switch {
-		case refs == 0 && owned:
+		case refs == 0 && w.keep:
+		case refs == 0:
+			if _, err := w.tx.ExecContext(w.ctx, `INSERT OR IGNORE INTO document_deletions(document_id)
+				SELECT id FROM documents WHERE id = ?`, doc); err != nil {
+				return nil, fmt.Errorf("journal the deletion of document %d: %w", doc, err)
+			}
 			gone = append(gone, doc)
-		case refs > 0 && owned && owners == 0:
-			if _, err := tx.ExecContext(ctx, `UPDATE watch_files SET owned = 1 WHERE (folder_id, rel) =
+		case owners == 0:
+			if _, err := w.tx.ExecContext(w.ctx, `UPDATE watch_files SET owned = 1 WHERE (folder_id, rel) =
 				(SELECT folder_id, rel FROM watch_files WHERE document_id = ? LIMIT 1)`, doc); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return gone, tx.Commit()
+	slices.Sort(gone)
+	return gone, nil
 }
 
-// RemoveWatchedFolder forgets a folder and its files; it returns the documents to delete as ApplyWatchedFiles does
-// (none with keep).
+// claim writes a new document's row for the file that brought it in (inside AddDocumentClaimed's transaction).
+func (k *KB) claim(ctx context.Context, tx *sql.Tx, c WatchClaim, d Document) error {
+	var one int
+	if err := tx.QueryRowContext(ctx, `SELECT 1 FROM watch_folders WHERE id = ?`, c.FolderID).Scan(&one); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%s: the folder is no longer watched", c.Rel)
+		}
+		return err
+	}
+	w, err := newWatchWriter(ctx, tx, c.FolderID)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	if err := w.put(WatchedFile{Rel: c.Rel, Size: c.Size, MtimeNS: c.MtimeNS, SHA256: d.SHA256, DocumentID: d.ID, Owned: true,
+		Mode: c.Mode}); err != nil {
+		return err
+	}
+	_, err = w.settle()
+	return err
+}
+
+// RemoveWatchedFolder forgets a folder and its files in one transaction; the documents they owned are journalled
+// and returned as ApplyWatchedFiles does (none with keep).
 func (k *KB) RemoveWatchedFolder(ctx context.Context, id int64, keep bool) ([]int64, error) {
-	files, err := k.WatchedFiles(ctx, id)
+	var gone []int64
+	err := k.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT rel FROM watch_files WHERE folder_id = ?`, id)
+		if err != nil {
+			return err
+		}
+		var rels []string
+		for rows.Next() {
+			var rel string
+			if err := rows.Scan(&rel); err != nil {
+				rows.Close()
+				return err
+			}
+			rels = append(rels, rel)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		w, err := newWatchWriter(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		w.keep = keep
+		for _, rel := range rels {
+			if _, _, err := w.release(rel); err != nil {
+				return fmt.Errorf("forget %s: %w", rel, err)
+			}
+		}
+		if gone, err = w.settle(); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM watch_folders WHERE id = ?`, id)
+		if err != nil {
+			return fmt.Errorf("remove watched folder %d: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("watched folder %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	rels := make([]string, 0, len(files))
-	for rel := range files {
-		rels = append(rels, rel)
-	}
-	gone, err := k.ApplyWatchedFiles(ctx, id, rels, nil)
-	if err != nil {
-		return nil, err
-	}
-	res, err := k.db.ExecContext(ctx, `DELETE FROM watch_folders WHERE id = ?`, id)
-	if err != nil {
-		return nil, fmt.Errorf("remove watched folder %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, fmt.Errorf("watched folder %d: %w", id, ErrNotFound)
-	}
-	if keep {
-		return nil, nil
 	}
 	return gone, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -107,5 +108,92 @@ func TestWatchTables(t *testing.T) {
 	k.ApplyWatchedFiles(ctx, id2, nil, []WatchedFile{{Rel: "b.pdf", Size: 2, SHA256: "2", DocumentID: d2, Owned: true}})
 	if gone, err := k.RemoveWatchedFolder(ctx, id2, false); err != nil || !slices.Equal(gone, []int64{d2}) {
 		t.Errorf("remove: gone %v %v, want [%d]", gone, err, d2)
+	}
+}
+
+// A document created for a watched file is that file's in the same transaction (AddDocumentClaimed); the version
+// it replaces is journalled for deletion there too; the same content back while journalled is claimed again instead
+// of deleted; a folder no longer watched creates nothing; DeleteDocuments clears the journal with the documents.
+func TestWatchClaimsAndJournal(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	id, err := k.AddWatchedFolder(ctx, c.ID, "/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := &WatchClaim{FolderID: id, Rel: "a.png", Size: 3, MtimeNS: 30, Mode: 0o644}
+	add := func(sha string, cl *WatchClaim) (Document, bool) {
+		t.Helper()
+		d, existed, err := k.AddDocumentClaimed(ctx, Document{CollectionID: c.ID, SHA256: sha, Name: "a.png", Kind: "image"}, cl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d, existed
+	}
+	row := func() WatchedFile {
+		t.Helper()
+		files, err := k.WatchedFiles(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files["a.png"]
+	}
+	pending := func() []int64 {
+		t.Helper()
+		ids, err := k.PendingDeletions(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+
+	v1, _ := add("v1", claim)
+	if r := row(); r.DocumentID != v1.ID || !r.Owned || r.SHA256 != "v1" || r.Size != 3 || r.MtimeNS != 30 || r.Mode != 0o644 {
+		t.Fatalf("the claim's row: %+v", r)
+	}
+	// The file changed: the new version's claim releases the old one, journalled in the same transaction.
+	v2, _ := add("v2", &WatchClaim{FolderID: id, Rel: "a.png", Size: 4, MtimeNS: 40, Mode: 0o644})
+	if r := row(); r.DocumentID != v2.ID || !r.Owned {
+		t.Errorf("after the change: %+v", r)
+	}
+	if got := pending(); !slices.Equal(got, []int64{v1.ID}) {
+		t.Errorf("journal %v, want the old version %d", got, v1.ID)
+	}
+	// The old content comes back before the deletion ran: the journalled document is claimed, not deleted.
+	again, existed := add("v1", claim)
+	if !existed || again.ID != v1.ID {
+		t.Errorf("old content back: document %d existed %v, want %d", again.ID, existed, v1.ID)
+	}
+	if r := row(); r.DocumentID != v1.ID || !r.Owned {
+		t.Errorf("old content back: row %+v", r)
+	}
+	if got := pending(); !slices.Equal(got, []int64{v2.ID}) {
+		t.Errorf("journal %v, want %d only", got, v2.ID)
+	}
+	// The same content without a claim (an `add` by hand) changes nothing.
+	if _, existed := add("v1", nil); !existed {
+		t.Error("same content by hand was not found")
+	}
+	gone, err := k.DeleteDocuments(ctx, pending())
+	if err != nil || len(gone) != 1 || gone[0].ID != v2.ID {
+		t.Fatalf("DeleteDocuments: %+v %v", gone, err)
+	}
+	if got := pending(); len(got) != 0 {
+		t.Errorf("journal after the deletion: %v", got)
+	}
+	if _, err := k.RemoveWatchedFolder(ctx, id, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := pending(); !slices.Equal(got, []int64{v1.ID}) {
+		t.Errorf("journal after remove %v, want %d", got, v1.ID)
+	}
+	_, _, err = k.AddDocumentClaimed(ctx, Document{CollectionID: c.ID, SHA256: "v3", Name: "b.png", Kind: "image"},
+		&WatchClaim{FolderID: id, Rel: "b.png"})
+	if err == nil || !strings.Contains(err.Error(), "no longer watched") {
+		t.Errorf("a claim for a removed folder: %v", err)
+	}
+	if ds, _ := k.Documents(ctx, c.ID); len(ds) != 1 {
+		t.Errorf("%d documents, want only the journalled one", len(ds))
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
+	"proofglass/backend/regularfile"
 )
 
 // stat is what a pass compares with the recorded row: a file whose size and modification time are unchanged is
@@ -24,6 +25,12 @@ import (
 type stat struct {
 	size    int64
 	mtimeNS int64
+	mode    int64 // permission bits: a file that could not be read is tried again once they change
+}
+
+// same reports whether the file is as recorded (a row from before modes were recorded matches any mode).
+func (s stat) same(r kb.WatchedFile) bool {
+	return r.Size == s.size && r.MtimeNS == s.mtimeNS && (r.Mode < 0 || r.Mode == s.mode)
 }
 
 // pass brings the rows and documents of the scopes (rel directories, walked recursively) of f in line with the disk.
@@ -73,8 +80,17 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 	root := f.Path
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		// An unmounted drive looks like an emptied folder: its documents stay until it is back or unwatched.
+		// Its watches go even though the folder is still watched: the folder that comes back is a new directory,
+		// and needs watches of its own.
 		m.mu.Lock()
-		m.unwatchUnder(root)
+		for d := range m.dirs {
+			if d == root || strings.HasPrefix(d, root+string(filepath.Separator)) {
+				if m.fsw != nil {
+					_ = m.fsw.Remove(d)
+				}
+				delete(m.dirs, d)
+			}
+		}
 		m.mu.Unlock()
 		return StateMissing, 0, fmt.Errorf("%s: folder not found; its documents are kept until it is back or no longer watched", root)
 	}
@@ -123,12 +139,11 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 	var put []kb.WatchedFile
 	var remove []string
 	var toIngest []string
-	var created []int64 // documents this pass's ingest made
 	unsettled := 0
 	for _, rel := range sortedKeys(disk) {
 		s := disk[rel]
 		r, known := rows[rel]
-		if known && r.Size == s.size && r.MtimeNS == s.mtimeNS {
+		if known && s.same(r) {
 			continue
 		}
 		abs := filepath.Join(root, filepath.FromSlash(rel))
@@ -137,7 +152,7 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		if known && r.Size == s.size {
 			// Touched, or rewritten with the same bytes: the document stays.
 			if sha, err := hashFile(abs); err == nil && sha == r.SHA256 {
-				r.MtimeNS = s.mtimeNS
+				r.MtimeNS, r.Mode = s.mtimeNS, s.mode
 				put = append(put, r)
 				continue
 			}
@@ -152,7 +167,8 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 			if old, ok := m.renamed(vanished, bySize, s.size, sha); ok {
 				delete(vanished, old.Rel)
 				remove = append(remove, old.Rel)
-				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: sha, DocumentID: old.DocumentID, Owned: old.Owned})
+				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: sha, DocumentID: old.DocumentID,
+					Owned: old.Owned, Mode: s.mode})
 				if old.Owned && old.DocumentID != 0 {
 					if err := m.kb.MoveDocument(ctx, old.DocumentID, filepath.Base(abs), abs); err != nil {
 						fail(err)
@@ -182,7 +198,11 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		for i, rel := range toIngest {
 			paths[i] = filepath.Join(root, filepath.FromSlash(rel))
 		}
-		results, err := m.in.AddFound(ctx, ingest.Request{Collection: f.Collection, Paths: paths}, func(p ingest.Progress) {
+		if m.beforeIngest != nil {
+			m.beforeIngest(paths)
+		}
+		results, err := m.in.AddFound(ctx, ingest.Request{Collection: f.Collection, Paths: paths,
+			Watched: &ingest.Watched{FolderID: f.ID, Root: root}}, func(p ingest.Progress) {
 			switch p.Stage {
 			case ingest.StageDone, ingest.StageFailed, ingest.StageExists, ingest.StageSkipped:
 				m.mu.Lock()
@@ -202,14 +222,23 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		for i, r := range results {
 			rel := toIngest[i]
 			s := disk[rel]
+			if !r.ModTime.IsZero() {
+				// What was read: the file as opened, which may be newer than the walk saw.
+				s.size, s.mtimeNS = r.Size, r.ModTime.UnixNano()
+			}
 			switch {
 			case r.Skipped:
-				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS})
+				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, Mode: s.mode})
+				if r.Error != "" {
+					fail(errors.New(r.Error)) // unreadable: reported once, tried again when it changes
+				}
 			case r.Document.ID != 0:
+				// The ingest recorded a document it created as this file's when it created it (so a crash cannot
+				// leave it unowned); the row is written again here with what the pass knows.
 				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: r.Document.SHA256,
-					DocumentID: r.Document.ID, Owned: !r.Existed})
-				if !r.Existed {
-					created = append(created, r.Document.ID)
+					DocumentID: r.Document.ID, Owned: !r.Existed, Mode: s.mode})
+				if r.Error != "" && r.Document.Status == kb.StatusFailed && !r.Existed {
+					fail(errors.New(r.Error))
 				}
 			case r.Error != "":
 				fail(errors.New(r.Error)) // no document: tried again at the next pass that sees the file
@@ -222,17 +251,31 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 	// Recorded even when the pass is being cancelled: the documents exist, and a resume finishes them.
 	rctx := context.WithoutCancel(ctx)
 	if !m.kb.WatchedFolderExists(rctx, f.ID) {
-		// The folder stopped being watched during the pass (here or by another process): what it just brought in
-		// leaves with it.
-		m.deleteDocuments(rctx, created)
+		// The folder stopped being watched during the pass (here or by another process): the removal journalled
+		// what the folder owned, including what this pass created before it (later ones could not be created).
+		m.deleteDocuments(rctx, m.pendingDeletions(rctx))
 		return StateIdle, 0, nil
 	}
-	gone, err := m.kb.ApplyWatchedFiles(rctx, f.ID, remove, put)
-	if err != nil {
+	// The documents released are journalled in the same transaction, and deleted below; a crash in between leaves
+	// them for the next start.
+	if _, err := m.kb.ApplyWatchedFiles(rctx, f.ID, remove, put); err != nil {
 		return StateWatching, unsettled, err
+	}
+	// The journal also holds the older versions of changed files, released when their new document was created.
+	gone := m.pendingDeletions(rctx)
+	if m.beforeDelete != nil && len(gone) > 0 && m.beforeDelete(gone) {
+		return StateWatching, unsettled, firstErr // a test's crash: the deletions are left journalled
 	}
 	m.deleteDocuments(rctx, gone)
 	return StateWatching, unsettled, firstErr
+}
+
+func (m *Manager) pendingDeletions(ctx context.Context) []int64 {
+	ids, err := m.kb.PendingDeletions(ctx)
+	if err != nil {
+		m.o.Log.Warn("watch: pending deletions", "err", err)
+	}
+	return ids
 }
 
 // renamed finds the vanished row of this size and content.
@@ -290,7 +333,7 @@ func (m *Manager) walk(root, scope string, disk map[string]stat, unreadable *[]s
 		if err != nil {
 			return nil // gone since it was listed
 		}
-		disk[rel] = stat{size: info.Size(), mtimeNS: info.ModTime().UnixNano()}
+		disk[rel] = stat{size: info.Size(), mtimeNS: info.ModTime().UnixNano(), mode: int64(info.Mode().Perm())}
 		return nil
 	})
 	// Directories gone from under the scope lose their watch, so one made again with the same name gets a new one.
@@ -336,7 +379,7 @@ func sortedKeys(m map[string]stat) []string {
 }
 
 func hashFile(p string) (string, error) {
-	f, err := os.Open(p)
+	f, _, err := regularfile.Open(p)
 	if err != nil {
 		return "", err
 	}

@@ -39,7 +39,7 @@ func (m *Manager) folders(ctx context.Context) ([]Folder, error) {
 // Ingester is the part of ingest.Ingester a Manager uses.
 type Ingester interface {
 	AddFound(ctx context.Context, r ingest.Request, progress func(ingest.Progress)) ([]ingest.Result, error)
-	Delete(ctx context.Context, id int64) error
+	DeleteDocuments(ctx context.Context, ids []int64) (int, error)
 }
 
 // Options configure a Manager. Zero values are the defaults.
@@ -56,6 +56,9 @@ type Options struct {
 	// Reload is how often a running Manager re-reads the list of folders (another process may add one); 0 means
 	// 30 s.
 	Reload time.Duration
+	// Recheck is how often a folder found missing is looked for again (a stat), so one moved away and back, or a
+	// drive mounted again, is synced within seconds instead of at the next rescan; 0 means 2 s.
+	Recheck time.Duration
 	// Progress receives the ingest progress of watched files.
 	Progress func(ingest.Progress)
 	// Changed is called when a folder's status changes (a pass starts or ends, files become pending).
@@ -101,6 +104,11 @@ type Manager struct {
 	wake    chan struct{}
 	passing bool
 	seq     uint64 // of the last Status handed out
+
+	// Test hooks: called between a pass's scan and its ingest, and between journalling deletions and doing them
+	// (true stops the pass there, as a crash would).
+	beforeIngest func(paths []string)
+	beforeDelete func(ids []int64) bool
 }
 
 // folder is the live state of a watched folder.
@@ -127,6 +135,9 @@ func New(k *kb.KB, in Ingester, o Options) *Manager {
 	}
 	if o.Reload <= 0 {
 		o.Reload = 30 * time.Second
+	}
+	if o.Recheck <= 0 {
+		o.Recheck = 2 * time.Second
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
@@ -204,11 +215,34 @@ func (m *Manager) Remove(ctx context.Context, id int64, keep bool) (int, error) 
 		m.unwatchUnder(f.Path)
 	}
 	m.mu.Unlock()
+	// The documents to delete are journalled in the transaction that forgets the folder: interrupted here, the next
+	// start (or `proofglass doctor --fix`) finishes the deletion.
 	gone, err := m.kb.RemoveWatchedFolder(ctx, id, keep)
 	if err != nil {
 		return 0, err
 	}
-	return m.deleteDocuments(ctx, gone), nil
+	n, err := m.in.DeleteDocuments(ctx, gone)
+	if err != nil {
+		return n, fmt.Errorf("delete the folder's documents (the rest are deleted at the next start): %w", err)
+	}
+	return n, nil
+}
+
+// FinishDeletions deletes the documents journalled for deletion that an interrupted pass or removal left, and
+// sweeps the blobs an interrupted deletion left. It returns how many documents it deleted.
+func (m *Manager) FinishDeletions(ctx context.Context) (int, error) {
+	ids, err := m.kb.PendingDeletions(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("pending deletions: %w", err)
+	}
+	n, err := m.in.DeleteDocuments(ctx, ids)
+	if err != nil {
+		return n, fmt.Errorf("finish pending deletions: %w", err)
+	}
+	if _, err := m.kb.PurgeBlobs(ctx); err != nil {
+		return n, fmt.Errorf("sweep deleted blobs: %w", err)
+	}
+	return n, nil
 }
 
 // Folders lists the watched folders with their live status.
@@ -263,10 +297,17 @@ func (m *Manager) Run(ctx context.Context) error {
 		m.running, m.fsw, m.live, m.dirs = false, nil, map[int64]*folder{}, map[string]bool{}
 		m.mu.Unlock()
 	}()
+	if n, err := m.FinishDeletions(ctx); err != nil {
+		m.o.Log.Warn("watch: finish interrupted deletions", "err", err)
+	} else if n > 0 {
+		m.o.Log.Info("watch: finished deletions an earlier run left", "documents", n)
+	}
 	if err := m.reload(ctx); err != nil {
 		return err
 	}
 	go m.events(ctx, fsw)
+	recheck := time.NewTicker(m.o.Recheck)
+	defer recheck.Stop()
 
 	reload := time.NewTicker(m.o.Reload)
 	defer reload.Stop()
@@ -300,6 +341,8 @@ func (m *Manager) Run(ctx context.Context) error {
 			if err := m.reload(ctx); err != nil && ctx.Err() == nil {
 				m.o.Log.Warn("watch: reload folders", "err", err)
 			}
+		case <-recheck.C:
+			m.recheckMissing()
 		case <-rescan:
 			m.mu.Lock()
 			for _, f := range m.live {
@@ -323,6 +366,25 @@ func (m *Manager) Idle() bool {
 		}
 	}
 	return true
+}
+
+// recheckMissing marks for a pass every missing folder that is back.
+func (m *Manager) recheckMissing() {
+	m.mu.Lock()
+	var missing []*folder
+	for _, f := range m.live {
+		if f.state == StateMissing && len(f.dirty) == 0 {
+			missing = append(missing, f)
+		}
+	}
+	m.mu.Unlock()
+	for _, f := range missing {
+		if st, err := os.Stat(f.Path); err == nil && st.IsDir() {
+			m.mu.Lock()
+			m.markLocked(f, "", time.Time{})
+			m.mu.Unlock()
+		}
+	}
 }
 
 func (m *Manager) poke() {
@@ -441,9 +503,8 @@ func (m *Manager) events(ctx context.Context, fsw *fsnotify.Watcher) {
 			if !ok {
 				return
 			}
-			if ev.Op == fsnotify.Chmod {
-				continue // atime and permission changes say nothing about the content
-			}
+			// Permission changes count too: a file that could not be read may be readable now. (Reading a file
+			// changes no attribute that inotify reports, so this does not loop.)
 			m.notice(ev.Name)
 		case err, ok := <-fsw.Errors:
 			if !ok {
@@ -541,17 +602,11 @@ func (m *Manager) status(f *folder) {
 }
 
 // deleteDocuments takes documents out of the library with their blobs (the knowledge base's delete hooks purge
-// their page renders). It returns how many left.
+// their page renders), in batches. It returns how many left.
 func (m *Manager) deleteDocuments(ctx context.Context, ids []int64) int {
-	n := 0
-	for _, id := range ids {
-		if err := m.in.Delete(ctx, id); err != nil {
-			if !errors.Is(err, kb.ErrNotFound) { // deleted by hand meanwhile
-				m.o.Log.Error("watch: delete document", "document", id, "err", err)
-			}
-			continue
-		}
-		n++
+	n, err := m.in.DeleteDocuments(ctx, ids)
+	if err != nil {
+		m.o.Log.Error("watch: delete documents (the rest are deleted at the next start)", "documents", len(ids), "err", err)
 	}
 	return n
 }

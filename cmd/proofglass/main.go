@@ -2,10 +2,7 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"proofglass/backend/cli"
 	"proofglass/backend/pdf"
@@ -13,8 +10,5 @@ import (
 
 func main() {
 	pdf.ServeWorkerIfAsked() // a MuPDF worker (started once per ingest) needs no command tree
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Execute(ctx, os.Args[1:])
-	stop()
-	os.Exit(code)
+	os.Exit(cli.Main(os.Args[1:]))
 }

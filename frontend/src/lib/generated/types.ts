@@ -445,6 +445,16 @@ export interface Ingest {
   /** 0 = number of CPUs */
   workers: number
   /**
+   * MaxPages is the most pages a PDF may have to be ingested (0 = 20,000): a file of a hundred thousand empty
+   * pages fails at once instead of holding a worker for the whole per-file time limit.
+   */
+  max_pages?: number
+  /**
+   * MaxBlankPages stops a PDF whose first pages, this many of them, give no text at all, not even by OCR (0 = 500):
+   * a document of blank pages. Off when OCR is off (textless scans are expected then).
+   */
+  max_blank_pages?: number
+  /**
    * Transcription, when its model is set, transcribes the speech of video clips through an OpenAI-compatible
    * /audio/transcriptions endpoint (a Whisper model served by vLLM, LocalAI or OpenAI).
    */

@@ -1,0 +1,118 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"proofglass/backend/kb"
+)
+
+// writePDF writes a PDF of n pages, each with the content stream content(i) (empty for a blank page).
+func writePDF(t *testing.T, path string, n int, content func(i int) string) {
+	t.Helper()
+	var b bytes.Buffer
+	var offsets []int
+	obj := func(body string) {
+		offsets = append(offsets, b.Len())
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
+	}
+	b.WriteString("%PDF-1.4\n")
+	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	kids := make([]string, n)
+	for i := range n {
+		kids[i] = fmt.Sprintf("%d 0 R", 4+2*i)
+	}
+	obj(fmt.Sprintf("<< /Type /Pages /Count %d /Kids [%s] >>", n, strings.Join(kids, " ")))
+	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	for i := range n {
+		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
+		c := content(i)
+		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(c), c))
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
+	for _, o := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", o)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func blank(int) string { return "" }
+
+// TestPageLimits: pathological page counts are stopped early with a clear message, by a page-count rule rather
+// than the per-file time limit: a PDF over MaxPages before anything is read, and a PDF whose pages all come out
+// without text (even by OCR) after MaxBlankPages of them. A document with text is not stopped by the blank rule.
+func TestPageLimits(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	many := filepath.Join(dir, "many-empty-pages.pdf")
+	writePDF(t, many, 300, blank)
+	withText := filepath.Join(dir, "text-then-blank.pdf")
+	writePDF(t, withText, 14, func(i int) string {
+		if i == 4 { // text on page 5; the 13 others are blank, more than the limit of 10, but the document has text
+			return "BT /F1 14 Tf 20 100 Td (The quarterly revenue grew by twelve percent) Tj ET"
+		}
+		return ""
+	})
+	t.Run("more pages than MaxPages", func(t *testing.T) {
+		k := openKB(t, t.TempDir())
+		in := New(k, nil, Options{Workers: 2, NoOCR: true, PDF: workerOptions(), MaxPages: 100})
+		defer in.Close()
+		res, err := in.Add(ctx, "c", []string{many}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := res[0].Document
+		if d.Status != kb.StatusFailed || !strings.Contains(d.Error, "many-empty-pages.pdf has 300 pages, more than the limit of 100") ||
+			!strings.Contains(d.Error, "ingest.max_pages") {
+			t.Errorf("%s: %q", d.Status, d.Error)
+		}
+		if us, _ := k.Units(ctx, d.ID); len(us) != 0 {
+			t.Errorf("%d pages read from a document over the limit", len(us))
+		}
+	})
+
+	if _, err := exec.LookPath("tesseract"); err != nil {
+		t.Skip("tesseract not installed: the blank-page rule applies with OCR on")
+	}
+	t.Run("blank pages beyond MaxBlankPages", func(t *testing.T) {
+		k := openKB(t, t.TempDir())
+		in := New(k, nil, Options{Workers: 2, PDF: workerOptions(), OCRDPI: 50, MaxBlankPages: 10})
+		defer in.Close()
+		res, err := in.Add(ctx, "c", []string{many}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := res[0].Document
+		if d.Status != kb.StatusFailed || !strings.Contains(d.Error, "stopped after its first 10 pages gave no text at all, even by OCR") ||
+			!strings.Contains(d.Error, "ingest.max_blank_pages") {
+			t.Errorf("%s: %q", d.Status, d.Error)
+		}
+		us, _ := k.Units(ctx, d.ID)
+		if len(us) >= 300 {
+			t.Errorf("all %d pages were read: the rule did not stop the document", len(us))
+		}
+		t.Logf("stopped with %d of 300 pages stored: %s", len(us), d.Error)
+	})
+	t.Run("a page with text", func(t *testing.T) {
+		k := openKB(t, t.TempDir())
+		in := New(k, nil, Options{Workers: 2, PDF: workerOptions(), OCRDPI: 50, MaxBlankPages: 10})
+		defer in.Close()
+		res, err := in.Add(ctx, "c", []string{withText}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := res[0].Document; d.Status != kb.StatusReady || d.Pages != 14 {
+			t.Errorf("%s, %d pages: %q", d.Status, d.Pages, d.Error)
+		}
+	})
+}

@@ -1,0 +1,188 @@
+//go:build unix
+
+package watch
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+)
+
+// TestSwapForLinkBeforeIngest: a file replaced by a symbolic link to a file outside the folder between the scan and
+// the ingest is refused: the outside file's content never enters the library.
+func TestSwapForLinkBeforeIngest(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t)
+	dir, outside := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.png"), pngBytes(t, 1, 24))
+	secret := pngBytes(t, 2, 24)
+	writeFile(t, filepath.Join(outside, "secret.png"), secret)
+	time.Sleep(150 * time.Millisecond)
+	var once sync.Once
+	swapped := make(chan struct{})
+	var mu sync.Mutex
+	var refused []string
+	h.startWith(Options{Progress: func(p ingest.Progress) {
+		if p.Stage == ingest.StageFailed {
+			mu.Lock()
+			refused = append(refused, p.Error)
+			mu.Unlock()
+		}
+	}}, func(m *Manager) {
+		m.beforeIngest = func(paths []string) {
+			once.Do(func() {
+				p := filepath.Join(dir, "a.png")
+				if err := os.Remove(p); err != nil {
+					t.Error(err)
+				}
+				if err := os.Symlink(filepath.Join(outside, "secret.png"), p); err != nil {
+					t.Error(err)
+				}
+				close(swapped)
+			})
+		}
+	})
+	if _, err := h.m.Add(ctx, "c", dir); err != nil {
+		t.Fatal(err)
+	}
+	<-swapped
+	for deadline := time.Now().Add(30 * time.Second); !h.m.Idle(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the pass never ended")
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // the link's own notification has been passed too
+	for deadline := time.Now().Add(30 * time.Second); !h.m.Idle(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the pass never ended")
+		}
+	}
+	for _, d := range h.libraryDocs("c") {
+		t.Errorf("document %s (%s) in the library: the linked file's content was read", d.Name, d.Status)
+	}
+	if n := h.blobCount(); n != 0 {
+		t.Errorf("%d blobs stored", n)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(refused) != 1 || !strings.Contains(refused[0], "a.png: not a regular file (a symbolic link)") {
+		t.Errorf("failures reported %q, want one saying a.png is a symbolic link", refused)
+	}
+}
+
+// TestUnreadableFileRecordedOnce: a file that cannot be read gets a failed document with the reason, is not tried
+// again by later passes until it changes, and is synced once it becomes readable. Root reads every file, so as root
+// the test runs itself again as nobody.
+func TestUnreadableFileRecordedOnce(t *testing.T) {
+	if !runAsNobody(t) {
+		return
+	}
+	ctx := context.Background()
+	h := newHarness(t)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "locked.png")
+	writeFile(t, p, pngBytes(t, 21, 24))
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "ok.png"), pngBytes(t, 22, 24))
+	time.Sleep(150 * time.Millisecond)
+	var mu sync.Mutex
+	failures := 0
+	h.startWith(Options{Progress: func(pr ingest.Progress) {
+		if pr.Stage == ingest.StageFailed && pr.Path == p {
+			mu.Lock()
+			failures++
+			mu.Unlock()
+		}
+	}}, nil)
+	f, err := h.m.Add(ctx, "c", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle := func() {
+		t.Helper()
+		time.Sleep(300 * time.Millisecond)
+		for deadline := time.Now().Add(30 * time.Second); !h.m.Idle(); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("never idle")
+			}
+		}
+	}
+	idle()
+	d := h.docByName("c", "locked.png")
+	if d.Status != kb.StatusFailed || !strings.Contains(d.Error, "permission denied") || !strings.Contains(d.Error, p) {
+		t.Errorf("locked.png: %s %q, want failed naming the file and the reason", d.Status, d.Error)
+	}
+	// More passes: a new file, and a full rescan.
+	writeFile(t, filepath.Join(dir, "later.png"), pngBytes(t, 23, 24))
+	idle()
+	h.m.mu.Lock()
+	h.m.markLocked(h.m.live[f.ID], "", time.Time{})
+	h.m.mu.Unlock()
+	h.m.poke()
+	idle()
+	mu.Lock()
+	if failures != 1 {
+		t.Errorf("the unreadable file was tried %d times, want once", failures)
+	}
+	mu.Unlock()
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.waitEqual("c", dir) // readable now: ingested, and its failed document gone
+}
+
+// runAsNobody reports whether the calling test should run its body: yes unless the process is root, in which case
+// it runs the test again in a process of user nobody (root reads every file) and reports its result.
+func runAsNobody(t *testing.T) bool {
+	if os.Getuid() != 0 {
+		return true
+	}
+	const nobody = 65534
+	// The test binary and a temporary directory, where nobody can reach them.
+	dir, err := os.MkdirTemp("", "as-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "watch.test")
+	b, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(tmp, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^"+t.Name()+"$", "-test.count=1", "-test.v")
+	cmd.Env = []string{"TMPDIR=" + tmp, "HOME=" + tmp, "PATH=" + os.Getenv("PATH")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("as user nobody: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("as user nobody the test did not pass:\n%s", out)
+	}
+	t.Logf("ran as user nobody:\n%s", out)
+	return false
+}
