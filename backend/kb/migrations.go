@@ -388,4 +388,20 @@ CREATE TRIGGER units_au AFTER UPDATE OF text, cjk ON units BEGIN
   INSERT INTO units_fts(rowid, text) VALUES (new.id, new.text);
   INSERT INTO units_fts_cjk(rowid, text) VALUES (new.id, CASE WHEN new.cjk THEN new.text ELSE '' END);
 END;`,
+	// 12: document facets (title, organisation, kind, year, quarter, date): one row per document, facet and source.
+	// A user's value (source 'user', '' clears the facet) wins over the extracted one and outlives re-extraction,
+	// which rewrites only 'extracted' rows. norm is the value folded for filters (backend/facets).
+	`CREATE TABLE document_facets (
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  source      TEXT NOT NULL CHECK (source IN ('extracted', 'user')),
+  value       TEXT NOT NULL,
+  norm        TEXT NOT NULL,
+  PRIMARY KEY (document_id, name, source)
+) WITHOUT ROWID;
+CREATE INDEX document_facets_value ON document_facets(name, norm);
+CREATE VIEW document_facets_effective(document_id, name, source, value, norm) AS
+  SELECT f.document_id, f.name, f.source, f.value, f.norm FROM document_facets f
+  WHERE f.source = 'user' OR NOT EXISTS (SELECT 1 FROM document_facets u
+    WHERE u.document_id = f.document_id AND u.name = f.name AND u.source = 'user');`,
 }
