@@ -1,0 +1,110 @@
+package facets
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"proofglass/backend/kb"
+)
+
+// readPages is how many leading pages extraction reads: the cover and front matter, and enough pages for running
+// headers and footers to repeat.
+const readPages = 30
+
+// SourceOf reads what extraction needs of a stored document: its name, its PDF metadata and its leading pages.
+func SourceOf(ctx context.Context, k *kb.KB, d kb.Document) (Source, error) {
+	var meta struct {
+		PDF map[string]string `json:"pdf"`
+	}
+	_ = json.Unmarshal([]byte(d.Meta), &meta) // no metadata from a broken meta column
+	units, err := k.LeadingUnitTexts(ctx, d.ID, readPages)
+	if err != nil {
+		return Source{}, fmt.Errorf("facets of %s: %w", d.Name, err)
+	}
+	src := Source{FileName: d.Name, Info: meta.PDF}
+	for _, u := range units {
+		src.Pages = append(src.Pages, u.Text)
+	}
+	return src, nil
+}
+
+// Refresh extracts a document's facets again and stores them as its extracted facets; the user's values stay.
+func Refresh(ctx context.Context, k *kb.KB, docID int64) (Facets, error) {
+	d, err := k.Document(ctx, docID)
+	if err != nil {
+		return Facets{}, err
+	}
+	src, err := SourceOf(ctx, k, d)
+	if err != nil {
+		return Facets{}, err
+	}
+	f := Extract(src)
+	if err := k.ReplaceExtractedFacets(ctx, docID, f.Rows(kb.FacetExtracted)); err != nil {
+		return Facets{}, err
+	}
+	return f, nil
+}
+
+// RefreshMissing extracts the facets of the ready documents that have none (a library made before facets) and
+// returns how many it did.
+func RefreshMissing(ctx context.Context, k *kb.KB) (int, error) {
+	ids, err := k.DocumentsWithoutFacets(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for i, id := range ids {
+		if _, err := Refresh(ctx, k, id); err != nil {
+			return i, err
+		}
+	}
+	return len(ids), nil
+}
+
+// Of returns the effective facets of a document (the user's where set) and which of them the user set.
+func Of(ctx context.Context, k *kb.KB, docID int64) (Facets, map[string]bool, error) {
+	rows, err := k.DocumentFacets(ctx, []int64{docID})
+	if err != nil {
+		return Facets{}, nil, err
+	}
+	user := map[string]bool{}
+	for _, r := range rows[docID] {
+		if r.Source == kb.FacetUser {
+			user[r.Name] = true
+		}
+	}
+	return FromRows(rows[docID]), user, nil
+}
+
+// SetUser records the user's values: a value wins over extraction and outlives re-ingest; "" clears the facet,
+// and Reset forgets the user's value.
+func SetUser(ctx context.Context, k *kb.KB, docID int64, name, value string) error {
+	if !validName(name) {
+		return fmt.Errorf("facet %q: unknown (want title, org, kind, year, quarter or date)", name)
+	}
+	v, err := normalise(name, value)
+	if err != nil {
+		return err
+	}
+	if _, err := k.Document(ctx, docID); err != nil {
+		return err
+	}
+	return k.SetUserFacet(ctx, docID, kb.Facet{Name: name, Value: v, Source: kb.FacetUser, Norm: Fold(name, v)})
+}
+
+// Reset forgets the user's value of a facet, so the extracted one shows again.
+func Reset(ctx context.Context, k *kb.KB, docID int64, name string) error {
+	if !validName(name) {
+		return fmt.Errorf("facet %q: unknown (want title, org, kind, year, quarter or date)", name)
+	}
+	return k.ResetUserFacet(ctx, docID, name)
+}
+
+func validName(name string) bool {
+	for _, n := range Names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
