@@ -16,6 +16,7 @@ import (
 
 	"proofglass/backend/agent"
 	"proofglass/backend/config"
+	"proofglass/backend/facets"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/library"
@@ -30,6 +31,7 @@ func init() {
 			asJSON                                   bool
 			conversation                             int64
 			docs                                     []string
+			where                                    string
 			rf                                       runFlags
 		)
 		cmd := &cobra.Command{
@@ -59,6 +61,9 @@ func init() {
 						return err
 					}
 				}
+				if ac.Documents, err = facets.ScopeDocuments(ctx, k, where, ac.Documents); err != nil {
+					return err
+				}
 				out := cmd.OutOrStdout()
 				sink, printErr := askOutput(out, cfg, k, asJSON, crops)
 				question := strings.Join(args, " ")
@@ -86,6 +91,7 @@ func init() {
 		f.StringVar(&mode, "mode", "", "agent: vrag, vimrag, vanilla or react (default from settings)")
 		f.StringVar(&collection, "collection", "", "search only this collection")
 		f.StringArrayVar(&docs, "doc", nil, "answer from this document only, by id or file name (repeat for several)")
+		f.StringVar(&where, "where", "", "answer only from documents whose facets match: "+facets.WhereSyntax)
 		f.StringVar(&prov, "provider", "", "provider profile or kind: ollama, openai, dashscope, … (default from settings)")
 		f.StringVar(&modelName, "model", "", "chat model (default: the profile's chat_model)")
 		rf.register(f)

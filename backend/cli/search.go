@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"proofglass/backend/facets"
 	"proofglass/backend/search"
 )
 
@@ -33,6 +34,7 @@ func init() {
 			weights    string
 			structure  string
 			docs       []string
+			where      string
 		)
 		cmd := &cobra.Command{
 			Use:   "search QUERY",
@@ -70,6 +72,9 @@ func init() {
 						return err
 					}
 				}
+				if q.Where, err = facets.ParseWhere(where); err != nil {
+					return err
+				}
 				res, err := s.Search(ctx, q)
 				if err != nil {
 					return err
@@ -104,6 +109,7 @@ func init() {
 		cmd.Flags().IntVar(&k, "k", 10, "number of results")
 		cmd.Flags().StringVar(&collection, "collection", "", "search only this collection (default: all)")
 		cmd.Flags().StringArrayVar(&docs, "doc", nil, "search only this document, by id or file name (repeat for several)")
+		cmd.Flags().StringVar(&where, "where", "", "search only documents whose facets match: "+facets.WhereSyntax)
 		cmd.Flags().StringVar(&mode, "mode", "hybrid", "hybrid, bm25 or dense")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per result")
 		cmd.Flags().StringVar(&weights, "weights", "", "fusion weights, e.g. bm25=1,text=0.5,visual=1 (default: all 1, but text 0.01 with the built-in embedder)")

@@ -28,6 +28,9 @@ const (
 var Kinds = []string{Kind10K, Kind10Q, Kind8K, Kind20F, KindAnnual, KindEarnings, KindPaper, KindManual, KindSlides,
 	KindBrochure, KindForm, KindBook, KindReport, KindCourt, KindHearing}
 
+// PeriodicKinds are the kinds whose year is the period they report on, not when they appeared.
+var PeriodicKinds = []string{Kind10K, Kind10Q, Kind8K, Kind20F, KindAnnual, KindEarnings}
+
 func isFiling(kind string) bool {
 	return kind == Kind10K || kind == Kind10Q || kind == Kind8K || kind == Kind20F
 }

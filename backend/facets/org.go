@@ -7,12 +7,12 @@ import (
 )
 
 var (
-	registrantRE = regexp.MustCompile(`(?i)\(?\s*exact name of (?:the )?registrant`)
-	companyRE    = regexp.MustCompile(`\b(?:[A-Z][\w&'.-]*,?\s+){0,5}?(?:[A-Z][\w&'.-]*,?\s+)(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|Ltd\.?|Limited|LLC|L\.P\.|PLC|plc|Holdings|Group|AG|SE|S\.A\.|N\.V\.|GmbH)(?:\W|$)`)
+	registrantRE  = regexp.MustCompile(`(?i)\(?\s*exact name of (?:the )?registrant`)
+	companyRE     = regexp.MustCompile(`\b(?:[A-Z][\w&'.-]*,?\s+){0,5}?(?:[A-Z][\w&'.-]*,?\s+)(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|Ltd\.?|Limited|LLC|L\.P\.|PLC|plc|Holdings|Group|AG|SE|S\.A\.|N\.V\.|GmbH)(?:\W|$)`)
 	institutionRE = regexp.MustCompile(`\b(?:[A-Z][\w&'.-]*\s+){0,4}(?:University|Institute|Association|Society|Commission|Agency|Department|Program|Programme|Council|Court|Committee|Foundation|Bank|Office|Ministry|Authority|Administration|Laboratory|Team|Authors)(?:\s+(?:of|for|on)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|and\s+)?[A-Z][\w'-]*){0,4})?`)
-	copyrightRE  = regexp.MustCompile(`(?:©|\(c\)|[Cc]opyright)\s*(?:\(c\)\s*)?(?:\d{4}(?:[-–]\d{2,4})?,?\s*)?(?:by\s+)?([A-Z][^\n]{2,80})`)
-	orgWordRE    = regexp.MustCompile(`(?i)\b(?:inc|incorporated|corporation|corp|company|ltd|limited|llc|plc|group|holdings|gmbh|university|institute|association|society|commission|agency|department|program|council|court|committee|foundation|bank|office|ministry|team|authors|authority|administration|laboratory|engineers)\b`)
-	reservedRE   = regexp.MustCompile(`(?i)[.,;]?\s*all rights reserved.*$`)
+	copyrightRE   = regexp.MustCompile(`(?:©|\(c\)|[Cc]opyright)\s*(?:\(c\)\s*)?(?:\d{4}(?:[-–]\d{2,4})?,?\s*)?(?:by\s+)?([A-Z][^\n]{2,80})`)
+	orgWordRE     = regexp.MustCompile(`(?i)\b(?:inc|incorporated|corporation|corp|company|ltd|limited|llc|plc|group|holdings|gmbh|university|institute|association|society|commission|agency|department|program|council|court|committee|foundation|bank|office|ministry|team|authors|authority|administration|laboratory|engineers)\b`)
+	reservedRE    = regexp.MustCompile(`(?i)[.,;]?\s*all rights reserved.*$`)
 	// Leading words of a sentence are not part of a name ("The", "By", "For").
 	leadRE = regexp.MustCompile(`^(?i:the|by|for|from|of|and|to|at|in|on|with|a|an)\s+`)
 )

@@ -113,10 +113,10 @@ func periodOf(kind, cover string, running []string, info, fileWords string) (yea
 }
 
 var (
-	mdyRE = regexp.MustCompile(`(?i)\b(` + monthAlt + `)\.?\s+(\d{1,2})(?:\s*[-–]\s*\d{1,2})?(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b`)
-	dmyRE = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(` + monthAlt + `)\.?,?\s+((?:19|20)\d\d)\b`)
-	ymdRE = regexp.MustCompile(`\b((?:19|20)\d\d)[/-](\d{1,2})[/-](\d{1,2})\b`)
-	myRE  = regexp.MustCompile(`(?i)\b(` + monthAlt + `)\.?\s+((?:19|20)\d\d)\b`)
+	mdyRE     = regexp.MustCompile(`(?i)\b(` + monthAlt + `)\.?\s+(\d{1,2})(?:\s*[-–]\s*\d{1,2})?(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b`)
+	dmyRE     = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(` + monthAlt + `)\.?,?\s+((?:19|20)\d\d)\b`)
+	ymdRE     = regexp.MustCompile(`\b((?:19|20)\d\d)[/-](\d{1,2})[/-](\d{1,2})\b`)
+	myRE      = regexp.MustCompile(`(?i)\b(` + monthAlt + `)\.?\s+((?:19|20)\d\d)\b`)
 	pdfDateRE = regexp.MustCompile(`^(?:D:)?((?:19|20)\d\d)(\d\d)?(\d\d)?`)
 )
 

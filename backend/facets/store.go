@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"proofglass/backend/kb"
 )
@@ -107,4 +108,35 @@ func validName(name string) bool {
 		}
 	}
 	return false
+}
+
+// ScopeDocuments resolves a where filter (ParseWhere's syntax) to the documents that pass it, narrowed to docs when
+// docs is not empty: the scope of an agent run, a chat or an MCP ask. It fails when no document passes, naming the
+// filter, rather than run unscoped.
+func ScopeDocuments(ctx context.Context, k *kb.KB, where string, docs []int64) ([]int64, error) {
+	f, err := ParseWhere(where)
+	if err != nil || len(f) == 0 {
+		return docs, err
+	}
+	pass, err := k.DocumentsWhere(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	if len(docs) > 0 {
+		for _, d := range docs {
+			if pass[d] {
+				out = append(out, d)
+			}
+		}
+	} else {
+		for d := range pass {
+			out = append(out, d)
+		}
+		slices.Sort(out)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("where %q: no document passes the filter", where)
+	}
+	return out, nil
 }
