@@ -8,13 +8,14 @@ import (
 
 var (
 	registrantRE  = regexp.MustCompile(`(?i)\(?\s*exact name of (?:the )?registrant`)
-	companyRE     = regexp.MustCompile(`\b(?:[A-Z][\w&'.-]*,?\s+){0,5}?(?:[A-Z][\w&'.-]*,?\s+)(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|Ltd\.?|Limited|LLC|L\.P\.|PLC|plc|Holdings|Group|AG|SE|S\.A\.|N\.V\.|GmbH)(?:\W|$)`)
+	companyRE     = regexp.MustCompile(`\b(?:[A-Z][\w&'.-]*,?\s+){0,5}?(?:[A-Z][\w&'.-]*,?\s+)(?i:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|Ltd\.?|Limited|LLC|L\.P\.|PLC|Holdings|Group|AG|SE|S\.A\.|N\.V\.|GmbH)(?:,?\s+(?i:Inc\.?|Ltd\.?|Limited|LLC|PLC|AG|SE|S\.A\.|N\.V\.|GmbH))?(?:\W|$)`)
 	institutionRE = regexp.MustCompile(`\b(?:[A-Z][\w&'.-]*\s+){0,4}(?:University|Institute|Association|Society|Commission|Agency|Department|Program|Programme|Council|Court|Committee|Foundation|Bank|Office|Ministry|Authority|Administration|Laboratory|Team|Authors)(?:\s+(?:of|for|on)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|and\s+)?[A-Z][\w'-]*){0,4})?`)
 	copyrightRE   = regexp.MustCompile(`(?:©|\(c\)|[Cc]opyright)\s*(?:\(c\)\s*)?(?:\d{4}(?:[-–]\d{2,4})?,?\s*)?(?:by\s+)?([A-Z][^\n]{2,80})`)
 	orgWordRE     = regexp.MustCompile(`(?i)\b(?:inc|incorporated|corporation|corp|company|ltd|limited|llc|plc|group|holdings|gmbh|university|institute|association|society|commission|agency|department|program|council|court|committee|foundation|bank|office|ministry|team|authors|authority|administration|laboratory|engineers)\b`)
 	reservedRE    = regexp.MustCompile(`(?i)[.,;]?\s*all rights reserved.*$`)
 	// Leading words of a sentence are not part of a name ("The", "By", "For").
-	leadRE = regexp.MustCompile(`^(?i:the|by|for|from|of|and|to|at|in|on|with|a|an)\s+`)
+	abbrevEndRE = regexp.MustCompile(`(?i)\s(?:inc|corp|co|ltd)$`)
+	leadRE      = regexp.MustCompile(`^(?i:the|by|for|from|of|and|to|at|in|on|with|a|an)\s+`)
 )
 
 // orgOf finds the issuer, company or institution: an SEC cover's registrant, a company named in the running
@@ -64,8 +65,8 @@ func orgOf(kind, first, cover string, running []string, author, fileWords string
 func tidyOrg(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimRight(s, " ,;:.-–—|")
-	if strings.HasSuffix(s, " Inc") || strings.HasSuffix(s, " Corp") || strings.HasSuffix(s, " Co") || strings.HasSuffix(s, " Ltd") {
-		s += "."
+	if abbrevEndRE.MatchString(s) {
+		s += "." // the trim took the abbreviation's own dot
 	}
 	for {
 		t := leadRE.ReplaceAllString(s, "")

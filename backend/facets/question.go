@@ -82,11 +82,19 @@ func orgWords(s string) []string {
 }
 
 // OrgsInQuestion returns the documents whose organisation the question names: every distinctive word of the
-// organisation's name ("Acme" of "ACME Corporation"; "Globex" of "Globex Holdings plc") stands in the question.
+// organisation's name stands in the question ("Globex Holdings" of "Globex Holdings plc"), or its first word does,
+// capitalised as a name is ("Acme" of "ACME Robotics Inc."), unless that word is what many organisations are
+// called ("University", "National").
 func OrgsInQuestion(q string, orgs []kb.FacetValue) []int64 {
 	words := map[string]bool{}
 	for _, w := range orgWords(strings.ReplaceAll(q, "'s", "")) {
 		words[w] = true
+	}
+	capitalised := map[string]bool{}
+	for _, w := range strings.FieldsFunc(q, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if r := []rune(w); unicode.IsUpper(r[0]) {
+			capitalised[strings.ToLower(w)] = true
+		}
 	}
 	var out []int64
 	for _, o := range orgs {
@@ -98,9 +106,18 @@ func OrgsInQuestion(q string, orgs []kb.FacetValue) []int64 {
 		for _, w := range ow {
 			all = all && words[w]
 		}
-		if all {
+		lead := ow[0]
+		byLead := len(ow) > 1 && len([]rune(lead)) >= 3 && capitalised[lead] && !orgWordRE.MatchString(lead) && !genericLead[lead]
+		if all || byLead {
 			out = append(out, o.Documents...)
 		}
 	}
 	return out
+}
+
+// genericLead are first words many organisations share, too common to name one by.
+var genericLead = map[string]bool{
+	"united": true, "national": true, "american": true, "international": true, "global": true, "general": true,
+	"first": true, "new": true, "royal": true, "federal": true, "state": true, "european": true, "china": true,
+	"british": true, "north": true, "south": true, "east": true, "west": true, "central": true,
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"proofglass/backend/facets"
@@ -54,7 +55,11 @@ func (s *Searcher) facetDocuments(ctx context.Context, text string, sc *scope) (
 		}
 	}
 	if len(named.Kinds) > 0 {
-		if err := match(kb.FacetFilter{{Name: facets.Kind, Op: kb.FacetEq, Values: lower(named.Kinds)}}); err != nil {
+		kinds := named.Kinds
+		if slices.Contains(kinds, facets.KindAnnual) {
+			kinds = append(kinds, facets.Kind10K, facets.Kind20F) // what a US or foreign issuer files as its annual report
+		}
+		if err := match(kb.FacetFilter{{Name: facets.Kind, Op: kb.FacetEq, Values: lower(kinds)}}); err != nil {
 			return nil, err
 		}
 	}

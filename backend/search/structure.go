@@ -40,7 +40,7 @@ type StructureWeights struct {
 // at BM25's own weight (1, plain reciprocal-rank fusion) took recall@5 0.691 → 0.703 (table 0.743 → 0.774,
 // pure text 0.718 → 0.724, no source lower), MRR 0.649 → 0.660, per document unchanged; 0.5–0.7 gave 0.694, 1.5
 // 0.703, 2 0.694 (figure lower). Try others with `proofglass eval retrieval --structure label=…`.
-var DefaultStructure = StructureWeights{Doc: 1, Label: 1, Page: 0.3, Passage: 1, Name: 0.3, Figure: 0.3, Facet: 1}
+var DefaultStructure = StructureWeights{Doc: 1, Label: 1, Page: 0.3, Passage: 1, Name: 0.3, Figure: 0.3, Facet: 2}
 
 // ParseStructure reads structure weights as "doc=1,label=0.5"; unnamed signals keep DefaultStructure's weights.
 func ParseStructure(s string) (StructureWeights, error) {
