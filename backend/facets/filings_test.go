@@ -146,8 +146,8 @@ func filings() []filing {
 	}
 	for _, y := range []int{2021, 2022, 2023} {
 		out = append(out, filing{
-			file: fmt.Sprintf("globex %d annual report.pdf", y),
-			info: map[string]string{"Title": fmt.Sprintf("Globex Holdings plc Annual Report %d", y), "Author": "Globex Holdings plc"},
+			file:  fmt.Sprintf("globex %d annual report.pdf", y),
+			info:  map[string]string{"Title": fmt.Sprintf("Globex Holdings plc Annual Report %d", y), "Author": "Globex Holdings plc"},
 			pages: globex.annual(y),
 			want: facets.Facets{Org: "Globex Holdings plc", Kind: "annual report", Year: fmt.Sprint(y),
 				Title: fmt.Sprintf("Globex Holdings plc Annual Report %d", y)},
