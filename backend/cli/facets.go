@@ -14,6 +14,7 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 	var (
 		set, reset []string
 		refresh    bool
+		all        bool
 		asJSON     bool
 	)
 	cmd := &cobra.Command{
@@ -37,7 +38,7 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 				if !refresh {
 					return fmt.Errorf("give a document id, or --refresh for every document without facets")
 				}
-				n, err := facets.RefreshMissing(ctx, k)
+				n, err := facets.RefreshMissing(ctx, k, all)
 				if err != nil {
 					return err
 				}
@@ -104,6 +105,7 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 	cmd.Flags().StringArrayVar(&set, "set", nil, "set a facet: name=value (repeat for several; name= clears it)")
 	cmd.Flags().StringArrayVar(&reset, "reset", nil, "forget your value of a facet, so the extracted one shows")
 	cmd.Flags().BoolVar(&refresh, "refresh", false, "extract the facets again (of DOC, else of every document without them)")
+	cmd.Flags().BoolVar(&all, "all", false, "with --refresh and no DOC: every ready document, not only those without facets")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the facets as one JSON object")
 	return cmd
 }

@@ -239,7 +239,7 @@ func titleOf(infoTitle, first string, f Facets) string {
 }
 
 var (
-	boilerplateRE = regexp.MustCompile(`(?i)^(?:proceedings of|findings of|volume \d|pages? \d|page \d+ of|©|\(c\)|copyright|https?:|www\.|doi|arxiv|\[?publish|united states securities and exchange commission|washington, d\.?c\.?|table of contents|confidential|draft)`)
+	boilerplateRE = regexp.MustCompile(`(?i)^(?:proceedings of|findings of|volume \d|pages? \d|page \d+ of|©|\(c\)|copyright|https?:|www\.|doi|arxiv|\[?publish|united states securities and exchange commission|washington, d\.?c\.?|table of contents|confidential|draft|press release|news release|for immediate release)`)
 	continuesRE   = regexp.MustCompile(`(?i)\b(?:with|of|and|for|the|on|in|to|a|an|by|from|via|using|towards?)$`)
 )
 

@@ -10,12 +10,13 @@ var (
 	registrantRE  = regexp.MustCompile(`(?i)\(?\s*exact name of (?:the )?registrant`)
 	companyRE     = regexp.MustCompile(`\b(?:[A-Z][\w&'.-]*,?\s+){0,5}?(?:[A-Z][\w&'.-]*,?\s+)(?i:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|Ltd\.?|Limited|LLC|L\.P\.|PLC|Holdings|Group|AG|SE|S\.A\.|N\.V\.|GmbH)(?:,?\s+(?i:Inc\.?|Ltd\.?|Limited|LLC|PLC|AG|SE|S\.A\.|N\.V\.|GmbH))?(?:\W|$)`)
 	institutionRE = regexp.MustCompile(`\b(?:[A-Z][\w&'.-]*\s+){0,4}(?:University|Institute|Association|Society|Commission|Agency|Department|Program|Programme|Council|Court|Committee|Foundation|Bank|Office|Ministry|Authority|Administration|Laboratory|Team|Authors)(?:\s+(?:of|for|on)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+|and\s+)?[A-Z][\w'-]*){0,4})?`)
+	courtNameRE   = regexp.MustCompile(`\b(?:[A-Z][\w.'-]*\s+){0,4}(?:Court|COURT)(?:\s+(?:of|for|OF|FOR)\s+(?:the\s+|THE\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})?`)
 	copyrightRE   = regexp.MustCompile(`(?:©|\(c\)|[Cc]opyright)\s*(?:\(c\)\s*)?(?:\d{4}(?:[-–]\d{2,4})?,?\s*)?(?:by\s+)?([A-Z][^\n]{2,80})`)
 	orgWordRE     = regexp.MustCompile(`(?i)\b(?:inc|incorporated|corporation|corp|company|ltd|limited|llc|plc|group|holdings|gmbh|university|institute|association|society|commission|agency|department|program|council|court|committee|foundation|bank|office|ministry|team|authors|authority|administration|laboratory|engineers)\b`)
 	reservedRE    = regexp.MustCompile(`(?i)[.,;]?\s*all rights reserved.*$`)
+	abbrevEndRE   = regexp.MustCompile(`(?i)\s(?:inc|corp|co|ltd)$`)
 	// Leading words of a sentence are not part of a name ("The", "By", "For").
-	abbrevEndRE = regexp.MustCompile(`(?i)\s(?:inc|corp|co|ltd)$`)
-	leadRE      = regexp.MustCompile(`^(?i:the|by|for|from|of|and|to|at|in|on|with|a|an)\s+`)
+	leadRE = regexp.MustCompile(`^(?i:the|by|for|from|of|and|to|at|in|on|with|a|an)\s+`)
 )
 
 // orgOf finds the issuer, company or institution: an SEC cover's registrant, a company named in the running
@@ -24,13 +25,23 @@ var (
 func orgOf(kind, first, cover string, running []string, author, fileWords string) string {
 	lines := nonEmptyLines(cover)
 	for i, l := range lines {
-		if registrantRE.MatchString(l) && i > 0 {
-			name := lines[i-1]
-			if j := registrantRE.FindStringIndex(name); j != nil && j[0] > 0 { // "ACME CORP (Exact name …)" on one line
-				name = name[:j[0]]
-			}
-			if n := tidyOrg(name); n != "" {
-				return n
+		j := registrantRE.FindStringIndex(l)
+		if j == nil {
+			continue
+		}
+		name := l[:j[0]] // "ACME CORP (Exact name …)" on one line
+		if strings.TrimSpace(name) == "" && i > 0 {
+			name = lines[i-1]
+		}
+		if n := tidyOrg(name); n != "" {
+			return n
+		}
+	}
+	firstLines := nonEmptyLines(first)
+	if kind == KindCourt { // the parties are companies; the court issued it
+		for _, l := range firstLines[:min(len(firstLines), 40)] {
+			if m := courtNameRE.FindString(l); m != "" {
+				return tidyOrg(m)
 			}
 		}
 	}
@@ -39,7 +50,6 @@ func orgOf(kind, first, cover string, running []string, author, fileWords string
 			return tidyOrg(m)
 		}
 	}
-	firstLines := nonEmptyLines(first)
 	for _, l := range firstLines[:min(len(firstLines), 40)] {
 		if m := companyRE.FindString(l); m != "" && !boilerplateRE.MatchString(l) {
 			return tidyOrg(m)

@@ -47,10 +47,10 @@ func Refresh(ctx context.Context, k *kb.KB, docID int64) (Facets, error) {
 	return f, nil
 }
 
-// RefreshMissing extracts the facets of the ready documents that have none (a library made before facets) and
-// returns how many it did.
-func RefreshMissing(ctx context.Context, k *kb.KB) (int, error) {
-	ids, err := k.DocumentsWithoutFacets(ctx)
+// RefreshMissing extracts the facets of the ready documents that have none (a library made before facets), or of
+// every ready document when all is set (after an extraction change), and returns how many it did.
+func RefreshMissing(ctx context.Context, k *kb.KB, all bool) (int, error) {
+	ids, err := k.DocumentsWithoutFacets(ctx, all)
 	if err != nil {
 		return 0, err
 	}

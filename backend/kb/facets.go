@@ -197,10 +197,10 @@ func (k *KB) FacetValues(ctx context.Context, name string) ([]FacetValue, error)
 }
 
 // DocumentsWithoutFacets lists the ready documents that have no extracted facet row yet (a library made before
-// facets, or a document whose extraction failed), oldest first.
-func (k *KB) DocumentsWithoutFacets(ctx context.Context) ([]int64, error) {
-	ids, err := k.ids(ctx, `SELECT d.id FROM documents d WHERE d.status = 'ready' AND NOT EXISTS
-		(SELECT 1 FROM document_facets f WHERE f.document_id = d.id AND f.source = 'extracted') ORDER BY d.id`)
+// facets, or a document whose extraction found nothing), oldest first; with all, every ready document.
+func (k *KB) DocumentsWithoutFacets(ctx context.Context, all bool) ([]int64, error) {
+	ids, err := k.ids(ctx, `SELECT d.id FROM documents d WHERE d.status = 'ready' AND (? OR NOT EXISTS
+		(SELECT 1 FROM document_facets f WHERE f.document_id = d.id AND f.source = 'extracted')) ORDER BY d.id`, all)
 	if err != nil {
 		return nil, fmt.Errorf("documents without facets: %w", err)
 	}
