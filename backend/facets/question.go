@@ -61,6 +61,21 @@ func InQuestion(q string) Named {
 	return n
 }
 
+// OrgPrefixes are the folded beginnings an organisation the question names may have: each word of the question,
+// alone and after "the" (kb.FacetValues reads only those values).
+func OrgPrefixes(q string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, w := range orgWords(strings.ReplaceAll(q, "'s", "")) {
+		if len([]rune(w)) < 2 || seen[w] || len(out) >= 64 {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w, "the "+w)
+	}
+	return out
+}
+
 // orgNoise are the words of organisation names that do not tell one from another.
 var orgNoise = map[string]bool{
 	"inc": true, "incorporated": true, "corporation": true, "corp": true, "company": true, "co": true, "ltd": true,

@@ -1,9 +1,11 @@
 package kb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -108,11 +110,15 @@ func (k *KB) DocumentFacets(ctx context.Context, ids []int64) (map[int64][]Facet
 	return out, rows.Err()
 }
 
-// where is the filter as a condition on documents d.
+// where is the filter as a condition on documents d. The first exact (indexed) clause drives: its documents are
+// listed from the (name, norm) index, and each other clause is a lookup of that document's facet by primary key,
+// so a broad clause (kind=10-K of thousands) costs nothing per document it does not list.
 func (f FacetFilter) where() (string, []any, error) {
+	f = slices.Clone(f)
+	slices.SortStableFunc(f, func(a, b FacetCond) int { return cmp.Compare(opCost(a.Op), opCost(b.Op)) })
 	var conds []string
 	var args []any
-	for _, c := range f {
+	for i, c := range f {
 		if len(c.Values) == 0 {
 			return "", nil, fmt.Errorf("facet %s: no value", c.Name)
 		}
@@ -123,22 +129,38 @@ func (f FacetFilter) where() (string, []any, error) {
 			case FacetEq:
 				ors = append(ors, "e.norm = ?")
 				args = append(args, v)
-			case FacetPrefix, FacetContains:
+			case FacetPrefix:
+				ors = append(ors, "(e.norm >= ? AND e.norm < ?)")
+				args = append(args, v, v+"\U0010FFFF")
+			case FacetContains:
 				// LIKE's wildcards in the value are literal: escape them.
 				esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(v)
-				if c.Op == FacetContains {
-					esc = "%" + esc
-				}
 				ors = append(ors, `e.norm LIKE ? ESCAPE '\'`)
-				args = append(args, esc+"%")
+				args = append(args, "%"+esc+"%")
 			default:
 				return "", nil, fmt.Errorf("facet %s: unknown operator %q", c.Name, c.Op)
 			}
 		}
-		conds = append(conds, `d.id IN (SELECT e.document_id FROM document_facets_effective e WHERE e.name = ? AND (`+
-			strings.Join(ors, " OR ")+`))`)
+		if i == 0 {
+			conds = append(conds, `d.id IN (SELECT e.document_id FROM document_facets_effective e WHERE e.name = ? AND (`+
+				strings.Join(ors, " OR ")+`))`)
+		} else {
+			conds = append(conds, `EXISTS (SELECT 1 FROM document_facets_effective e WHERE e.document_id = d.id AND e.name = ? AND (`+
+				strings.Join(ors, " OR ")+`))`)
+		}
 	}
 	return strings.Join(conds, " AND "), args, nil
+}
+
+// opCost orders clauses: index lookups first, substring scans last.
+func opCost(op string) int {
+	switch op {
+	case FacetEq:
+		return 0
+	case FacetPrefix:
+		return 1
+	}
+	return 2
 }
 
 // DocumentsWhere lists the documents that pass the filter.
@@ -172,10 +194,24 @@ type FacetValue struct {
 	Documents   []int64
 }
 
-// FacetValues lists the distinct effective values of a facet with their documents.
-func (k *KB) FacetValues(ctx context.Context, name string) ([]FacetValue, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT norm, value, document_id FROM document_facets_effective
-		WHERE name = ? AND norm != '' ORDER BY norm, document_id`, name)
+// FacetValues lists the distinct effective values of a facet with their documents; when prefixes is not nil,
+// only the values whose folded form starts with one of them (each a range of the (name, norm) index: a search
+// reads a few rows however many documents the library holds).
+func (k *KB) FacetValues(ctx context.Context, name string, prefixes []string) ([]FacetValue, error) {
+	q := `SELECT norm, value, document_id FROM document_facets_effective WHERE name = ? AND norm != ''`
+	args := []any{name}
+	if prefixes != nil {
+		if len(prefixes) == 0 {
+			return nil, nil
+		}
+		var ors []string
+		for _, p := range prefixes {
+			ors = append(ors, "(norm >= ? AND norm < ?)")
+			args = append(args, p, p+"\U0010FFFF")
+		}
+		q += ` AND (` + strings.Join(ors, " OR ") + `)`
+	}
+	rows, err := k.db.QueryContext(ctx, q+` ORDER BY norm, document_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("values of facet %s: %w", name, err)
 	}

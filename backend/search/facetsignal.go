@@ -21,7 +21,7 @@ import (
 // it names none or none would tell documents apart.
 func (s *Searcher) facetDocuments(ctx context.Context, text string, sc *scope) (map[int64]bool, error) {
 	named := facets.InQuestion(text)
-	orgs, err := s.kb.FacetValues(ctx, facets.Org)
+	orgs, err := s.kb.FacetValues(ctx, facets.Org, facets.OrgPrefixes(text))
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
