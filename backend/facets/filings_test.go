@@ -219,7 +219,7 @@ func TestGeneratedFilingsFacets(t *testing.T) {
 
 func TestFilingRanksFirstForItsYear(t *testing.T) {
 	ctx := context.Background()
-	k, ids := ingestFilings(t)
+	k, _ := ingestFilings(t)
 	s := search.New(k, search.Options{})
 	off := search.DefaultStructure
 	off.Facet = 0
@@ -241,8 +241,8 @@ func TestFilingRanksFirstForItsYear(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Hits) == 0 || res.Hits[0].Doc != c.want {
-			t.Errorf("%q: first hit %v, want a page of %s", c.question, docsOf(res.Hits), c.want)
+		if len(res.Hits) < 3 || res.Hits[0].Doc != c.want || res.Hits[1].Doc != c.want || res.Hits[2].Doc != c.want {
+			t.Errorf("%q: first hits %v, want three pages of %s", c.question, docsOf(res.Hits), c.want)
 		}
 		before, err := s.Search(ctx, search.Query{Text: c.question, K: 5, Structure: &off})
 		if err != nil {
@@ -256,7 +256,6 @@ func TestFilingRanksFirstForItsYear(t *testing.T) {
 	if better == 0 {
 		t.Errorf("the facet signal changed no first hit: these cases do not test it")
 	}
-	_ = ids
 }
 
 func TestQuestionNamingNoFacetRanksAsBefore(t *testing.T) {

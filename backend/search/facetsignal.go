@@ -29,17 +29,18 @@ func (s *Searcher) facetDocuments(ctx context.Context, text string, sc *scope) (
 	if named.Empty() && len(orgDocs) == 0 {
 		return nil, nil
 	}
-	score := map[int64]int{}
-	match := func(f kb.FacetFilter) error {
+	score := map[int64]float64{}
+	matchBy := func(f kb.FacetFilter, w float64) error {
 		docs, err := s.kb.DocumentsWhere(ctx, f)
 		if err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
 		for d := range docs {
-			score[d]++
+			score[d] += w
 		}
 		return nil
 	}
+	match := func(f kb.FacetFilter) error { return matchBy(f, 1) }
 	// A year or quarter counts only for periodic reports, whose year is the period they cover: a paper's or a
 	// manual's year is when it appeared, and a question naming a year ("proposed in 2021") is seldom asking for
 	// what appeared then (on the dev set it cost a table question its page).
@@ -55,12 +56,16 @@ func (s *Searcher) facetDocuments(ctx context.Context, text string, sc *scope) (
 		}
 	}
 	if len(named.Kinds) > 0 {
-		kinds := named.Kinds
-		if slices.Contains(kinds, facets.KindAnnual) {
-			kinds = append(kinds, facets.Kind10K, facets.Kind20F) // what a US or foreign issuer files as its annual report
-		}
-		if err := match(kb.FacetFilter{{Name: facets.Kind, Op: kb.FacetEq, Values: lower(kinds)}}); err != nil {
+		if err := match(kb.FacetFilter{{Name: facets.Kind, Op: kb.FacetEq, Values: lower(named.Kinds)}}); err != nil {
 			return nil, err
+		}
+		if slices.Contains(named.Kinds, facets.KindAnnual) && !slices.Contains(named.Kinds, facets.Kind10K) {
+			// What a US or foreign issuer files as its annual report counts half: the report itself, where the
+			// library has it, comes first.
+			annual := []string{strings.ToLower(facets.Kind10K), strings.ToLower(facets.Kind20F)}
+			if err := matchBy(kb.FacetFilter{{Name: facets.Kind, Op: kb.FacetEq, Values: annual}}, 0.5); err != nil {
+				return nil, err
+			}
 		}
 	}
 	seen := map[int64]bool{}
@@ -77,7 +82,7 @@ func (s *Searcher) facetDocuments(ctx context.Context, text string, sc *scope) (
 	if err != nil {
 		return nil, err
 	}
-	best := 0
+	best := 0.0
 	for d, n := range score {
 		if inScope[d] && n > best {
 			best = n
