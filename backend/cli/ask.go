@@ -52,18 +52,21 @@ func init() {
 				}
 				ro := library.RunOptions{Mode: mode, Provider: prov, Model: modelName, Collection: collection}
 				rf.apply(cmd.Flags(), &ro)
+				// The scope first: a bad --doc or --where is reported before any model is looked for.
+				var scope []int64
+				if len(docs) > 0 {
+					if scope, err = search.ResolveDocuments(ctx, k, collection, docs); err != nil {
+						return err
+					}
+				}
+				if scope, err = facets.ScopeDocuments(ctx, k, where, scope); err != nil {
+					return err
+				}
 				chat, ac, err := lib.AgentConfig(ro)
 				if err != nil {
 					return err
 				}
-				if len(docs) > 0 {
-					if ac.Documents, err = search.ResolveDocuments(ctx, k, collection, docs); err != nil {
-						return err
-					}
-				}
-				if ac.Documents, err = facets.ScopeDocuments(ctx, k, where, ac.Documents); err != nil {
-					return err
-				}
+				ac.Documents = scope
 				out := cmd.OutOrStdout()
 				sink, printErr := askOutput(out, cfg, k, asJSON, crops)
 				question := strings.Join(args, " ")
