@@ -166,6 +166,11 @@ func filings() []filing {
 
 // ingestFilings writes the filings and ingests them into a fresh knowledge base.
 func ingestFilings(t *testing.T) (*kb.KB, map[string]int64) {
+	k, ids, _ := ingestFilingsWith(t)
+	return k, ids
+}
+
+func ingestFilingsWith(t *testing.T) (*kb.KB, map[string]int64, *ingest.Ingester) {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -193,7 +198,7 @@ func ingestFilings(t *testing.T) (*kb.KB, map[string]int64) {
 		}
 		ids[r.Document.Name] = r.Document.ID
 	}
-	return k, ids
+	return k, ids, in
 }
 
 func TestGeneratedFilingsFacets(t *testing.T) {
@@ -282,7 +287,7 @@ func TestQuestionNamingNoFacetRanksAsBefore(t *testing.T) {
 
 func TestWhereFilterAndUserEditSurviveReingest(t *testing.T) {
 	ctx := context.Background()
-	k, ids := ingestFilings(t)
+	k, ids, in := ingestFilingsWith(t)
 	s := search.New(k, search.Options{})
 	where := func(w string) []string {
 		f, err := facets.ParseWhere(w)
@@ -316,8 +321,16 @@ func TestWhereFilterAndUserEditSurviveReingest(t *testing.T) {
 	if err := facets.SetUser(ctx, k, id, facets.Year, "FY20"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := facets.Refresh(ctx, k, id); err != nil {
+	// A real re-ingest: the document failed (or was interrupted) and is retried from its stored original. Its
+	// extracted facets are dropped first, so the kind below shows that the retry extracted them again.
+	if err := k.ReplaceExtractedFacets(ctx, id, nil); err != nil {
 		t.Fatal(err)
+	}
+	if err := k.SetStatus(ctx, id, kb.StatusFailed, "interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := in.Retry(ctx, id, "", nil); err != nil || r.Error != "" || r.Document.Status != kb.StatusReady {
+		t.Fatalf("retry: %+v %v", r, err)
 	}
 	f, user, err := facets.Of(ctx, k, id)
 	if err != nil {
