@@ -61,21 +61,6 @@ func InQuestion(q string) Named {
 	return n
 }
 
-// OrgPrefixes are the folded beginnings an organisation the question names may have: each word of the question,
-// alone and after "the" (kb.FacetValues reads only those values).
-func OrgPrefixes(q string) []string {
-	out := []string{}
-	seen := map[string]bool{}
-	for _, w := range orgWords(strings.ReplaceAll(q, "'s", "")) {
-		if len([]rune(w)) < 2 || seen[w] || len(out) >= 64 {
-			continue
-		}
-		seen[w] = true
-		out = append(out, w, "the "+w)
-	}
-	return out
-}
-
 // orgNoise are the words of organisation names that do not tell one from another.
 var orgNoise = map[string]bool{
 	"inc": true, "incorporated": true, "corporation": true, "corp": true, "company": true, "co": true, "ltd": true,
@@ -96,11 +81,34 @@ func orgWords(s string) []string {
 	return out
 }
 
-// OrgsInQuestion returns the documents whose organisation the question names: every distinctive word of the
+// Orgs indexes organisations by the word a question names them by: the first distinctive word of their name.
+type Orgs struct {
+	byLead map[string][]orgEntry
+}
+
+type orgEntry struct {
+	words []string // the distinctive words of the name, lead first
+	docs  []int64
+}
+
+// NewOrgs indexes the organisations of a library (kb.FacetValues of the org facet).
+func NewOrgs(values []kb.FacetValue) *Orgs {
+	o := &Orgs{byLead: map[string][]orgEntry{}}
+	for _, v := range values {
+		ow := orgWords(v.Value)
+		if len(ow) == 0 || len(ow) > 4 {
+			continue // a long institution name is not what a question names it by
+		}
+		o.byLead[ow[0]] = append(o.byLead[ow[0]], orgEntry{ow, v.Documents})
+	}
+	return o
+}
+
+// InQuestion returns the documents whose organisation the question names: every distinctive word of the
 // organisation's name stands in the question ("Globex Holdings" of "Globex Holdings plc"), or its first word does,
 // capitalised as a name is ("Acme" of "ACME Robotics Inc."), unless that word is what many organisations are
-// called ("University", "National").
-func OrgsInQuestion(q string, orgs []kb.FacetValue) []int64 {
+// called ("University", "National"). Each question word is one map lookup, however many organisations there are.
+func (o *Orgs) InQuestion(q string) []int64 {
 	words := map[string]bool{}
 	for _, w := range orgWords(strings.ReplaceAll(q, "'s", "")) {
 		words[w] = true
@@ -112,23 +120,24 @@ func OrgsInQuestion(q string, orgs []kb.FacetValue) []int64 {
 		}
 	}
 	var out []int64
-	for _, o := range orgs {
-		ow := orgWords(o.Value)
-		if len(ow) == 0 || len(ow) > 4 {
-			continue // a long institution name is not what a question names it by
-		}
-		all := true
-		for _, w := range ow {
-			all = all && words[w]
-		}
-		lead := ow[0]
-		byLead := len(ow) > 1 && len([]rune(lead)) >= 3 && capitalised[lead] && !orgWordRE.MatchString(lead) && !genericLead[lead]
-		if all || byLead {
-			out = append(out, o.Documents...)
+	for lead := range words {
+		for _, e := range o.byLead[lead] {
+			all := true
+			for _, w := range e.words {
+				all = all && words[w]
+			}
+			byLead := len(e.words) > 1 && len([]rune(lead)) >= 3 && capitalised[lead] && !orgWordRE.MatchString(lead) && !genericLead[lead]
+			if all || byLead {
+				out = append(out, e.docs...)
+			}
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
+
+// OrgsInQuestion is NewOrgs(orgs).InQuestion(q).
+func OrgsInQuestion(q string, orgs []kb.FacetValue) []int64 { return NewOrgs(orgs).InQuestion(q) }
 
 // genericLead are first words many organisations share, too common to name one by.
 var genericLead = map[string]bool{

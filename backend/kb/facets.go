@@ -194,23 +194,10 @@ type FacetValue struct {
 	Documents   []int64
 }
 
-// FacetValues lists the distinct effective values of a facet with their documents; when prefixes is not nil,
-// only the values whose folded form starts with one of them (each a range of the (name, norm) index: a search
-// reads a few rows however many documents the library holds).
-func (k *KB) FacetValues(ctx context.Context, name string, prefixes []string) ([]FacetValue, error) {
+// FacetValues lists the distinct effective values of a facet with their documents.
+func (k *KB) FacetValues(ctx context.Context, name string) ([]FacetValue, error) {
 	q := `SELECT norm, value, document_id FROM document_facets_effective WHERE name = ? AND norm != ''`
 	args := []any{name}
-	if prefixes != nil {
-		if len(prefixes) == 0 {
-			return nil, nil
-		}
-		var ors []string
-		for _, p := range prefixes {
-			ors = append(ors, "(norm >= ? AND norm < ?)")
-			args = append(args, p, p+"\U0010FFFF")
-		}
-		q += ` AND (` + strings.Join(ors, " OR ") + `)`
-	}
 	rows, err := k.db.QueryContext(ctx, q+` ORDER BY norm, document_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("values of facet %s: %w", name, err)
@@ -230,6 +217,15 @@ func (k *KB) FacetValues(ctx context.Context, name string, prefixes []string) ([
 		out = append(out, FacetValue{Value: value, Norm: norm, Documents: []int64{id}})
 	}
 	return out, rows.Err()
+}
+
+// FacetsVersion counts every change to documents' facets (a trigger keeps it): equal counts, equal facets.
+func (k *KB) FacetsVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := k.db.QueryRowContext(ctx, `SELECT v FROM facets_version WHERE id = 1`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("facets version: %w", err)
+	}
+	return v, nil
 }
 
 // DocumentsWithoutFacets lists the ready documents that have no extracted facet row yet (a library made before

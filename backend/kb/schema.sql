@@ -260,3 +260,11 @@ CREATE VIEW document_facets_effective(document_id, name, source, value, norm) AS
   SELECT f.document_id, f.name, f.source, f.value, f.norm FROM document_facets f
   WHERE f.source = 'user' OR NOT EXISTS (SELECT 1 FROM document_facets u
     WHERE u.document_id = f.document_id AND u.name = f.name AND u.source = 'user');
+CREATE TABLE facets_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  v  INTEGER NOT NULL
+);
+INSERT INTO facets_version(id, v) VALUES (1, 0);
+CREATE TRIGGER document_facets_ai AFTER INSERT ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
+CREATE TRIGGER document_facets_au AFTER UPDATE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
+CREATE TRIGGER document_facets_ad AFTER DELETE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"proofglass/backend/facets"
 	"proofglass/backend/kb"
@@ -21,11 +22,11 @@ import (
 // it names none or none would tell documents apart.
 func (s *Searcher) facetDocuments(ctx context.Context, text string, sc *scope) (map[int64]bool, error) {
 	named := facets.InQuestion(text)
-	orgs, err := s.kb.FacetValues(ctx, facets.Org, facets.OrgPrefixes(text))
+	orgs, err := s.orgs(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, err
 	}
-	orgDocs := facets.OrgsInQuestion(text, orgs)
+	orgDocs := orgs.InQuestion(text)
 	if named.Empty() && len(orgDocs) == 0 {
 		return nil, nil
 	}
@@ -98,6 +99,34 @@ func (s *Searcher) facetDocuments(ctx context.Context, text string, sc *scope) (
 		return nil, nil // nothing to tell apart
 	}
 	return out, nil
+}
+
+// orgCache keeps the library's organisations indexed for questions, reloaded when the facets change.
+type orgCache struct {
+	mu      sync.Mutex
+	version int64
+	orgs    *facets.Orgs
+}
+
+// orgs returns the library's organisations, reading them again only when a facet changed since (one primary-key
+// read per search otherwise).
+func (s *Searcher) orgs(ctx context.Context) (*facets.Orgs, error) {
+	v, err := s.kb.FacetsVersion(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	c := &s.orgCache
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.orgs != nil && c.version == v {
+		return c.orgs, nil
+	}
+	values, err := s.kb.FacetValues(ctx, facets.Org)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	c.orgs, c.version = facets.NewOrgs(values), v
+	return c.orgs, nil
 }
 
 func lower(vs []string) []string {

@@ -186,7 +186,8 @@ type Searcher struct {
 	indexes map[indexKey]*cachedIndex
 	embeds  map[string]model.Embedder
 
-	names nameCache // documents' name stems (docname.go)
+	names    nameCache // documents' name stems (docname.go)
+	orgCache orgCache  // the library's organisations (facetsignal.go)
 }
 
 // New returns a Searcher over k.
