@@ -342,6 +342,12 @@ func TestWhereFilterAndUserEditSurviveReingest(t *testing.T) {
 	if got := where("org=emea"); fmt.Sprint(got) != "[acme-annual-report-2021-final.pdf]" {
 		t.Errorf("org=emea after the edit: %v", got)
 	}
+	if err := facets.SetUser(ctx, k, id, facets.Quarter, ""); err != nil {
+		t.Fatal(err)
+	}
+	if f, user, _ := facets.Of(ctx, k, id); f.Quarter != "" || !user[facets.Quarter] {
+		t.Errorf("cleared quarter: %+v %v", f, user)
+	}
 	if err := facets.Reset(ctx, k, id, facets.Org); err != nil {
 		t.Fatal(err)
 	}

@@ -85,8 +85,8 @@ func (k *KB) ResetUserFacet(ctx context.Context, docID int64, name string) error
 	return nil
 }
 
-// DocumentFacets returns the effective facets of the given documents (the user's where set, else the extracted),
-// leaving out facets the user cleared.
+// DocumentFacets returns the effective facets of the given documents (the user's where set, else the extracted);
+// a facet the user cleared is a user row with an empty value.
 func (k *KB) DocumentFacets(ctx context.Context, ids []int64) (map[int64][]Facet, error) {
 	out := make(map[int64][]Facet, len(ids))
 	if len(ids) == 0 {
@@ -94,7 +94,7 @@ func (k *KB) DocumentFacets(ctx context.Context, ids []int64) (map[int64][]Facet
 	}
 	in, args := idArgs(ids)
 	rows, err := k.db.QueryContext(ctx, `SELECT document_id, name, source, value, norm FROM document_facets_effective
-		WHERE document_id IN (`+in+`) AND value != '' ORDER BY document_id, name`, args...)
+		WHERE document_id IN (`+in+`) ORDER BY document_id, name`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("document facets: %w", err)
 	}

@@ -62,7 +62,7 @@ func TestFacetsUserWins(t *testing.T) {
 	if err := k.SetUserFacet(ctx, 101, Facet{Name: "year", Value: "", Norm: ""}); err != nil {
 		t.Fatal(err)
 	}
-	if fs, _ := k.DocumentFacets(ctx, []int64{101}); len(fs[101]) != 1 || fs[101][0].Name != "org" {
+	if fs, _ := k.DocumentFacets(ctx, []int64{101}); len(fs[101]) != 2 || fs[101][1] != (Facet{Name: "year", Source: FacetUser}) {
 		t.Errorf("after clearing the year: %+v", fs[101])
 	}
 	if err := k.ResetUserFacet(ctx, 101, "year"); err != nil {
