@@ -16,6 +16,7 @@ import (
 
 	"proofglass/backend/agent"
 	"proofglass/backend/config"
+	"proofglass/backend/facets"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/library"
@@ -30,6 +31,7 @@ func init() {
 			asJSON                                   bool
 			conversation                             int64
 			docs                                     []string
+			where                                    string
 			rf                                       runFlags
 		)
 		cmd := &cobra.Command{
@@ -50,15 +52,21 @@ func init() {
 				}
 				ro := library.RunOptions{Mode: mode, Provider: prov, Model: modelName, Collection: collection}
 				rf.apply(cmd.Flags(), &ro)
+				// The scope first: a bad --doc or --where is reported before any model is looked for.
+				var scope []int64
+				if len(docs) > 0 {
+					if scope, err = search.ResolveDocuments(ctx, k, collection, docs); err != nil {
+						return err
+					}
+				}
+				if scope, err = facets.ScopeDocuments(ctx, k, where, scope); err != nil {
+					return err
+				}
 				chat, ac, err := lib.AgentConfig(ro)
 				if err != nil {
 					return err
 				}
-				if len(docs) > 0 {
-					if ac.Documents, err = search.ResolveDocuments(ctx, k, collection, docs); err != nil {
-						return err
-					}
-				}
+				ac.Documents = scope
 				out := cmd.OutOrStdout()
 				sink, printErr := askOutput(out, cfg, k, asJSON, crops)
 				question := strings.Join(args, " ")
@@ -86,6 +94,7 @@ func init() {
 		f.StringVar(&mode, "mode", "", "agent: vrag, vimrag, vanilla or react (default from settings)")
 		f.StringVar(&collection, "collection", "", "search only this collection")
 		f.StringArrayVar(&docs, "doc", nil, "answer from this document only, by id or file name (repeat for several)")
+		f.StringVar(&where, "where", "", "answer only from documents whose facets match: "+facets.WhereSyntax)
 		f.StringVar(&prov, "provider", "", "provider profile or kind: ollama, openai, dashscope, … (default from settings)")
 		f.StringVar(&modelName, "model", "", "chat model (default: the profile's chat_model)")
 		rf.register(f)

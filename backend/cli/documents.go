@@ -17,7 +17,7 @@ import (
 func init() {
 	register("documents", func(g *Globals) *cobra.Command {
 		cmd := &cobra.Command{Use: "documents", Aliases: []string{"docs"}, Short: "List, show, delete and retry documents"}
-		cmd.AddCommand(docListCmd(g), docShowCmd(g), docDeleteCmd(g), docRetryCmd(g))
+		cmd.AddCommand(docListCmd(g), docShowCmd(g), docDeleteCmd(g), docRetryCmd(g), docFacetsCmd(g))
 		return cmd
 	})
 }

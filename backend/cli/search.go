@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"proofglass/backend/facets"
 	"proofglass/backend/library"
 	"proofglass/backend/search"
 	"proofglass/backend/termsafe"
@@ -39,6 +40,7 @@ func init() {
 			structure  string
 			docs       []string
 			noRerank   bool
+			where      string
 		)
 		cmd := &cobra.Command{
 			Use:   "search QUERY",
@@ -75,6 +77,9 @@ func init() {
 					if q.DocumentIDs, err = search.ResolveDocuments(ctx, kbase, collection, docs); err != nil {
 						return err
 					}
+				}
+				if q.Where, err = facets.ParseWhere(where); err != nil {
+					return err
 				}
 				res, err := s.Search(ctx, q)
 				if err != nil {
@@ -123,6 +128,7 @@ func init() {
 		cmd.Flags().IntVar(&k, "k", 10, "number of results")
 		cmd.Flags().StringVar(&collection, "collection", "", "search only this collection (default: all)")
 		cmd.Flags().StringArrayVar(&docs, "doc", nil, "search only this document, by id or file name (repeat for several)")
+		cmd.Flags().StringVar(&where, "where", "", "search only documents whose facets match: "+facets.WhereSyntax)
 		cmd.Flags().StringVar(&mode, "mode", "hybrid", "hybrid, bm25 or dense")
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per result")
 		cmd.Flags().StringVar(&weights, "weights", "", "fusion weights, e.g. bm25=1,text=0.5,visual=1 (default: all 1, but text 0.01 with the built-in embedder)")

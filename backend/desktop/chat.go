@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/facets"
 	"proofglass/backend/filegate"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
@@ -35,6 +36,8 @@ type AskRequest struct {
 	ConversationID int64   `json:"conversation_id"` // 0 starts a new conversation
 	Question       string  `json:"question"`
 	Documents      []int64 `json:"documents,omitempty"` // the scope: the agent searches these documents only; empty = all
+	// Where narrows the scope to the documents whose facets pass it ("org=acme,year=2022,kind=10-K"; "" = none).
+	Where string `json:"where,omitempty"`
 	// Mode, model, sampling, limits and the context window of this run; unset = the profile's, else the mode's.
 	library.AskOptions
 }
@@ -62,6 +65,13 @@ func (s *ChatService) Ask(r AskRequest) (AskStarted, error) {
 	if err := c.ready(); err != nil {
 		return AskStarted{}, err
 	}
+	if err := checkFacet("where", r.Where); err != nil {
+		return AskStarted{}, err
+	}
+	scope, err := facets.ScopeDocuments(c.ctx, c.lib.KB, r.Where, r.Documents)
+	if err != nil {
+		return AskStarted{}, err
+	}
 	chat, cfg, err := c.lib.AgentConfig(r.RunOptions())
 	if err != nil {
 		return AskStarted{}, err
@@ -70,7 +80,7 @@ func (s *ChatService) Ask(r AskRequest) (AskStarted, error) {
 	if err != nil {
 		return AskStarted{}, err
 	}
-	cfg.Documents = r.Documents
+	cfg.Documents = scope
 	ctx, cancel := context.WithCancel(c.ctx)
 	started := make(chan string, 1)
 	sink := func(ev agent.Event) {

@@ -11,6 +11,7 @@ import (
 
 	"proofglass/backend/buildinfo"
 	"proofglass/backend/config"
+	"proofglass/backend/facets"
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/sample"
@@ -201,7 +202,19 @@ func dataURL(b []byte) string {
 
 // Search runs a hybrid search over one collection ("" = all).
 func (s *LibraryService) Search(query, collection string, k int) (search.Result, error) {
+	return s.SearchWhere(query, collection, "", k)
+}
+
+// SearchWhere is Search over the documents whose facets pass where ("org=acme,year=2022"; "" = all).
+func (s *LibraryService) SearchWhere(query, collection, where string, k int) (search.Result, error) {
 	if err := checkQuery("search", query); err != nil {
+		return search.Result{}, err
+	}
+	if err := checkFacet("where", where); err != nil {
+		return search.Result{}, err
+	}
+	filter, err := facets.ParseWhere(where)
+	if err != nil {
 		return search.Result{}, err
 	}
 	if err := checkName("collection", collection); err != nil {
@@ -211,7 +224,7 @@ func (s *LibraryService) Search(query, collection string, k int) (search.Result,
 	if err := s.c.ready(); err != nil {
 		return search.Result{}, err
 	}
-	q := search.Query{Text: query, K: k}
+	q := search.Query{Text: query, K: k, Where: filter}
 	if collection != "" {
 		q.Collections = []string{collection}
 	}

@@ -120,6 +120,24 @@ func TestLibraryAddBrowseSearchDelete(t *testing.T) {
 		t.Errorf("Search in a collection that does not exist = %+v, %v, want an error", res, err)
 	}
 
+	// Facets: extracted at ingest, corrected by the user, filtered on.
+	fs, err := lib.Facets(doc.ID)
+	if err != nil || fs.Facets.Title != "The Gettysburg Address" || len(fs.Kinds) == 0 {
+		t.Errorf("Facets = %+v, %v", fs, err)
+	}
+	if fs, err = lib.SetFacet(doc.ID, "org", "Library of Congress"); err != nil || fs.Facets.Org != "Library of Congress" || !fs.User["org"] {
+		t.Errorf("SetFacet = %+v, %v", fs, err)
+	}
+	if res, err := lib.SearchWhere("score and seven years ago", "papers", "org=congress", 5); err != nil || len(res.Hits) == 0 {
+		t.Errorf("SearchWhere org=congress = %+v, %v", res, err)
+	}
+	if res, err := lib.SearchWhere("score and seven years ago", "papers", "org=acme", 5); err != nil || len(res.Hits) != 0 {
+		t.Errorf("SearchWhere org=acme = %+v, %v, want no hits", res, err)
+	}
+	if fs, err = lib.ResetFacet(doc.ID, "org"); err != nil || fs.User["org"] {
+		t.Errorf("ResetFacet = %+v, %v", fs, err)
+	}
+
 	if err := lib.DeleteDocument(doc.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -235,6 +253,16 @@ func TestLibraryRejectsBadArguments(t *testing.T) {
 	_, checks["1 MB search"] = lib.Search(strings.Repeat("x", 1<<20), "", 5)
 	_, checks["invalid UTF-8 search"] = lib.Search("\xff\xfe", "", 5)
 	_, checks["search collection"] = lib.Search("q", "a\nb", 5)
+	_, checks["where not a filter"] = lib.SearchWhere("q", "", "colour=red", 5)
+	_, checks["where 1 MB"] = lib.SearchWhere("q", "", "org="+strings.Repeat("x", 1<<20), 5)
+	_, checks["where control"] = lib.SearchWhere("q", "", "org=a\x00b", 5)
+	_, checks["facets id 0"] = lib.Facets(0)
+	_, checks["facets missing document"] = lib.Facets(maxID)
+	_, checks["set facet unknown"] = lib.SetFacet(1, "colour", "red")
+	_, checks["set facet id 0"] = lib.SetFacet(0, "org", "x")
+	_, checks["set facet huge value"] = lib.SetFacet(1, "org", strings.Repeat("x", 1<<20))
+	_, checks["set facet bad year"] = lib.SetFacet(1, "year", "twenty")
+	_, checks["reset facet unknown"] = lib.ResetFacet(1, "colour")
 	for name, err := range checks {
 		if err == nil {
 			t.Errorf("%s: accepted", name)

@@ -28,6 +28,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"proofglass/backend/config"
+	"proofglass/backend/facets"
 	"proofglass/backend/imagefile"
 	"proofglass/backend/kb"
 	"proofglass/backend/media"
@@ -661,6 +662,13 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 	// but a finished document should say so.
 	if uerr := in.kb.UpdateDocument(context.WithoutCancel(ctx), d); uerr != nil {
 		in.log.Error("ingest: record outcome", "document", d.Name, "err", uerr)
+	}
+	if d.Status == kb.StatusReady {
+		// What the document is (title, organisation, kind, period), read again on every ingest; the user's own
+		// values are other rows and stay. A failure here costs the facets, not the document.
+		if _, err := facets.Refresh(context.WithoutCancel(ctx), in.kb, d.ID); err != nil {
+			in.log.Warn("ingest: facets", "document", d.Name, "err", err)
+		}
 	}
 	stage := StageDone
 	if d.Status == kb.StatusFailed {

@@ -425,4 +425,29 @@ CREATE TABLE document_deletions (
 CREATE TABLE blob_deletions (
   hash TEXT PRIMARY KEY
 ) WITHOUT ROWID;`,
+	// 14: document facets (title, organisation, kind, year, quarter, date): one row per document, facet and source.
+	// A user's value (source 'user', '' clears the facet) wins over the extracted one and outlives re-extraction,
+	// which rewrites only 'extracted' rows. norm is the value folded for filters (backend/facets). facets_version
+	// counts changes to them, so a searcher knows when its copy of the organisations is stale.
+	`CREATE TABLE document_facets (
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  source      TEXT NOT NULL CHECK (source IN ('extracted', 'user')),
+  value       TEXT NOT NULL,
+  norm        TEXT NOT NULL,
+  PRIMARY KEY (document_id, name, source)
+) WITHOUT ROWID;
+CREATE INDEX document_facets_value ON document_facets(name, norm);
+CREATE VIEW document_facets_effective(document_id, name, source, value, norm) AS
+  SELECT f.document_id, f.name, f.source, f.value, f.norm FROM document_facets f
+  WHERE f.source = 'user' OR NOT EXISTS (SELECT 1 FROM document_facets u
+    WHERE u.document_id = f.document_id AND u.name = f.name AND u.source = 'user');
+CREATE TABLE facets_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  v  INTEGER NOT NULL
+);
+INSERT INTO facets_version(id, v) VALUES (1, 0);
+CREATE TRIGGER document_facets_ai AFTER INSERT ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
+CREATE TRIGGER document_facets_au AFTER UPDATE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
+CREATE TRIGGER document_facets_ad AFTER DELETE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;`,
 }

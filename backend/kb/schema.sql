@@ -253,3 +253,26 @@ CREATE TABLE unit_changes (
 CREATE TRIGGER unit_changes_ai AFTER INSERT ON units BEGIN INSERT INTO unit_changes(unit_id) VALUES (new.id); END;
 CREATE TRIGGER unit_changes_ad AFTER DELETE ON units BEGIN INSERT INTO unit_changes(unit_id) VALUES (old.id); END;
 CREATE TRIGGER unit_changes_au AFTER UPDATE OF text ON units BEGIN INSERT INTO unit_changes(unit_id) VALUES (new.id); END;
+
+-- Document facets (title, organisation, kind, year, quarter, date); a user's value wins over the extracted one.
+CREATE TABLE document_facets (
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  source      TEXT NOT NULL CHECK (source IN ('extracted', 'user')),
+  value       TEXT NOT NULL,
+  norm        TEXT NOT NULL,
+  PRIMARY KEY (document_id, name, source)
+) WITHOUT ROWID;
+CREATE INDEX document_facets_value ON document_facets(name, norm);
+CREATE VIEW document_facets_effective(document_id, name, source, value, norm) AS
+  SELECT f.document_id, f.name, f.source, f.value, f.norm FROM document_facets f
+  WHERE f.source = 'user' OR NOT EXISTS (SELECT 1 FROM document_facets u
+    WHERE u.document_id = f.document_id AND u.name = f.name AND u.source = 'user');
+CREATE TABLE facets_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  v  INTEGER NOT NULL
+);
+INSERT INTO facets_version(id, v) VALUES (1, 0);
+CREATE TRIGGER document_facets_ai AFTER INSERT ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
+CREATE TRIGGER document_facets_au AFTER UPDATE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
+CREATE TRIGGER document_facets_ad AFTER DELETE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;

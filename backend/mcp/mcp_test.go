@@ -277,6 +277,16 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 		if scoped.IsError || len(images(scoped)) != 0 {
 			t.Errorf("search scoped to the document: %s", text(scoped))
 		}
+		// The report's extracted facets (kind report, year 2022) admit it; another year admits nothing.
+		var filtered SearchOut
+		structured(call("search", map[string]any{"query": l.word, "where": "kind=report,year=2022", "images": 0}), &filtered)
+		if len(filtered.Hits) == 0 || filtered.Hits[0].Page != l.page {
+			t.Errorf("search where kind=report,year=2022: %+v", filtered.Hits)
+		}
+		structured(call("search", map[string]any{"query": l.word, "where": "year=1999", "images": 0}), &filtered)
+		if len(filtered.Hits) != 0 {
+			t.Errorf("search where year=1999: %+v", filtered.Hits)
+		}
 		for name, c := range map[string]struct {
 			args map[string]any
 			want string
@@ -289,6 +299,7 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 			"unknown collection": {map[string]any{"query": "x", "collection": "nope"}, `no collection named "nope"`},
 			"unknown document":   {map[string]any{"query": "x", "document_ids": []int64{999999}}, "no document 999999"},
 			"bad mode":           {map[string]any{"query": "x", "mode": "magic"}, "unknown mode"},
+			"bad where":          {map[string]any{"query": "x", "where": "colour=red"}, "not facet=value"},
 		} {
 			res := call("search", c.args)
 			if !res.IsError || !strings.Contains(text(res), c.want) {
@@ -447,6 +458,8 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 			"unknown mode":     {map[string]any{"question": "q", "mode": "oracle"}, "unknown mode"},
 			"unknown provider": {map[string]any{"question": "q", "provider": "nobody"}, "nobody"},
 			"unknown document": {map[string]any{"question": "q", "document_ids": []int64{999999}}, "no document"},
+			"where none":       {map[string]any{"question": "q", "where": "org=nobody at all"}, "no document passes"},
+			"where bad":        {map[string]any{"question": "q", "where": "year=soon"}, "want a year"},
 		} {
 			res := call("ask", c.args)
 			if !res.IsError || !strings.Contains(text(res), c.want) {

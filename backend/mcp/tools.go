@@ -10,6 +10,7 @@ import (
 
 	"errors"
 	"proofglass/backend/agent"
+	"proofglass/backend/facets"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/search"
@@ -55,6 +56,7 @@ type SearchIn struct {
 	K           int     `json:"k,omitempty" jsonschema:"hits wanted, 1 to 50 (default 5)"`
 	Collection  string  `json:"collection,omitempty" jsonschema:"search this collection only (by name)"`
 	DocumentIDs []int64 `json:"document_ids,omitempty" jsonschema:"search these documents only"`
+	Where       string  `json:"where,omitempty" jsonschema:"search only documents whose facets match, e.g. org=acme,year=2022,kind=10-K (facets: title, org, kind, year, quarter, period, date; a|b for either; year=2019..2022)"`
 	Mode        string  `json:"mode,omitempty" jsonschema:"hybrid (default), bm25 or dense"`
 	Images      *int    `json:"images,omitempty" jsonschema:"attach the page images of the first N hits, 0 to 10 (default 5)"`
 	ImageWidth  int     `json:"image_width,omitempty" jsonschema:"width of attached page images in pixels, 128 to 1024 (default 768)"`
@@ -102,7 +104,7 @@ func (s *Server) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn
 		return nil, out, err
 	}
 	query := search.Query{Text: q, K: or(in.K, 5), Mode: mode}
-	if err := s.scope(ctx, &query, in.Collection, in.DocumentIDs); err != nil {
+	if err := s.scope(ctx, &query, in.Collection, in.DocumentIDs, in.Where); err != nil {
 		return nil, out, err
 	}
 	res, err := s.lib.Search.Search(ctx, query)
@@ -145,7 +147,15 @@ func (s *Server) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn
 }
 
 // scope restricts a query to a collection and documents, checking that they exist.
-func (s *Server) scope(ctx context.Context, q *search.Query, collection string, docs []int64) error {
+func (s *Server) scope(ctx context.Context, q *search.Query, collection string, docs []int64, where string) error {
+	if len(where) > 1<<10 {
+		return errors.New("where is over 1024 bytes")
+	}
+	f, err := facets.ParseWhere(where)
+	if err != nil {
+		return err
+	}
+	q.Where = f
 	if collection != "" {
 		if _, err := s.lib.KB.CollectionByName(ctx, collection); err != nil {
 			return fmt.Errorf("no collection named %q", collection)
@@ -287,6 +297,7 @@ type AskIn struct {
 	Mode        string  `json:"mode,omitempty" jsonschema:"agent: vrag (default from settings), vimrag, vanilla or react"`
 	Collection  string  `json:"collection,omitempty" jsonschema:"answer from this collection only"`
 	DocumentIDs []int64 `json:"document_ids,omitempty" jsonschema:"answer from these documents only"`
+	Where       string  `json:"where,omitempty" jsonschema:"answer only from documents whose facets match, e.g. org=acme,year=2022,kind=10-K"`
 	Provider    string  `json:"provider,omitempty" jsonschema:"model provider profile (default from settings)"`
 	Model       string  `json:"model,omitempty" jsonschema:"chat model (default: the provider's)"`
 }
@@ -320,8 +331,15 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 		return nil, out, fmt.Errorf("unknown mode %q (want vrag, vimrag, vanilla or react)", in.Mode)
 	}
 	var q search.Query
-	if err := s.scope(ctx, &q, in.Collection, in.DocumentIDs); err != nil {
+	if err := s.scope(ctx, &q, in.Collection, in.DocumentIDs, in.Where); err != nil {
 		return nil, out, err
+	}
+	if len(q.Where) > 0 { // the agent's searches are scoped by documents
+		docs, err := facets.ScopeDocuments(ctx, s.lib.KB, in.Where, q.DocumentIDs)
+		if err != nil {
+			return nil, out, err
+		}
+		q.DocumentIDs = docs
 	}
 	// The run ends when its caller cancels the call or leaves, and takes a slot of the limit /v1/ask shares.
 	ctx, cancel := s.callContext(ctx, req.Extra)

@@ -81,6 +81,8 @@ type Query struct {
 	Collections []string // collection names; empty means all collections
 	DocumentIDs []int64
 	Kinds       []string // document kinds: pdf, image, video
+	// Where admits only the documents whose facets pass it (backend/facets.ParseWhere reads `org=…,year=2022`).
+	Where kb.FacetFilter
 	// Fusion; zero values mean DefaultWeights, DefaultRRFK, and max(100, 4·K) candidates per signal.
 	Weights *Weights
 	RRFK    int
@@ -199,7 +201,8 @@ type Searcher struct {
 	indexes map[indexKey]*cachedIndex
 	embeds  map[string]model.Embedder
 
-	names nameCache // documents' name stems (docname.go)
+	names    nameCache // documents' name stems (docname.go)
+	orgCache orgCache  // the library's organisations (facetsignal.go)
 }
 
 // New returns a Searcher over k.
@@ -248,6 +251,7 @@ type scope struct {
 	collections []kb.Collection
 	collIDs     map[int64]bool
 	everything  bool // every collection, no document or kind filter
+	none        bool // a facet filter no document passes
 	docIDs      map[int64]bool
 	kinds       map[string]bool
 }
@@ -278,6 +282,22 @@ func (s *Searcher) resolveScope(ctx context.Context, q Query) (*scope, error) {
 	for _, id := range q.DocumentIDs {
 		sc.docIDs[id] = true
 	}
+	if len(q.Where) > 0 {
+		pass, err := s.kb.DocumentsWhere(ctx, q.Where)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		if len(q.DocumentIDs) > 0 {
+			for id := range sc.docIDs {
+				if !pass[id] {
+					delete(sc.docIDs, id)
+				}
+			}
+		} else {
+			sc.docIDs = pass
+		}
+		sc.none = len(sc.docIDs) == 0
+	}
 	for _, k := range q.Kinds {
 		switch k {
 		case "pdf", "image", "video":
@@ -286,7 +306,7 @@ func (s *Searcher) resolveScope(ctx context.Context, q Query) (*scope, error) {
 			return nil, fmt.Errorf("search: unknown document kind %q (want pdf, image or video)", k)
 		}
 	}
-	sc.everything = len(sc.collections) == len(all) && len(sc.docIDs) == 0 && len(sc.kinds) == 0
+	sc.everything = len(sc.collections) == len(all) && len(sc.docIDs) == 0 && len(sc.kinds) == 0 && !sc.none
 	return sc, nil
 }
 
@@ -332,6 +352,10 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		res.Notes = append(res.Notes, "no collections")
 		return res, nil
 	}
+	if sc.none {
+		res.Notes = append(res.Notes, "no document passes the where filter")
+		return res, nil
+	}
 	if q.Weights == nil && onlyBuiltinText(sc.collections) {
 		w.Text = BuiltinTextWeight
 	}
@@ -367,7 +391,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 	fused := fuse(sigs, [3]float64{w.BM25, w.Text, w.Visual}, q.RRFK)
-	if fused, err = s.restructure(ctx, fused, sigs[0], qq, sc, sw, q.RRFK); err != nil {
+	if fused, err = s.restructure(ctx, fused, sigs[0], qq, terms, sc, sw, q.RRFK, q.Depth); err != nil {
 		return res, err
 	}
 	// The reranking stage, when there is one, gets the first stage's top Depth pages.

@@ -23,6 +23,9 @@ type StructureWeights struct {
 	Figure float64 `json:"figure"`
 	// Passage is λ of the passage boost of BM25 scores (passage.go), applied before fusion.
 	Passage float64 `json:"passage"`
+	// Facet ranks the pages of the documents whose facets the question names (a year, a quarter, an organisation,
+	// a kind of filing) by BM25 among those documents (facetsignal.go).
+	Facet float64 `json:"facet"`
 }
 
 // DefaultStructure are the weights a search uses unless Query.Structure sets others, as measured on
@@ -37,13 +40,13 @@ type StructureWeights struct {
 // at BM25's own weight (1, plain reciprocal-rank fusion) took recall@5 0.691 → 0.703 (table 0.743 → 0.774,
 // pure text 0.718 → 0.724, no source lower), MRR 0.649 → 0.660, per document unchanged; 0.5–0.7 gave 0.694, 1.5
 // 0.703, 2 0.694 (figure lower). Try others with `proofglass eval retrieval --structure label=…`.
-var DefaultStructure = StructureWeights{Doc: 1, Label: 1, Page: 0.3, Passage: 1, Name: 0.3, Figure: 0.3}
+var DefaultStructure = StructureWeights{Doc: 1, Label: 1, Page: 0.3, Passage: 1, Name: 0.3, Figure: 0.3, Facet: 2}
 
 // ParseStructure reads structure weights as "doc=1,label=0.5"; unnamed signals keep DefaultStructure's weights.
 func ParseStructure(s string) (StructureWeights, error) {
 	w := DefaultStructure
-	err := parseNamedWeights(s, "structure weight", []string{"doc", "label", "page", "name", "figure", "passage"},
-		[]*float64{&w.Doc, &w.Label, &w.Page, &w.Name, &w.Figure, &w.Passage})
+	err := parseNamedWeights(s, "structure weight", []string{"doc", "label", "page", "name", "figure", "passage", "facet"},
+		[]*float64{&w.Doc, &w.Label, &w.Page, &w.Name, &w.Figure, &w.Passage, &w.Facet})
 	return w, err
 }
 
@@ -57,7 +60,7 @@ type pageInfo struct {
 }
 
 // restructure adds the structure signals to the fused candidates and re-sorts them.
-func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 signal, q question, sc *scope, w StructureWeights, k int) ([]fusedUnit, error) {
+func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 signal, q question, t terms, sc *scope, w StructureWeights, k, depth int) ([]fusedUnit, error) {
 	if len(fused) == 0 {
 		return fused, nil
 	}
@@ -121,6 +124,14 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 			return nil, err
 		}
 		extra, weights = append(extra, sig), append(weights, w.Name)
+	}
+
+	if w.Facet > 0 {
+		sig, err := s.facetSignal(ctx, q.text, t, sc, depth)
+		if err != nil {
+			return nil, err
+		}
+		extra, weights = append(extra, sig), append(weights, w.Facet)
 	}
 
 	if w.Figure > 0 && len(q.labels) == 0 && figureIntentRE.MatchString(q.text) {

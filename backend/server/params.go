@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"proofglass/backend/facets"
+	"proofglass/backend/kb"
 	"proofglass/backend/search"
 	"proofglass/backend/vision"
 )
@@ -42,7 +44,13 @@ type searchParams struct {
 	VRAGRet     bool
 	Collections []string // search_corpus / collection; empty = all
 	Mode        search.Mode
+	// Where admits only documents whose facets pass it ("org=acme,year=2022"); with it set, no page from outside
+	// the filter completes a short list.
+	Where kb.FacetFilter
 }
+
+// maxWhereBytes bounds a facet filter (a few clauses are plenty).
+const maxWhereBytes = 1 << 10
 
 // badParam is a request the client must change; the handlers answer 400 with its text.
 type badParam struct{ msg string }
@@ -81,6 +89,7 @@ type searchBody struct {
 	SearchCorpus json.RawMessage `json:"search_corpus"`
 	Collection   string          `json:"collection"`
 	Mode         string          `json:"mode"`
+	Where        string          `json:"where"`
 }
 
 // parseSearchPOST validates a POST /search body. top_k defaults to 3, the newer API's default.
@@ -112,7 +121,7 @@ func parseSearchPOST(body []byte) (searchParams, error) {
 	if b.Collection != "" {
 		corpus = append(corpus, b.Collection)
 	}
-	return p.finish(*b.Queries, corpus, b.Mode)
+	return p.finish(*b.Queries, corpus, b.Mode, b.Where)
 }
 
 // parseSearchGET validates VRAG's first API: GET /search?queries=a&queries=b (top_k 10 unless given).
@@ -137,10 +146,18 @@ func parseSearchGET(q url.Values) (searchParams, error) {
 			}
 		}
 	}
-	return p.finish(qs, corpus, q.Get("mode"))
+	return p.finish(qs, corpus, q.Get("mode"), q.Get("where"))
 }
 
-func (p searchParams) finish(queries, corpus []string, mode string) (searchParams, error) {
+func (p searchParams) finish(queries, corpus []string, mode, where string) (searchParams, error) {
+	if len(where) > maxWhereBytes {
+		return p, badf("where is over %d bytes", maxWhereBytes)
+	}
+	f, err := facets.ParseWhere(where)
+	if err != nil {
+		return p, badParam{err.Error()}
+	}
+	p.Where = f
 	if p.TopK < 1 || p.TopK > MaxTopK {
 		return p, badf("top_k must be between 1 and %d, got %d", MaxTopK, p.TopK)
 	}

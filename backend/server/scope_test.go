@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -70,5 +71,64 @@ func TestAskDocumentScope(t *testing.T) {
 				t.Error("the scoped run found nothing")
 			}
 		})
+	}
+}
+
+func TestWhere(t *testing.T) {
+	f := newFixture(t, modeltest.Always("<think>Seen.</think><answer>done</answer>"))
+	// The PDF's extracted facets: a report of 2022; the image has none.
+	search := func(t *testing.T, where string, status int) []resultItem {
+		t.Helper()
+		resp := f.do(t, "POST", "/search", f.token, map[string]any{"queries": []string{"blood loss"}, "top_k": 5, "where": where})
+		if resp.StatusCode != status {
+			b, _ := io.ReadAll(resp.Body)
+			t.Fatalf("where %q: status %d (%s), want %d", where, resp.StatusCode, b, status)
+		}
+		if status != 200 {
+			return nil
+		}
+		var out struct {
+			Results []queryResult `json:"results"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Results[0].Data
+	}
+	items := search(t, "kind=report,year=2022", 200)
+	if len(items) == 0 {
+		t.Fatal("kind=report,year=2022 found nothing")
+	}
+	for _, it := range items {
+		if it.Doc != "blood_loss_report.pdf" || !it.Found {
+			t.Errorf("where kind=report: %s (found %v)", it.Doc, it.Found)
+		}
+	}
+	// No document passes: an empty list, not pages from outside the filter.
+	if items := search(t, "year=1999", 200); len(items) != 0 {
+		t.Errorf("year=1999: %d items", len(items))
+	}
+	search(t, "colour=red", 400)
+	if c := f.do(t, "GET", "/search?queries=blood&where=kind%3Dnovel", f.token, nil).StatusCode; c != 400 {
+		t.Errorf("GET where kind=novel: %d", c)
+	}
+
+	ask := func(where string) *http.Response {
+		return f.do(t, "POST", "/v1/ask", f.token, map[string]any{"question": "How much blood was lost?",
+			"mode": "vanilla", "model": "scripted", "where": where})
+	}
+	if resp := ask("org=nobody at all"); resp.StatusCode != 400 {
+		t.Errorf("ask where nothing passes: %d", resp.StatusCode)
+	}
+	if resp := ask("colour=red"); resp.StatusCode != 400 {
+		t.Errorf("ask where not a filter: %d", resp.StatusCode)
+	}
+	resp := ask("kind=report")
+	if resp.StatusCode != 200 {
+		t.Fatalf("ask where kind=report: %d", resp.StatusCode)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(b), `"documents":[`) {
+		t.Errorf("ask where kind=report: run_started names no documents:\n%.600s", b)
 	}
 }

@@ -26,6 +26,7 @@ import (
 
 	"proofglass/backend/agent"
 	"proofglass/backend/buildinfo"
+	"proofglass/backend/facets"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/library"
@@ -344,6 +345,8 @@ type askRequest struct {
 	Question string `json:"question"`
 	// Documents scopes the agent's searches to these documents (ids or file names); empty means all.
 	Documents search.DocRefs `json:"documents"`
+	// Where scopes them to the documents whose facets pass it ("org=acme,year=2022,kind=10-K").
+	Where string `json:"where"`
 	// ConversationID continues a conversation (0 starts one): a follow-up is understood from its earlier turns.
 	ConversationID int64 `json:"conversation_id"`
 	// Mode, collection, model, think, sampling, limits and context window, as the window sends them; absent = not set.
@@ -374,6 +377,12 @@ func parseAsk(body io.Reader, defaultMode string) (askRequest, error) {
 	if req.ConversationID < 0 {
 		return req, badf("conversation_id must be a conversation's id, or 0 to start one")
 	}
+	if len(req.Where) > maxWhereBytes {
+		return req, badf("\"where\" is over %d bytes", maxWhereBytes)
+	}
+	if _, err := facets.ParseWhere(req.Where); err != nil {
+		return req, badParam{err.Error()}
+	}
 	return req, nil
 }
 
@@ -397,6 +406,10 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 			httpError(w, http.StatusBadRequest, err.Error())
 			return
 		}
+	}
+	if scope, err = facets.ScopeDocuments(r.Context(), s.lib.KB, req.Where, scope); err != nil {
+		httpError(w, http.StatusBadRequest, err.Error())
+		return
 	}
 	ro := req.RunOptions()
 	var (

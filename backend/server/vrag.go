@@ -198,9 +198,12 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, str
 		return nil, rerankErr, err
 	}
 
-	fill, err := s.fillItems(ctx, p.Collections, 2*p.TopK+16)
-	if err != nil {
-		return nil, rerankErr, err
+	var fill []item
+	if len(p.Where) == 0 { // a filtered search returns only what passes the filter
+		var err error
+		if fill, err = s.fillItems(ctx, p.Collections, 2*p.TopK+16); err != nil {
+			return nil, rerankErr, err
+		}
 	}
 	var ids []int64
 	seen := map[int64]bool{}
@@ -310,7 +313,8 @@ func (s *Server) searchOne(ctx context.Context, p searchParams, text string) ([]
 	if strings.TrimSpace(text) == "" || ctx.Err() != nil {
 		return nil, ""
 	}
-	res, err := s.lib.Search.Search(ctx, search.Query{Text: text, K: p.TopK, Mode: p.Mode, Collections: p.Collections})
+	res, err := s.lib.Search.Search(ctx, search.Query{Text: text, K: p.TopK, Mode: p.Mode, Collections: p.Collections,
+		Where: p.Where})
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Warn("search: query failed; answered in fill order", "err", err)

@@ -13,6 +13,7 @@ import type {
   Collection,
   Conversation,
   Document,
+  DocumentFacets,
   IngestProgress,
   Message,
   ModelInfo,
@@ -52,6 +53,15 @@ export const backend = {
   pageImage: (unitId: number, width: number): Promise<string> => Library.PageImage(unitId, width),
   search: (q: string, collection: string, k: number): Promise<SearchResult> =>
     Library.Search(q, collection, k) as unknown as Promise<SearchResult>,
+  /** search over the documents whose facets pass where ("org=acme,year=2022"; "" = all). */
+  searchWhere: (q: string, collection: string, where: string, k: number): Promise<SearchResult> =>
+    Library.SearchWhere(q, collection, where, k) as unknown as Promise<SearchResult>,
+  facets: (documentId: number): Promise<DocumentFacets> =>
+    Library.Facets(documentId) as unknown as Promise<DocumentFacets>,
+  setFacet: (documentId: number, name: string, value: string): Promise<DocumentFacets> =>
+    Library.SetFacet(documentId, name, value) as unknown as Promise<DocumentFacets>,
+  resetFacet: (documentId: number, name: string): Promise<DocumentFacets> =>
+    Library.ResetFacet(documentId, name) as unknown as Promise<DocumentFacets>,
   pickFiles: (): Promise<string[]> => Library.PickFiles(),
   pickFolder: (): Promise<string> => Library.PickFolder(),
   settings: (): Promise<Settings> => SettingsService.Settings(),

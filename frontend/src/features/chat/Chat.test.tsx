@@ -57,4 +57,13 @@ describe('Chat scope', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Ask' }))
     expect(ask.mock.calls[0][1]).toEqual({ mode: 'vrag', think: false, collection: 'papers' })
   })
+
+  it('narrows the scope by facets when a filter is given', () => {
+    const ask = vi.fn()
+    renderChat([], ask)
+    fireEvent.change(screen.getByRole('textbox', { name: 'Filter by facets' }), { target: { value: ' org=acme,year=2022 ' } })
+    fireEvent.change(screen.getByLabelText('Question'), { target: { value: 'Revenue?' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Ask' }))
+    expect(ask.mock.calls[0][1]).toEqual({ mode: 'vrag', think: false, collection: 'papers', where: 'org=acme,year=2022' })
+  })
 })

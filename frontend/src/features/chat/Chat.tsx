@@ -40,6 +40,7 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
   const [mode, setMode] = useState(defaults.mode || 'vrag')
   const [think, setThink] = useState(defaults.think)
   const [exportMsg, setExportMsg] = useState('')
+  const [where, setWhere] = useState('')
   const turnsRef = useRef<HTMLDivElement>(null)
   useEffect(() => {
     setMode(defaults.mode || 'vrag')
@@ -62,7 +63,8 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
     const q = question.trim()
     if (!q || chat.running) return
     const documents = scope.map((d) => d.id)
-    chat.ask(q, documents.length ? { mode, think, collection, documents } : { mode, think, collection }, ingestNotice(pending))
+    const o = documents.length ? { mode, think, collection, documents } : { mode, think, collection }
+    chat.ask(q, where.trim() ? { ...o, where: where.trim() } : o, ingestNotice(pending))
     setQuestion('')
   }
 
@@ -124,6 +126,13 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
               ))}
             </span>
           )}
+          <input
+            className="where"
+            aria-label={t('facets.whereLabel')}
+            placeholder={t('facets.wherePlaceholder')}
+            value={where}
+            onChange={(e) => setWhere(e.target.value)}
+          />
           <span className="spacer" />
           {exportMsg && (
             <span className="muted small ellipsis" role="status" data-testid="export-msg" title={exportMsg}>

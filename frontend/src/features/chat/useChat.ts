@@ -18,6 +18,8 @@ export interface AskOptions {
   think: boolean
   collection: string
   documents?: number[]
+  /** only documents whose facets pass this filter ("org=acme,year=2022") */
+  where?: string
 }
 
 /** useChat holds conversations, the turns of the open one and every run's folded events (live or replayed). */

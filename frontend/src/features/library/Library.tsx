@@ -7,10 +7,11 @@ import { backend } from '../../lib/backend'
 import type { Box4 } from '../../lib/events'
 import { formatBytes, formatNumber } from '../../lib/format'
 import { regionOf } from '../../lib/geometry'
-import type { Collection, Document, IngestProgress, PageRef, RerankInfo, SearchHit } from '../../lib/types'
+import type { Collection, Document, DocumentFacets, IngestProgress, PageRef, RerankInfo, SearchHit } from '../../lib/types'
 import { PageGrid } from './PageGrid'
 import { IngestList } from './Progress'
 import { DeleteDocument } from './DeleteDocument'
+import { Facets } from './Facets'
 import { WatchedFolders } from '../watch/WatchedFolders'
 
 type Props = {
@@ -37,6 +38,8 @@ export function Library(p: Props) {
   const [open, setOpen] = useState<Document | null>(null)
   const [pages, setPages] = useState<PageRef[]>([])
   const [query, setQuery] = useState('')
+  const [where, setWhere] = useState('')
+  const [facets, setFacets] = useState<DocumentFacets | null>(null)
   const [hits, setHits] = useState<SearchHit[] | null>(null)
   const [notes, setNotes] = useState<string[]>([])
   const [rerank, setRerank] = useState<RerankInfo | undefined>(undefined)
@@ -55,6 +58,11 @@ export function Library(p: Props) {
     if (!open) return
     backend.pages(open.id).then((u) => setPages(u ?? []), (e: unknown) => setError(String(e)))
   }, [open, p.refreshKey])
+  useEffect(() => {
+    setFacets(null)
+    if (!open) return
+    backend.facets(open.id).then(setFacets, (e: unknown) => setError(String(e)))
+  }, [open, p.refreshKey])
 
   const deleteOpen = async (d: Document) => {
     await backend.deleteDocument(d.id)
@@ -71,7 +79,7 @@ export function Library(p: Props) {
         setHits(null)
         return
       }
-      backend.search(query, p.current, 20).then(
+      backend.searchWhere(query, p.current, where.trim(), 20).then(
         (r) => {
           setHits(r.hits ?? [])
           setNotes(r.notes ?? [])
@@ -81,7 +89,7 @@ export function Library(p: Props) {
         (err: unknown) => setError(String(err)),
       )
     },
-    [query, p.current],
+    [query, where, p.current],
   )
 
   const pick = async (folder: boolean) => {
@@ -171,6 +179,14 @@ export function Library(p: Props) {
                 if (!e.target.value) setHits(null)
               }}
             />
+            <input
+              className="where"
+              aria-label={t('facets.whereLabel')}
+              placeholder={t('facets.wherePlaceholder')}
+              value={where}
+              onChange={(e) => setWhere(e.target.value)}
+            />
+            <button type="submit" hidden />
           </form>
           <button onClick={() => pick(false)}>{t('library.addFiles')}</button>
           <button onClick={() => pick(true)}>{t('library.addFolder')}</button>
@@ -206,6 +222,11 @@ export function Library(p: Props) {
               )}
               <DeleteDocument name={open.name} onDelete={() => deleteOpen(open)} />
             </div>
+            <Facets
+              facets={facets}
+              onSet={async (name, value) => setFacets(await backend.setFacet(open.id, name, value))}
+              onReset={async (name) => setFacets(await backend.resetFacet(open.id, name))}
+            />
             <PageGrid
               pages={pages}
               label={t('library.pagesOf', { name: open.name })}

@@ -93,6 +93,8 @@ export interface AskRequest {
   question: string
   /** the scope: the agent searches these documents only; empty = all */
   documents?: number[]
+  /** Where narrows the scope to the documents whose facets pass it ("org=acme,year=2022,kind=10-K"; "" = none). */
+  where?: string
   mode: string
   /** nil = settings, else the mode's default (VimRAG on) */
   think?: boolean
@@ -258,6 +260,19 @@ export interface Document {
   updated_at: string
 }
 
+/**
+ * DocumentFacets is what the library shows of a document's facets: their values, which the user set, and the
+ * kinds a picker offers.
+ */
+export interface DocumentFacets {
+  document_id: number
+  facets: Facets
+  /** facets the user set (their value wins over extraction) */
+  user: Record<string, boolean> | null
+  /** the kinds extraction gives */
+  kinds: string[] | null
+}
+
 /** DoneInfo closes a run. */
 export interface DoneInfo {
   status: RunStatus
@@ -319,6 +334,16 @@ export interface Evaluation {
   updated_at: string
   /** scored items */
   items: number
+}
+
+/** Facets is what a document is. */
+export interface Facets {
+  title?: string
+  org?: string
+  kind?: string
+  year?: string
+  quarter?: string
+  date?: string
 }
 
 /** GraphEdge is a parent → child link. */

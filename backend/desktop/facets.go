@@ -1,0 +1,86 @@
+package desktop
+
+import (
+	"fmt"
+
+	"proofglass/backend/facets"
+)
+
+// DocumentFacets is what the library shows of a document's facets: their values, which the user set, and the
+// kinds a picker offers.
+type DocumentFacets struct {
+	DocumentID int64           `json:"document_id"`
+	Facets     facets.Facets   `json:"facets"`
+	User       map[string]bool `json:"user"`  // facets the user set (their value wins over extraction)
+	Kinds      []string        `json:"kinds"` // the kinds extraction gives
+}
+
+// maxFacetBytes bounds a facet value or a where filter from the window.
+const maxFacetBytes = 1 << 10
+
+func checkFacet(name, value string) error {
+	if err := checkName("facet", name); err != nil {
+		return err
+	}
+	if len(value) > maxFacetBytes || hasControl(value) {
+		return fmt.Errorf("facet %s: at most %d bytes, no control characters", clipArg(name), maxFacetBytes)
+	}
+	return nil
+}
+
+func (s *LibraryService) documentFacets(id int64) (DocumentFacets, error) {
+	f, user, err := facets.Of(s.c.ctx, s.c.lib.KB, id)
+	if err != nil {
+		return DocumentFacets{}, err
+	}
+	return DocumentFacets{DocumentID: id, Facets: f, User: user, Kinds: facets.Kinds}, nil
+}
+
+// Facets returns a document's facets (title, organisation, kind, year, quarter, date).
+func (s *LibraryService) Facets(documentID int64) (DocumentFacets, error) {
+	if err := checkID("document", documentID); err != nil {
+		return DocumentFacets{}, err
+	}
+	if err := s.c.ready(); err != nil {
+		return DocumentFacets{}, err
+	}
+	if _, err := s.c.lib.KB.Document(s.c.ctx, documentID); err != nil {
+		return DocumentFacets{}, err
+	}
+	return s.documentFacets(documentID)
+}
+
+// SetFacet sets one facet of a document to the user's value ("" clears it); it wins over extraction and survives
+// re-ingest.
+func (s *LibraryService) SetFacet(documentID int64, name, value string) (DocumentFacets, error) {
+	if err := checkID("document", documentID); err != nil {
+		return DocumentFacets{}, err
+	}
+	if err := checkFacet(name, value); err != nil {
+		return DocumentFacets{}, err
+	}
+	if err := s.c.ready(); err != nil {
+		return DocumentFacets{}, err
+	}
+	if err := facets.SetUser(s.c.ctx, s.c.lib.KB, documentID, name, value); err != nil {
+		return DocumentFacets{}, err
+	}
+	return s.documentFacets(documentID)
+}
+
+// ResetFacet forgets the user's value of a facet, so the extracted one shows again.
+func (s *LibraryService) ResetFacet(documentID int64, name string) (DocumentFacets, error) {
+	if err := checkID("document", documentID); err != nil {
+		return DocumentFacets{}, err
+	}
+	if err := checkFacet(name, ""); err != nil {
+		return DocumentFacets{}, err
+	}
+	if err := s.c.ready(); err != nil {
+		return DocumentFacets{}, err
+	}
+	if err := facets.Reset(s.c.ctx, s.c.lib.KB, documentID, name); err != nil {
+		return DocumentFacets{}, err
+	}
+	return s.documentFacets(documentID)
+}
