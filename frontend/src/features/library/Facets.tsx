@@ -45,7 +45,7 @@ export function Facets({ facets, onSet, onReset }: Props) {
           const label = t(`facets.${n}`)
           const v = values[n] ?? ''
           return (
-            <div key={n} className="facet-row">
+            <div key={n} className={editing === n ? 'facet-row editing' : 'facet-row'}>
               <dt>{label}</dt>
               <dd>
                 {editing === n ? (
