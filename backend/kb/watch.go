@@ -264,6 +264,13 @@ func (k *KB) claim(ctx context.Context, tx *sql.Tx, c WatchClaim, d Document) er
 		}
 		return err
 	}
+	// A new version of a file the folder already had: the facets the user set on the old version's document go to
+	// the new one (the old is released below), as an edit survives re-ingest.
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO document_facets(document_id, name, source, value, norm)
+		SELECT ?, f.name, f.source, f.value, f.norm FROM watch_files w JOIN document_facets f ON f.document_id = w.document_id
+		WHERE w.folder_id = ? AND w.rel = ? AND w.document_id <> ? AND f.source = 'user'`, d.ID, c.FolderID, c.Rel, d.ID); err != nil {
+		return fmt.Errorf("%s: carry the facets you set to the new version: %w", c.Rel, err)
+	}
 	w, err := newWatchWriter(ctx, tx, c.FolderID)
 	if err != nil {
 		return err

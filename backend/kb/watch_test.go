@@ -152,8 +152,15 @@ func TestWatchClaimsAndJournal(t *testing.T) {
 	if r := row(); r.DocumentID != v1.ID || !r.Owned || r.SHA256 != "v1" || r.Size != 3 || r.MtimeNS != 30 || r.Mode != 0o644 {
 		t.Fatalf("the claim's row: %+v", r)
 	}
+	// The user names the organisation of the first version; the new version below keeps it.
+	if err := k.SetUserFacet(ctx, v1.ID, Facet{Name: "org", Value: "Acme", Norm: "acme"}); err != nil {
+		t.Fatal(err)
+	}
 	// The file changed: the new version's claim releases the old one, journalled in the same transaction.
 	v2, _ := add("v2", &WatchClaim{FolderID: id, Rel: "a.png", Size: 4, MtimeNS: 40, Mode: 0o644})
+	if fs, err := k.DocumentFacets(ctx, []int64{v2.ID}); err != nil || len(fs[v2.ID]) != 1 || fs[v2.ID][0].Value != "Acme" || fs[v2.ID][0].Source != "user" {
+		t.Errorf("facets of the new version: %+v %v, want the user's org Acme", fs[v2.ID], err)
+	}
 	if r := row(); r.DocumentID != v2.ID || !r.Owned {
 		t.Errorf("after the change: %+v", r)
 	}
