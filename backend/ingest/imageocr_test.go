@@ -16,6 +16,7 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
+	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 	"proofglass/backend/search"
 )
@@ -68,21 +69,8 @@ func bornDigitalPDF(t *testing.T, text []string, img *image.Gray, x, y, w, h flo
 			img.Bounds().Dx(), img.Bounds().Dy(), z.Len(), z.String()),
 		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", content.Len(), content.String()),
 	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offs := make([]int, len(objs))
-	for i, o := range objs {
-		offs[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, o := range offs {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
 	p := filepath.Join(t.TempDir(), "chart.pdf")
-	if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+	if err := os.WriteFile(p, fixture.PDF(objs, ""), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p

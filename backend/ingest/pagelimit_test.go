@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -10,38 +9,27 @@ import (
 	"strings"
 	"testing"
 
+	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 )
 
 // writePDF writes a PDF of n pages, each with the content stream content(i) (empty for a blank page).
 func writePDF(t *testing.T, path string, n int, content func(i int) string) {
 	t.Helper()
-	var b bytes.Buffer
-	var offsets []int
-	obj := func(body string) {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", len(offsets), body)
-	}
-	b.WriteString("%PDF-1.4\n")
-	obj("<< /Type /Catalog /Pages 2 0 R >>")
+	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>"}
 	kids := make([]string, n)
 	for i := range n {
 		kids[i] = fmt.Sprintf("%d 0 R", 4+2*i)
 	}
-	obj(fmt.Sprintf("<< /Type /Pages /Count %d /Kids [%s] >>", n, strings.Join(kids, " ")))
-	obj("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	objs = append(objs, fmt.Sprintf("<< /Type /Pages /Count %d /Kids [%s] >>", n, strings.Join(kids, " ")),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
 	for i := range n {
-		obj(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i))
 		c := content(i)
-		obj(fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(c), c))
+		objs = append(objs,
+			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", 5+2*i),
+			fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(c), c))
 	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(offsets)+1)
-	for _, o := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", o)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(offsets)+1, xref)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, fixture.PDF(objs, ""), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
