@@ -71,10 +71,25 @@ test('zh-CN: library, chat with a crop and a citation, memory graph and Settings
     await page.waitForTimeout(500)
     await page.screenshot({ path: shot('zh-CN-graph') })
 
+    // A model server that is not there: the connection test says why in Chinese, the backend's English on hover.
+    await page.evaluate(async () => {
+      const Settings = window.go.desktop.SettingsService
+      const s = await Settings.Settings()
+      s.providers = s.providers.filter((p) => p.name !== 'down')
+      s.providers.push({ name: 'down', kind: 'openai', base_url: 'http://127.0.0.1:9/v1', chat_model: '', embed_model: '', sampling: {} })
+      await Settings.SaveSettings(s)
+    })
     await page.getByRole('button', { name: '设置', exact: true }).click()
     await page.getByTestId('settings').waitFor()
     assert.equal(await page.locator('#language').inputValue(), 'zh-CN')
     await page.screenshot({ path: shot('zh-CN-settings') })
+    const down = page.locator('[data-testid="provider"][data-name="down"]')
+    await down.getByTestId('test-connection').click()
+    const result = down.getByTestId('test-result')
+    await result.getByText('模型服务器在其地址上没有响应', { exact: false }).waitFor({ timeout: 30000 })
+    assert.match(await result.locator('[title]').getAttribute('title'), /connection refused/)
+    await down.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: shot('zh-CN-settings-unreachable') })
     await page.locator('#language').scrollIntoViewIfNeeded()
     await page.screenshot({ path: shot('zh-CN-settings-language') })
     // Switching back to English applies at once.
