@@ -10,6 +10,7 @@ import (
 
 	"proofglass/backend/library"
 	"proofglass/backend/pagefile"
+	"proofglass/backend/termsafe"
 )
 
 func init() {
@@ -120,10 +121,10 @@ func sizeWithRoom(need int64) int64 { return (need*5/4)>>20 + 1 }
 
 func printReport(w io.Writer, what string, r pagefile.Report) {
 	fmt.Fprintf(w, "%s: %d pages rendered (%.1f MB), %d already there, %d failed, of %d, in %s (%.1f pages/s)\n",
-		what, r.Made, float64(r.Bytes)/(1<<20), r.Skipped, r.Failed, r.Total, r.Elapsed.Round(100*time.Millisecond),
+		termsafe.Line(what), r.Made, float64(r.Bytes)/(1<<20), r.Skipped, r.Failed, r.Total, r.Elapsed.Round(100*time.Millisecond),
 		r.PagesPerSecond())
 	for _, err := range r.Errors {
-		fmt.Fprintf(w, "  failed: %v\n", err)
+		fmt.Fprintf(w, "  failed: %s\n", termsafe.Line(err.Error())) // names a document
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/facets"
+	"proofglass/backend/termsafe"
 )
 
 func docFacetsCmd(g *Globals) *cobra.Command {
@@ -97,7 +98,7 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 						src = "you (cleared)"
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, v, src)
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, termsafe.Line(v), src) // values come from the file: its metadata, its pages
 			}
 			return tw.Flush()
 		},
