@@ -188,21 +188,18 @@ func Warm(ctx context.Context, o WarmOptions) (WarmResult, error) {
 	// VRAG-RL's request: queries made of the library's own words, so they hit many different pages.
 	var words []string
 	seen := map[string]bool{}
-	rows, err := lib.KB.DB().QueryContext(ctx, `SELECT text FROM units ORDER BY id`)
-	if err != nil {
-		return res, err
-	}
-	for rows.Next() {
-		var t string
-		rows.Scan(&t)
+	err = lib.KB.EachLibraryUnitText(ctx, func(t string) error {
 		for _, w := range strings.Fields(t) {
 			if len(w) > 6 && !seen[w] {
 				seen[w] = true
 				words = append(words, w)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return res, err
 	}
-	rows.Close()
 	if len(words) == 0 {
 		return res, fmt.Errorf("bench warm: %s has no words to query", src)
 	}

@@ -205,6 +205,25 @@ func (k *KB) UnitTexts(ctx context.Context, ids []int64) (map[int64]string, erro
 	return out, nil
 }
 
+// EachLibraryUnitText calls fn with the text of every unit of the library, in id order, stopping at fn's first error.
+func (k *KB) EachLibraryUnitText(ctx context.Context, fn func(text string) error) error {
+	rows, err := k.db.QueryContext(ctx, `SELECT text FROM units ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("unit texts: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return fmt.Errorf("unit texts: %w", err)
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // UnitDocuments maps the given units to their documents, from the unit rows alone.
 func (k *KB) UnitDocuments(ctx context.Context, ids []int64) (map[int64]int64, error) {
 	out := make(map[int64]int64, len(ids))

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 )
@@ -117,5 +118,29 @@ func TestFullTextAndScope(t *testing.T) {
 	}
 	if none, err := k.UnitTexts(ctx, nil); err != nil || len(none) != 0 {
 		t.Errorf("UnitTexts of none: %v %v", none, err)
+	}
+}
+
+func TestEachLibraryUnitText(t *testing.T) {
+	ctx := context.Background()
+	k := openTest(t)
+	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf", Pages: 3})
+	for i, text := range []string{"first page", "second page", "third page"} {
+		if _, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: UnitPage, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	stop := errors.New("stop")
+	err := k.EachLibraryUnitText(ctx, func(text string) error {
+		got = append(got, text)
+		if len(got) == 2 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || !slices.Equal(got, []string{"first page", "second page"}) {
+		t.Errorf("EachLibraryUnitText: %q, %v; want the first two in order, then fn's error", got, err)
 	}
 }
