@@ -83,9 +83,15 @@ describe('Settings', () => {
     // Settings go back as they came, with only the edited value changed and no key in them.
     fireEvent.change(screen.getByLabelText('Theme'), { target: { value: 'dark' } })
     fireEvent.change(screen.getByLabelText('Page cache for VRAG clients (MB)'), { target: { value: '512' } })
+    fireEvent.change(screen.getByLabelText('Keep handed-out pages (minutes)'), { target: { value: '90' } })
+    fireEvent.click(screen.getByLabelText('Page files readable by my group (for a trainer running as another user)'))
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     await waitFor(() => expect(calls.saved).toHaveLength(1))
-    expect(calls.saved[0]).toEqual({ ...settings, theme: 'dark', cache: { ...settings.cache, pages_mb: 512 } })
+    expect(calls.saved[0]).toEqual({
+      ...settings,
+      theme: 'dark',
+      cache: { pages_mb: 512, pages_lease_minutes: 90, pages_group_readable: true },
+    })
     expect(JSON.stringify(calls.saved[0])).not.toContain('sk-typed')
   })
 

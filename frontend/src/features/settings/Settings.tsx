@@ -152,6 +152,30 @@ export function Settings({ dataDir, onSaved }: Props) {
             placeholder="2048"
             onChange={(e) => setS({ ...s, cache: { ...s.cache, pages_mb: Math.max(0, Math.trunc(Number(e.target.value) || 0)) } })}
           />
+          <label htmlFor="cache-lease">{t('settings.pageLease')}</label>
+          <span className="row">
+            <input
+              id="cache-lease"
+              type="number"
+              min={0}
+              max={10080}
+              value={s.cache?.pages_lease_minutes || ''}
+              placeholder="30"
+              onChange={(e) =>
+                setS({ ...s, cache: { ...s.cache, pages_lease_minutes: Math.min(10080, Math.max(0, Math.trunc(Number(e.target.value) || 0))) } })
+              }
+            />
+            <span className="muted small">{t('settings.pageLeaseNote')}</span>
+          </span>
+          <span />
+          <label className="row">
+            <input
+              type="checkbox"
+              checked={s.cache?.pages_group_readable ?? false}
+              onChange={(e) => setS({ ...s, cache: { ...s.cache, pages_group_readable: e.target.checked } })}
+            />
+            {t('settings.pageGroupReadable')}
+          </label>
           <span>{t('settings.dataDir')}</span>
           <code data-testid="data-dir">{dataDir}</code>
         </div>
