@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/library"
+	"proofglass/backend/pagecache"
 	"proofglass/backend/pagefile"
 	"proofglass/backend/termsafe"
 )
@@ -55,7 +56,7 @@ longer fit in cache.pages_mb: rendering more would only evict what it just rende
 			if rep.Full {
 				return fmt.Errorf("the page cache is full: %s needs about %d MB of page files, cache.pages_mb is %d; "+
 					"raise it (\"cache\": {\"pages_mb\": %d} in settings.json, or Settings in the window) and run again",
-					scopeName(collections), rep.NeedBytes>>20, lib.Pages.MaxBytes()>>20, sizeWithRoom(rep.NeedBytes))
+					scopeName(collections), rep.NeedBytes>>20, lib.Pages.MaxBytes()>>20, pagecache.SizeMBFor(rep.NeedBytes))
 			}
 			return errors.Join(err, failed(rep))
 		},
@@ -115,9 +116,6 @@ func scopeName(collections []string) string {
 	}
 	return fmt.Sprintf("collection(s) %q", collections)
 }
-
-// sizeWithRoom is a cache size in MB that holds need with a quarter to spare (the cache evicts down to 90%).
-func sizeWithRoom(need int64) int64 { return (need*5/4)>>20 + 1 }
 
 func printReport(w io.Writer, what string, r pagefile.Report) {
 	fmt.Fprintf(w, "%s: %d pages rendered (%.1f MB), %d already there, %d failed, of %d, in %s (%.1f pages/s)\n",

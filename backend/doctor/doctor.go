@@ -283,13 +283,13 @@ func pageCacheSize(ctx context.Context, cfg *config.Config, k *kb.KB) Check {
 	capMB := pages.MaxBytes() >> 20
 	detail := fmt.Sprintf("%d pages in %d collection(s) need about %d MB rendered (%s; %s); the cap is %d MB",
 		total, len(counts), need>>20, strings.Join(parts, ", "), basis, capMB)
-	if need <= pages.MaxBytes()*9/10 {
+	if need <= pages.Holds() {
 		c.OK, c.Detail = true, detail
 		return c
 	}
 	c.Detail = detail + ": pages handed out more than cache.pages_lease_minutes ago will be evicted and rendered again"
 	c.Fix = fmt.Sprintf("set \"cache\": {\"pages_mb\": %d} in %s (the need plus a quarter), then `proofglass cache warm`",
-		(need*5/4)>>20+1, filepath.Join(cfg.DataDir, "settings.json"))
+		pagecache.SizeMBFor(need), filepath.Join(cfg.DataDir, "settings.json"))
 	return c
 }
 

@@ -167,6 +167,13 @@ func (c *Cache) Root() string { return c.root }
 // MaxBytes is the size cap.
 func (c *Cache) MaxBytes() int64 { return c.max }
 
+// Holds is the most page bytes the cache keeps without evicting any: eviction brings it down to 90 % of its cap.
+func (c *Cache) Holds() int64 { return c.max * 9 / 10 }
+
+// SizeMBFor is the cache size (cache.pages_mb) to set for need bytes of pages: the need plus a quarter, so that
+// leased pages and eviction's 90 % mark leave every page in.
+func SizeMBFor(need int64) int64 { return (need*5/4)>>20 + 1 }
+
 // Lease is how long a handed-out file is kept.
 func (c *Cache) Lease() time.Duration { return c.lease }
 
@@ -317,7 +324,7 @@ func (c *Cache) evictLocked(now time.Time) []string {
 	slices.SortFunc(all, func(a, b cand) int { return a.e.used.Compare(b.e.used) })
 	var out []string
 	for _, v := range all {
-		if c.total <= c.max*9/10 {
+		if c.total <= c.Holds() {
 			break
 		}
 		delete(c.entries, v.path)

@@ -67,7 +67,7 @@ func (m *Maker) Warm(ctx context.Context, collections []string, progress func(Pr
 		last    = start
 	)
 	rep.Total = len(its)
-	budget := m.pages.MaxBytes() * 9 / 10 // eviction brings the cache down to 90% of its cap
+	budget := m.pages.Holds()
 	var todo []kb.PageItem
 	for _, it := range its {
 		if n := m.pages.FileSize(Key(it)); n > 0 {
