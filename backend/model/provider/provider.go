@@ -147,7 +147,7 @@ type Result struct {
 	Error          string `json:"error,omitempty"`
 	// Reason names why the test failed (model.Failure*), for the window's language; "" when not known.
 	Reason string `json:"reason,omitempty"`
-	Note           string `json:"note,omitempty"` // something worth knowing that is not a failure
+	Note   string `json:"note,omitempty"` // something worth knowing that is not a failure
 	// Infos are the models listed, for callers that show them (`proofglass models`).
 	Infos []model.Info `json:"-"`
 }
