@@ -220,6 +220,7 @@ func titleOf(infoTitle, first string, f Facets) string {
 		}
 		return t
 	}
+	infoTitle = strings.TrimSpace(systemIDRE.ReplaceAllString(infoTitle, ""))
 	if infoTitle != "" && len([]rune(infoTitle)) >= 4 && len([]rune(infoTitle)) <= 200 {
 		return infoTitle
 	}
@@ -240,7 +241,9 @@ func titleOf(infoTitle, first string, f Facets) string {
 
 var (
 	boilerplateRE = regexp.MustCompile(`(?i)^(?:proceedings of|findings of|volume \d|pages? \d|page \d+ of|©|\(c\)|copyright|https?:|www\.|doi|arxiv|\[?publish|united states securities and exchange commission|washington, d\.?c\.?|table of contents|confidential|draft|press release|news release|for immediate release)`)
-	continuesRE   = regexp.MustCompile(`(?i)\b(?:with|of|and|for|the|on|in|to|a|an|by|from|via|using|towards?)$`)
+	// A publishing system's record id glued to a metadata title ("…Report (Apr 2015)_INS1-972072899").
+	systemIDRE  = regexp.MustCompile(`_[A-Z]{0,6}\d[\w-]{5,}$`)
+	continuesRE = regexp.MustCompile(`(?i)\b(?:with|of|and|for|the|on|in|to|a|an|by|from|via|using|towards?)$`)
 )
 
 // dateLine reports a line that is mostly a date ("July 9-14, 2023", "Tuesday, September 11, 2007").

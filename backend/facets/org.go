@@ -63,12 +63,63 @@ func orgOf(kind, first, cover string, running []string, author, fileWords string
 	if a := strings.TrimSpace(author); a != "" && orgWordRE.MatchString(a) && !strings.Contains(a, "@") {
 		return tidyOrg(a)
 	}
-	for _, l := range append(running, firstLines[:min(len(firstLines), 40)]...) {
+	for _, l := range running {
 		if m := institutionRE.FindString(l); m != "" && len(strings.Fields(m)) >= 2 {
 			return tidyOrg(m)
 		}
 	}
+	body := withoutRunning(firstLines[:min(len(firstLines), 40)], running)
+	for i, l := range body {
+		j := institutionRE.FindStringIndex(l)
+		if j == nil {
+			continue
+		}
+		m := l[j[0]:j[1]]
+		if j[0] == 0 && i > 0 {
+			// A name broken by the line end ("…registered with the Care" / "Quality Commission to…") is joined.
+			if lead := trailingCapitals(body[i-1], 4-len(strings.Fields(m))+1); lead != "" {
+				m = lead + " " + m
+			}
+		}
+		if len(strings.Fields(m)) >= 2 {
+			return tidyOrg(m)
+		}
+	}
 	return orgFromFileName(fileWords)
+}
+
+// withoutRunning drops the running headers and footers (digits ignored) that a page's text can carry in the middle
+// of a sentence.
+func withoutRunning(lines, running []string) []string {
+	skip := map[string]bool{}
+	for _, r := range running {
+		skip[digitsRE.ReplaceAllString(strings.ToLower(r), "#")] = true
+	}
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if !skip[digitsRE.ReplaceAllString(strings.ToLower(l), "#")] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// trailingCapitals is the run of at most n capitalised words that ends a sentence's line ("…with the Care" →
+// "Care"); a line of capitalised words only (an author's name above an affiliation) gives none.
+func trailingCapitals(l string, n int) string {
+	w := strings.Fields(l)
+	i := len(w)
+	for i > 0 && len(w)-i < n {
+		r := []rune(w[i-1])
+		if !unicode.IsUpper(r[0]) || strings.ContainsAny(w[i-1], ".,;:") {
+			break
+		}
+		i--
+	}
+	if i == 0 || i == len(w) || !unicode.IsLower([]rune(w[i-1])[0]) {
+		return "" // not a sentence running into a name ("Ada Lovelace, Alan Turing" is a list of authors)
+	}
+	return strings.Join(w[i:], " ")
 }
 
 // tidyOrg trims a found name to the name: no leading article, no trailing punctuation, no line noise.

@@ -72,6 +72,10 @@ func TestRealDocuments(t *testing.T) {
 			Org: "U.S. Global Change Research Program", Year: "2023", Date: "2023-01-06"}},
 		{"../eval/dev/docs/fd76bbefe469561966e5387aa709c482.pdf", facets.Facets{Title: "Transactions",
 			Org: "North of England Institute of Mining Engineers"}},
+		// The regulator's name is broken by a line end and a running footer.
+		{"../eval/dev/docs/379f44022bb27aa53efd5d322c7b57bf.pdf", facets.Facets{
+			Title: "The Limes Residential Home NewApproachComprehensive Report (AdultSocialCare Location Apr 2015)",
+			Org:   "Care Quality Commission", Kind: "report", Year: "2015", Date: "2015-07-10"}},
 	}
 	for _, cs := range cases {
 		t.Run(filepath.Base(cs.file), func(t *testing.T) {

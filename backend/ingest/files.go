@@ -23,6 +23,7 @@ import (
 type file struct {
 	path       string
 	fromFolder bool
+	root       string // the walked folder (absolute) when known: no link below it is followed
 }
 
 // expand turns paths (files and folders, recursively) into the list of files, in a stable order. Hidden files and
@@ -69,8 +70,12 @@ func expand(paths []string) ([]file, error) {
 			return nil, fmt.Errorf("add %s: %w", p, err)
 		}
 		sort.Strings(found)
+		root, err := filepath.Abs(p)
+		if err != nil {
+			root = ""
+		}
 		for _, q := range found {
-			add(file{path: q, fromFolder: true})
+			add(file{path: q, fromFolder: true, root: root})
 		}
 	}
 	return out, nil

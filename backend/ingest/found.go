@@ -25,7 +25,11 @@ func (in *Ingester) AddFound(ctx context.Context, r Request, progress func(Progr
 	ts := turns(len(r.Paths))
 	for i, p := range r.Paths {
 		g.Go(func() error {
-			results[i] = in.addFile(gctx, coll, file{path: p, fromFolder: true}, r.Password, r.Watched, progress, ts[i])
+			f := file{path: p, fromFolder: true}
+			if r.Watched != nil {
+				f.root = r.Watched.Root
+			}
+			results[i] = in.addFile(gctx, coll, f, r.Password, r.Watched, progress, ts[i])
 			return nil
 		})
 	}

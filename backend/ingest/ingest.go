@@ -460,7 +460,10 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	// (to a file outside a watched folder), a pipe or a device after the caller looked at it is refused, and what is
 	// sniffed, hashed and stored is one and the same file.
 	open := regularfile.OpenFollow
-	if f.fromFolder {
+	switch {
+	case f.root != "":
+		open = func(p string) (*os.File, fs.FileInfo, error) { return regularfile.OpenBeneath(f.root, p) }
+	case f.fromFolder:
 		open = regularfile.Open
 	}
 	fh, st, err := open(f.path)

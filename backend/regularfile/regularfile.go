@@ -27,7 +27,7 @@ func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular
 // Open opens path for reading if it is a regular file, without following a symbolic link in its last component
 // (a file found by walking a folder, which a link swapped in must not redirect) and without blocking on a named pipe.
 // The check is made on the opened descriptor, so what is read is what was checked. A link in a directory above the
-// file is followed (on Linux and macOS the last component is what O_NOFOLLOW covers).
+// file is followed: OpenBeneath is the one for a file found under a known folder.
 func Open(path string) (*os.File, fs.FileInfo, error) { return open(path, false) }
 
 // OpenFollow is Open for a path a person named: a symbolic link is followed to its target, which must be a

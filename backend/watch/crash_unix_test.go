@@ -17,65 +17,76 @@ import (
 	"proofglass/backend/kb"
 )
 
-// TestSwapForLinkBeforeIngest: a file replaced by a symbolic link to a file outside the folder between the scan and
-// the ingest is refused: the outside file's content never enters the library.
+// TestSwapForLinkBeforeIngest: between the scan and the ingest, a file, or the folder holding it, is swapped for a
+// link to the same name outside the watched folder. The outside file is refused and nothing of it is stored.
 func TestSwapForLinkBeforeIngest(t *testing.T) {
-	ctx := context.Background()
-	h := newHarness(t)
-	dir, outside := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(dir, "a.png"), pngBytes(t, 1, 24))
-	secret := pngBytes(t, 2, 24)
-	writeFile(t, filepath.Join(outside, "secret.png"), secret)
-	time.Sleep(150 * time.Millisecond)
-	var once sync.Once
-	swapped := make(chan struct{})
-	var mu sync.Mutex
-	var refused []string
-	h.startWith(Options{Progress: func(p ingest.Progress) {
-		if p.Stage == ingest.StageFailed {
-			mu.Lock()
-			refused = append(refused, p.Error)
-			mu.Unlock()
-		}
-	}}, func(m *Manager) {
-		m.beforeIngest = func(paths []string) {
-			once.Do(func() {
-				p := filepath.Join(dir, "a.png")
-				if err := os.Remove(p); err != nil {
-					t.Error(err)
+	tests := []struct {
+		name, rel, swap, want string
+	}{
+		{"the file", "a.png", "a.png", "a.png: not a regular file (a symbolic link)"},
+		{"its folder", "sub/a.png", "sub", "a.png: not a regular file (reached through the symbolic link sub)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			h := newHarness(t)
+			dir, outside := t.TempDir(), t.TempDir()
+			writeFile(t, filepath.Join(dir, tt.rel), pngBytes(t, 1, 24))
+			secret := pngBytes(t, 2, 24)
+			writeFile(t, filepath.Join(outside, tt.rel), secret)
+			time.Sleep(150 * time.Millisecond)
+			var once sync.Once
+			swapped := make(chan struct{})
+			var mu sync.Mutex
+			var refused []string
+			h.startWith(Options{Progress: func(p ingest.Progress) {
+				if p.Stage == ingest.StageFailed {
+					mu.Lock()
+					refused = append(refused, p.Error)
+					mu.Unlock()
 				}
-				if err := os.Symlink(filepath.Join(outside, "secret.png"), p); err != nil {
-					t.Error(err)
+			}}, func(m *Manager) {
+				m.beforeIngest = func(paths []string) {
+					once.Do(func() {
+						p := filepath.Join(dir, tt.swap)
+						if err := os.RemoveAll(p); err != nil {
+							t.Error(err)
+						}
+						if err := os.Symlink(filepath.Join(outside, tt.swap), p); err != nil {
+							t.Error(err)
+						}
+						close(swapped)
+					})
 				}
-				close(swapped)
 			})
-		}
-	})
-	if _, err := h.m.Add(ctx, "c", dir); err != nil {
-		t.Fatal(err)
+			if _, err := h.m.Add(ctx, "c", dir); err != nil {
+				t.Fatal(err)
+			}
+			<-swapped
+			h.waitIdle()
+			time.Sleep(300 * time.Millisecond) // the link's own notification has been passed too
+			h.waitIdle()
+			for _, d := range h.libraryDocs("c") {
+				t.Errorf("document %s (%s) in the library: the linked file's content was read", d.Name, d.Status)
+			}
+			if n := h.blobCount(); n != 0 {
+				t.Errorf("%d blobs stored", n)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(refused) != 1 || !strings.Contains(refused[0], tt.want) {
+				t.Errorf("failures reported %q, want one saying %q", refused, tt.want)
+			}
+		})
 	}
-	<-swapped
+}
+
+func (h *harness) waitIdle() {
+	h.t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); !h.m.Idle(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the pass never ended")
+			h.t.Fatal("the pass never ended")
 		}
-	}
-	time.Sleep(300 * time.Millisecond) // the link's own notification has been passed too
-	for deadline := time.Now().Add(30 * time.Second); !h.m.Idle(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the pass never ended")
-		}
-	}
-	for _, d := range h.libraryDocs("c") {
-		t.Errorf("document %s (%s) in the library: the linked file's content was read", d.Name, d.Status)
-	}
-	if n := h.blobCount(); n != 0 {
-		t.Errorf("%d blobs stored", n)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(refused) != 1 || !strings.Contains(refused[0], "a.png: not a regular file (a symbolic link)") {
-		t.Errorf("failures reported %q, want one saying a.png is a symbolic link", refused)
 	}
 }
 

@@ -151,7 +151,7 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		// deleted by this pass while the file waits.
 		if known && r.Size == s.size {
 			// Touched, or rewritten with the same bytes: the document stays.
-			if sha, err := hashFile(abs); err == nil && sha == r.SHA256 {
+			if sha, err := hashFile(root, abs); err == nil && sha == r.SHA256 {
 				r.MtimeNS, r.Mode = s.mtimeNS, s.mode
 				put = append(put, r)
 				continue
@@ -159,7 +159,7 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		}
 		if !known && len(bySize[s.size]) > 0 {
 			// A vanished file of the same size and content moved here: the document moves with it.
-			sha, err := hashFile(abs)
+			sha, err := hashFile(root, abs)
 			if err != nil {
 				fail(err)
 				continue
@@ -378,8 +378,8 @@ func sortedKeys(m map[string]stat) []string {
 	return out
 }
 
-func hashFile(p string) (string, error) {
-	f, _, err := regularfile.Open(p)
+func hashFile(root, p string) (string, error) {
+	f, _, err := regularfile.OpenBeneath(root, p)
 	if err != nil {
 		return "", err
 	}

@@ -103,6 +103,8 @@ type Manager struct {
 	dirs    map[string]bool // directories with a notification watch
 	wake    chan struct{}
 	passing bool
+	// started: Run has finished its start-up (interrupted deletions, blobs swept, folders loaded).
+	started bool
 	seq     uint64 // of the last Status handed out
 
 	// Test hooks: called between a pass's scan and its ingest, and between journalling deletions and doing them
@@ -294,7 +296,7 @@ func (m *Manager) Run(ctx context.Context) error {
 	m.mu.Unlock()
 	defer func() {
 		m.mu.Lock()
-		m.running, m.fsw, m.live, m.dirs = false, nil, map[int64]*folder{}, map[string]bool{}
+		m.running, m.started, m.fsw, m.live, m.dirs = false, false, nil, map[int64]*folder{}, map[string]bool{}
 		m.mu.Unlock()
 	}()
 	if n, err := m.FinishDeletions(ctx); err != nil {
@@ -303,8 +305,14 @@ func (m *Manager) Run(ctx context.Context) error {
 		m.o.Log.Info("watch: finished deletions an earlier run left", "documents", n)
 	}
 	if err := m.reload(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped during start-up
+		}
 		return err
 	}
+	m.mu.Lock()
+	m.started = true
+	m.mu.Unlock()
 	go m.events(ctx, fsw)
 	recheck := time.NewTicker(m.o.Recheck)
 	defer recheck.Stop()
@@ -357,7 +365,7 @@ func (m *Manager) Run(ctx context.Context) error {
 func (m *Manager) Idle() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.passing {
+	if m.passing || !m.started {
 		return false
 	}
 	for _, f := range m.live {
