@@ -2,9 +2,11 @@ package eval
 
 import (
 	"math"
+	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
+
+	"proofglass/backend/pagecache"
 )
 
 // The VRAG-RL reward (vrag.md §2e): 0.7·judge + 0.1·format + 0.2·NDCG when the format check passes, else 0.
@@ -54,10 +56,12 @@ func GeneratedAnswer(response string, original bool) string {
 	return m[len(m)-1][1]
 }
 
-// PageID names a page as VRAG's corpus names its image files, without the extension: the PDF's name up to ".pdf",
-// "_", the 1-based page number. The NDCG reward compares pages by this name only.
+// PageID names a page as VRAG's corpus names its image files, and as serve names the page files it hands out,
+// without the extension: the PDF's name up to ".pdf" (an image's name without its extension), "_", the 1-based page
+// number. The NDCG reward compares pages by this name only.
 func PageID(doc string, page int) string {
-	return strings.SplitN(doc, ".pdf", 2)[0] + "_" + strconv.Itoa(page)
+	isPDF := strings.Contains(doc, ".pdf") || strings.EqualFold(filepath.Ext(doc), ".pdf")
+	return strings.TrimSuffix(pagecache.FileName(doc, isPDF, page), ".jpg")
 }
 
 // NDCG is the reference's retrieval reward: binary relevance of each retrieved page (repeats count again) at its

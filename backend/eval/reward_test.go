@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/pagecache"
 )
 
 // noTagObservation is the text of VRAG-RL's invalid-action observation (it quotes <search> and <answer> Beijing).
@@ -31,6 +32,32 @@ func lostCall() Call {
 		text("assistant", "I am not sure"),
 		text("user", noTagObservation),
 	}, Reply: text("assistant", "still not sure")}
+}
+
+// TestPageIDIsTheServedFileName: the reward's page names are the page files serve hands out, less ".jpg", for
+// PDFs named as VRAG names them and for images.
+func TestPageIDIsTheServedFileName(t *testing.T) {
+	long := strings.Repeat("长", 100) + ".pdf" // 300 bytes of stem: cut where a file name must be
+	for _, tt := range []struct {
+		doc   string
+		isPDF bool
+		want  string
+	}{
+		{"report.pdf", true, "report_3"},
+		{"a.pdf.backup.pdf", true, "a_3"},
+		{"report.PDF", true, "report.PDF_3"},
+		{"photo.png", false, "photo_3"},
+		{"clip.v2.mp4", false, "clip.v2_3"},
+		{long, true, ""},
+	} {
+		got := PageID(tt.doc, 3)
+		if served := strings.TrimSuffix(pagecache.FileName(tt.doc, tt.isPDF, 3), ".jpg"); got != served {
+			t.Errorf("PageID(%q) = %q, serve names the file %q", tt.doc, got, served)
+		}
+		if tt.want != "" && got != tt.want {
+			t.Errorf("PageID(%q) = %q, want %q", tt.doc, got, tt.want)
+		}
+	}
 }
 
 func TestRewardHandComputed(t *testing.T) {

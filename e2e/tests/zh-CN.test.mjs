@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { openApp, shot, startScriptedModel, testdata, useModel } from '../lib.mjs'
 
-// The window in Simplified Chinese: the library, a vrag chat with a crop and a citation, the memory graph and
+// The window in Simplified Chinese: the library, a document's facets, a vrag chat with a crop and a citation, the memory graph and
 // Settings, each captured (build/e2e/zh-CN-*.png) to be checked by eye; then the pseudo-locale over the same views.
 const call = (name, args) => `<think>plan</think>\n<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`
 const vragScript = [
@@ -44,6 +44,17 @@ test('zh-CN: library, chat with a crop and a citation, memory graph and Settings
     await page.getByTestId('doc-card').first().waitFor()
     await page.waitForTimeout(1500) // covers
     await page.screenshot({ path: shot('zh-CN-library') })
+
+    // The document's facets panel: labels and actions in Chinese, the extracted values as found.
+    await page.getByTestId('doc-card').first().click()
+    const facets = page.getByTestId('facets')
+    await facets.waitFor({ timeout: 30000 })
+    const facetText = await facets.textContent()
+    assert.match(facetText, /类型\s*report/, facetText)
+    assert.match(facetText, /年份\s*2022/, facetText)
+    await facets.getByRole('button', { name: '编辑机构' }).waitFor()
+    await page.screenshot({ path: shot('zh-CN-facets') })
+    await page.getByRole('button', { name: '文档库', exact: true }).click()
 
     await page.getByRole('button', { name: '问答', exact: true }).click()
     await page.getByLabel('模式').selectOption('vrag')
