@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"proofglass/backend/fixture"
 )
@@ -42,5 +44,52 @@ func TestCacheWarmAndExportCorpus(t *testing.T) {
 	}
 	if _, err := run(t, data, "export", "corpus", "--out", dir); err == nil || !strings.Contains(err.Error(), "--collection") {
 		t.Errorf("missing --collection: %v", err)
+	}
+}
+
+// TestServePrerenderCollection: `serve --prerender-collection` renders the named collection's pages into the page
+// cache in the background, and no other's; a collection that does not exist stops serve before it listens.
+func TestServePrerenderCollection(t *testing.T) {
+	pdfPath := fixture.Path(t, "pdf/real/hsaur3-Ch_analysis_of_variance.pdf")
+	other := fixture.Path(t, "pdf/real/blood_loss_report.pdf")
+	data := t.TempDir()
+	if out, err := run(t, data, "add", "--no-ocr", "--collection", "stats", pdfPath); err != nil {
+		t.Fatalf("add: %v\n%s", err, out)
+	}
+	if out, err := run(t, data, "add", "--no-ocr", "--collection", "other", other); err != nil {
+		t.Fatalf("add: %v\n%s", err, out)
+	}
+	if _, err := run(t, data, "serve", "--addr", "127.0.0.1:0", "--no-watch", "--prerender-collection", "nope"); err == nil ||
+		!strings.Contains(err.Error(), `--prerender-collection "nope"`) {
+		t.Fatalf("unknown collection: %v", err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	root := NewRoot()
+	out := &syncBuffer{}
+	root.SetOut(out)
+	root.SetErr(out)
+	root.SetArgs([]string{"--data", data, "serve", "--addr", "127.0.0.1:0", "--no-watch", "--token", "tok-prerender-test-7c41",
+		"--prerender-collection", "stats"})
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	pages := filepath.Join(data, "cache", "pages")
+	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		files, _ := filepath.Glob(filepath.Join(pages, "stats", "*", "hsaur3-Ch_analysis_of_variance_*.jpg"))
+		if len(files) == 13 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of 13 pages prerendered\n%s", len(files), out.String())
+		}
+	}
+	if files, _ := filepath.Glob(filepath.Join(pages, "other", "*", "*.jpg")); len(files) != 0 {
+		t.Errorf("%d page files of a collection not named", len(files))
 	}
 }

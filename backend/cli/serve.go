@@ -22,6 +22,7 @@ func init() {
 		var addr string
 		var noToken, noWatch, prerender, groupReadable bool
 		var corpusDir string
+		var prerenderOnly []string
 		tok := secretFlag{name: "token", env: "PROOFGLASS_SERVER_TOKEN"}
 		cmd := &cobra.Command{
 			Use:   "serve",
@@ -47,7 +48,7 @@ Watched folders (proofglass watch add) are kept in sync while it serves, unless 
 
 Page files: a file handed out stays at least cache.pages_lease_minutes (30) whatever cache.pages_mb, because VRAG-RL
 opens the previous turn's page again to crop it. --prerender renders every collection's pages into the cache in the
-background (as "proofglass cache warm" does). --corpus-dir DIR answers with paths inside DIR/img, VRAG's own layout
+background (as "proofglass cache warm" does); --prerender-collection C (repeatable) renders only the named ones. --corpus-dir DIR answers with paths inside DIR/img, VRAG's own layout
 (see "proofglass export corpus"), so scripts that compare paths with ./search_engine/corpus/img/… match: give
 --corpus-dir ./search_engine/corpus and run the script from VRAG's checkout. Page files are readable by this user
 only (0600) unless --group-readable or cache.pages_group_readable: run the trainer as the same user, or in its group.`,
@@ -70,6 +71,11 @@ only (0600) unless --group-readable or cache.pages_group_readable: run the train
 				}
 				defer lib.Close()
 				lib.Search.UseLexicalIndex() // a long-lived process: full-text search from memory
+				for _, c := range prerenderOnly {
+					if _, err := lib.KB.CollectionByName(ctx, c); err != nil {
+						return fmt.Errorf("--prerender-collection %q: %w", c, err)
+					}
+				}
 				if token == "" && !noToken {
 					if token, err = server.Token(lib.Config); err != nil {
 						return fmt.Errorf("server token: %w", err)
@@ -97,9 +103,9 @@ only (0600) unless --group-readable or cache.pages_group_readable: run the train
 				}
 				hs := s.HTTPServer()
 				go s.SweepEvery(ctx, 10*time.Minute)
-				if prerender {
+				if prerender || len(prerenderOnly) > 0 {
 					go func() {
-						rep, err := s.Prerender(ctx, nil)
+						rep, err := s.Prerender(ctx, prerenderOnly)
 						switch {
 						case err != nil && ctx.Err() == nil:
 							slog.Warn("prerender", "err", err)
@@ -136,6 +142,7 @@ only (0600) unless --group-readable or cache.pages_group_readable: run the train
 		cmd.Flags().BoolVar(&noToken, "no-token", false, "serve without a token (loopback addresses only)")
 		cmd.Flags().BoolVar(&noWatch, "no-watch", false, "do not sync watched folders while serving")
 		cmd.Flags().BoolVar(&prerender, "prerender", false, "render every collection's pages into the page cache in the background")
+		cmd.Flags().StringArrayVar(&prerenderOnly, "prerender-collection", nil, "prerender only this collection's pages (repeatable)")
 		cmd.Flags().StringVar(&corpusDir, "corpus-dir", "", "answer with paths inside DIR/img, VRAG's corpus layout (see `proofglass export corpus`)")
 		cmd.Flags().BoolVar(&groupReadable, "group-readable", false, "page files 0640, folders 0750 (default 0600/0700)")
 		cmd.AddCommand(&cobra.Command{
