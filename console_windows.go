@@ -14,9 +14,18 @@ const attachParentProcess = ^uintptr(0) // ATTACH_PARENT_PROCESS, (DWORD)-1
 
 // attachConsole gives a CLI subcommand the console it was typed in. proofglass.exe is a GUI-subsystem program (a
 // double click opens no console window), so Windows starts it without one: its output would be lost. Output already
-// redirected to a file or pipe is left alone.
+// handed over (redirected to a file or pipe, or by proofglass.com, the console front cmd runs first) is kept; the
+// console is still joined, so Ctrl+C in it reaches this process.
 func attachConsole() {
 	if h, err := windows.GetStdHandle(windows.STD_OUTPUT_HANDLE); err == nil && h != 0 && h != windows.InvalidHandle {
+		in, _ := windows.GetStdHandle(windows.STD_INPUT_HANDLE)
+		errh, _ := windows.GetStdHandle(windows.STD_ERROR_HANDLE)
+		if r, _, _ := attachConsoleProc.Call(attachParentProcess); r != 0 {
+			// Joining a console can reset the standard handles to it; the ones handed over win.
+			_ = windows.SetStdHandle(windows.STD_INPUT_HANDLE, in)
+			_ = windows.SetStdHandle(windows.STD_OUTPUT_HANDLE, h)
+			_ = windows.SetStdHandle(windows.STD_ERROR_HANDLE, errh)
+		}
 		return
 	}
 	if r, _, _ := attachConsoleProc.Call(attachParentProcess); r == 0 {

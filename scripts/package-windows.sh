@@ -85,6 +85,8 @@ echo "package-windows: building $version ($v4)" >&2
 # `wails build` passes; -H windowsgui makes a GUI program (no console window; CLI subcommands attach to the caller's).
 wingo build -tags desktop,production -ldflags "$ld -H windowsgui" -o "$app/proofglass.exe" .
 wingo build -ldflags "$ld" -o "$app/proofglass-pdf-worker.exe" ./cmd/proofglass-pdf-worker
+# proofglass.com, the console front: cmd and PowerShell run it before the .exe for "proofglass", and wait for it.
+x86_64-w64-mingw32-gcc -O2 -s -Wall -o "$app/proofglass.com" build/windows/proofglass-com.c
 
 # Licences: the AGPL, what the executable contains (the Debian copyright file's text), and the notices of every Go
 # module and JavaScript package linked into it. CRLF so Notepad on old Windows shows lines.
@@ -101,6 +103,7 @@ if bash scripts/windows-sign.sh --configured; then
   signer="bash $PWD/scripts/windows-sign.sh"
   bash scripts/windows-sign.sh "$app/proofglass.exe"
   bash scripts/windows-sign.sh "$app/proofglass-pdf-worker.exe"
+  bash scripts/windows-sign.sh "$app/proofglass.com"
 else
   echo "package-windows: UNSIGNED build (no certificate: set PROOFGLASS_SIGN_PFX or PROOFGLASS_SIGN_CERT/KEY, see scripts/windows-sign.sh)" >&2
 fi

@@ -152,7 +152,7 @@ setup=build/dist/proofglass-$VERSION-windows-amd64-setup.exe zipf=build/dist/pro
 A=build/windows/app
 verify() { grep -q 'Signature verification: ok' <<<"$(osslsigncode verify -in "$1" -CAfile "$S/cert.pem" 2>&1)" \
   || { echo "FAIL: signature of $1" >&2; osslsigncode verify -in "$1" -CAfile "$S/cert.pem" >&2 || true; exit 1; }; echo "signed: $(basename "$1")"; }
-verify "$A/proofglass.exe"; verify "$A/proofglass-pdf-worker.exe"; verify "$setup"
+verify "$A/proofglass.exe"; verify "$A/proofglass-pdf-worker.exe"; verify "$A/proofglass.com"; verify "$setup"
 # The desktop executable's resources: the icon group Wails' window loads (ID 3), the version, the manifest; a GUI
 # program; the frontend embedded. Wine has no WebView2 runtime, so the window itself is not run here.
 rc=$(x86_64-w64-mingw32-windres -i "$A/proofglass.exe" -O rc)
@@ -162,7 +162,11 @@ grep -qa 'longPathAware' "$A/proofglass.exe" && grep -qa 'level="asInvoker"' "$A
 grep -q 'Subsystem.*Windows GUI' <<<"$(x86_64-w64-mingw32-objdump -p "$A/proofglass.exe")" || { echo "FAIL: not a GUI program" >&2; exit 1; }
 grep -qa "$(grep -o '<title>[^<]*' frontend/dist/index.html | head -1)" "$A/proofglass.exe" \
   || { echo "FAIL: frontend assets not embedded" >&2; exit 1; }
-want="COPYRIGHT.txt LICENSE.txt THIRD-PARTY-NOTICES.txt proofglass-pdf-worker.exe proofglass.exe"
+# proofglass.com, the console front cmd and PowerShell run first: a console program importing system DLLs only.
+grep -q 'Subsystem.*Windows CUI' <<<"$(x86_64-w64-mingw32-objdump -p "$A/proofglass.com")" || { echo "FAIL: proofglass.com is not a console program" >&2; exit 1; }
+case "$(x86_64-w64-mingw32-objdump -p "$A/proofglass.com" | awk '/DLL Name/ {print tolower($3)}' | sort -u | tr '\n' ' ')" in
+  "kernel32.dll msvcrt.dll user32.dll ") ;; *) echo "FAIL: proofglass.com imports" >&2; exit 1;; esac
+want="COPYRIGHT.txt LICENSE.txt THIRD-PARTY-NOTICES.txt proofglass-pdf-worker.exe proofglass.com proofglass.exe"
 got=$(unzip -Z1 "$zipf" | grep -v '/$' | sed 's#^Proofglass/##' | sort | tr '\n' ' ')
 [ "$got" = "$want " ] || { echo "FAIL: zip holds $got" >&2; exit 1; }
 echo "sizes: installer $(stat -c %s "$setup") bytes, zip $(stat -c %s "$zipf") bytes"
@@ -196,7 +200,22 @@ echo "installer: files, Start menu entry, registry (Apps & Features, App Paths, 
 iv=$(cd "$W" && timeout 120 "$WINE" "$I/proofglass.exe" version | tr -d '\r'); echo "installed: $iv"
 case "$iv" in "proofglass $VERSION "*"(desktop, "*windows/amd64*) ;; *) echo "FAIL: installed proofglass.exe version" >&2; exit 1;; esac
 (cd "$W" && timeout 300 "$WINE" "$I/proofglass.exe" add 'C:\Docs\glm.pdf') | tr -d '\r' | grep -q '^ready' || { echo "FAIL: installed add" >&2; exit 1; }
+# The console front: what proofglass.exe prints and its exit status, through proofglass.com, arguments as typed
+# (spaces, non-ASCII); and the folder is on the user's PATH.
+cv=$(cd "$W" && timeout 120 "$WINE" "$I/proofglass.com" version | tr -d '\r')
+[ "$cv" = "$iv" ] || { echo "FAIL: proofglass.com version printed '$cv'" >&2; exit 1; }
+mkdir -p "$W/in dir"; cp "$T/pdf/real/blood_loss_report.pdf" "$W/in dir/Größe report.pdf"
+(cd "$W" && timeout 300 "$WINE" "$I/proofglass.com" add --collection 'two words' "$(winpath "$W/in dir/Größe report.pdf")") \
+  | tr -d '\r' | grep -q '^ready.*Größe report.pdf' || { echo "FAIL: proofglass.com add with spaces and non-ASCII" >&2; exit 1; }
+set +e; (cd "$W" && timeout 120 "$WINE" "$I/proofglass.com" documents show 999999 >/dev/null 2>&1); rc=$?; set -e
+[ "$rc" = 1 ] || { echo "FAIL: proofglass.com exit status $rc, want proofglass.exe's 1" >&2; exit 1; }
+grep -qiF "$inst" <<<"$(regval 'HKCU\Environment' Path)" || { echo "FAIL: the install folder is not on the user's PATH" >&2; exit 1; }
+echo "proofglass.com: output, arguments and exit status of proofglass.exe; the folder on PATH"
 [ -f "$LIB/proofglass.db" ] || { echo "FAIL: no library under %AppData%\\Proofglass" >&2; ls "$U/AppData/Roaming" >&2; exit 1; }
+# A stored server token: a Credential Manager entry (Wine keeps them under its own registry key).
+CRED='HKCU\Software\Wine\Credential Manager\Generic: proofglass:server/token'
+(cd "$W" && timeout 120 "$WINE" "$I/proofglass.exe" serve token) >/dev/null
+[ -n "$(reg "$CRED")" ] || { echo "FAIL: serve token stored no Credential Manager entry" >&2; exit 1; }
 uninstall() { (cd "$W" && timeout 300 "$WINE" "$I/uninstall.exe" /S "$@"); timeout 120 "$WINESERVER" -w || true; }
 uninstall
 [ ! -e "$I" ] || { echo "FAIL: uninstall left $(ls "$I")" >&2; exit 1; }
@@ -205,9 +224,16 @@ for k in "$UN" 'HKCU\Software\Classes\Proofglass.File' 'HKCU\Software\Classes\Ap
   [ -z "$(reg "$k")" ] || { echo "FAIL: uninstall left $k" >&2; exit 1; }; done
 grep -q Proofglass <<<"$(reg 'HKCU\Software\Classes\.pdf\OpenWithProgids')" && { echo "FAIL: uninstall left Open with" >&2; exit 1; }
 [ -f "$LIB/proofglass.db" ] || { echo "FAIL: uninstall deleted the library" >&2; exit 1; }
-echo "uninstall /S: program and registry gone, library kept"
+[ -n "$(reg "$CRED")" ] || { echo "FAIL: uninstall deleted the saved keys" >&2; exit 1; }
+grep -qiF "$inst" <<<"$(regval 'HKCU\Environment' Path)" && { echo "FAIL: uninstall left the folder on PATH" >&2; exit 1; }
+echo "uninstall /S: program and registry gone, library and saved keys kept"
+# A PATH of the user's own: the install appends to it, the uninstall gives it back unchanged.
+(cd "$W" && "$WINE" reg add 'HKCU\Environment' /v Path /t REG_EXPAND_SZ /d 'C:\Tools;D:\bin' /f) >/dev/null
 wininstall
+check "PATH after install" "$(regval 'HKCU\Environment' Path)" "C:\Tools;D:\bin;$inst"
 uninstall /REMOVELIBRARY
+check "PATH after uninstall" "$(regval 'HKCU\Environment' Path)" 'C:\Tools;D:\bin'
 [ ! -e "$LIB" ] || { echo "FAIL: uninstall /REMOVELIBRARY kept the library" >&2; exit 1; }
-echo "uninstall /S /REMOVELIBRARY: library deleted"
+[ -z "$(reg "$CRED")" ] || { echo "FAIL: uninstall /REMOVELIBRARY kept the Credential Manager entry" >&2; exit 1; }
+echo "uninstall /S /REMOVELIBRARY: library and saved keys deleted"
 echo "windows-test: ok"

@@ -121,3 +121,34 @@ func TestAddPasswordStdin(t *testing.T) {
 		t.Errorf("retry --password: %v\n%s", err, o)
 	}
 }
+
+// TestSecretsClear: `secrets clear` forgets the stored server token (here in the 0600 fallback file: the test keeps
+// the OS keyring out of reach, so a developer's own keyring is never touched), and the next `serve token` makes a new
+// one.
+func TestSecretsClear(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/proofglass-test-bus")
+	data := t.TempDir()
+	first, err := run(t, data, "serve", "token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(data, "secrets.json")
+	if _, err := os.Stat(file); err != nil {
+		t.Skipf("the token went to an OS keyring this test cannot reach safely: %v", err)
+	}
+	again, _ := run(t, data, "serve", "token")
+	if strings.TrimSpace(again) != strings.TrimSpace(first) {
+		t.Fatalf("the stored token changed before clear: %q → %q", first, again)
+	}
+	out, err := run(t, data, "secrets", "clear")
+	if err != nil || !strings.Contains(out, file+": gone") {
+		t.Fatalf("secrets clear: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(file); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s is still there (%v)", file, err)
+	}
+	next, _ := run(t, data, "serve", "token")
+	if strings.TrimSpace(next) == "" || strings.TrimSpace(next) == strings.TrimSpace(first) {
+		t.Errorf("after clear, serve token gave %q (before: %q)", next, first)
+	}
+}

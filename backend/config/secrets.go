@@ -167,3 +167,17 @@ func (f *FileStore) save(m map[string]string) error {
 	}
 	return atomicfile.Write(f.Path, b, 0o600)
 }
+
+// ForgetSecrets deletes every secret Proofglass stored for this user: its OS keyring entries (Credential Manager,
+// the Secret Service or the macOS keychain, shared by every data directory) and dataDir's fallback file. The
+// keyring's failure is returned apart (keyringErr): a desktop with no keyring holds nothing to forget.
+func ForgetSecrets(dataDir string) (keyringErr, err error) {
+	if e := keyring.DeleteAll(keyringService); e != nil && !errors.Is(e, keyring.ErrNotFound) {
+		keyringErr = fmt.Errorf("the OS keyring: %w", e)
+	}
+	p := filepath.Join(dataDir, "secrets.json")
+	if e := os.Remove(p); e != nil && !errors.Is(e, fs.ErrNotExist) {
+		err = fmt.Errorf("remove %s: %w", p, e)
+	}
+	return keyringErr, err
+}

@@ -1,7 +1,7 @@
 ; Proofglass's Windows installer (NSIS 3, built on Debian by scripts/package-windows.sh): a per-user install that needs
 ; no administrator (%LocalAppData%\Programs\Proofglass, HKCU only), a Start menu entry, "Open with" for PDFs, images
-; and videos, and an uninstaller that keeps the user's library (%AppData%\Proofglass) unless asked to delete it
-; (its "Also delete my library" box, or /REMOVELIBRARY with /S).
+; and videos, and an uninstaller that keeps the user's library (%AppData%\Proofglass) and saved keys unless asked to
+; delete them (its "Also delete my library" box, or /REMOVELIBRARY with /S).
 ; makensis -D: VERSION (shown), VERSION4 (a.b.c.d), SRC (the staged files), ICON, OUTFILE, SIGN (a command that signs
 ; its argument in place, or empty).
 Unicode true
@@ -13,6 +13,7 @@ ManifestDPIAware true
 !include MUI2.nsh
 !include FileFunc.nsh
 !include LogicLib.nsh
+!include WordFunc.nsh
 
 !define APP "Proofglass"
 !define EXE "proofglass.exe"
@@ -84,6 +85,7 @@ Section "Proofglass" SecApp
   SetOutPath "$INSTDIR"
   File "${SRC}\${EXE}"
   File "${SRC}\proofglass-pdf-worker.exe"
+  File "${SRC}\proofglass.com"
   File "${SRC}\LICENSE.txt"
   File "${SRC}\COPYRIGHT.txt"
   File "${SRC}\THIRD-PARTY-NOTICES.txt"
@@ -116,10 +118,76 @@ Section "Proofglass" SecApp
   System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)' ; SHCNE_ASSOCCHANGED
 SectionEnd
 
+;  On unless unticked: the folder joins the user's PATH, so "proofglass" works in any cmd or PowerShell window (it
+; runs proofglass.com, which waits for the subcommand). A PATH NSIS cannot read whole (longer than its strings) is
+; left as it is rather than cut, and the install says so.
+!define /math PATH_MAX_EDIT ${NSIS_MAX_STRLEN} - 300
+Section "Add to PATH (the proofglass command in cmd and PowerShell)" SecPath
+  Call UserPathExists
+  Pop $2
+  ClearErrors
+  ReadRegStr $0 HKCU "Environment" "Path"
+  ${If} ${Errors}
+  ${AndIf} $2 == 1
+    DetailPrint "PATH is too long to edit safely; add $INSTDIR to it yourself"
+    Return
+  ${EndIf}
+  StrLen $1 $0
+  ${If} $1 >= ${PATH_MAX_EDIT}
+    DetailPrint "PATH is too long to edit safely; add $INSTDIR to it yourself"
+    Return
+  ${EndIf}
+  ${WordReplace} ";$0;" ";$INSTDIR;" ";" "+" $3
+  ${If} $3 != ";$0;"
+    Return ; already on it
+  ${EndIf}
+  ${If} $0 == ""
+    WriteRegExpandStr HKCU "Environment" "Path" "$INSTDIR"
+  ${Else}
+    WriteRegExpandStr HKCU "Environment" "Path" "$0;$INSTDIR"
+  ${EndIf}
+  WriteRegDWORD HKCU "Software\${APP}" "AddedToPath" 1
+  SendMessage ${HWND_BROADCAST} ${WM_SETTINGCHANGE} 0 "STR:Environment" /TIMEOUT=5000
+SectionEnd
+
+; UserPathExists pushes 1 when HKCU\Environment has a Path value (ReadRegStr fails alike for a missing value and for
+; one longer than its buffer, and only the first may be written).
+Function UserPathExists
+  Push $R0
+  Push $R1
+  StrCpy $R0 0
+  loop:
+    EnumRegValue $R1 HKCU "Environment" $R0
+    StrCmp $R1 "" none
+    StrCmp $R1 "Path" found ; StrCmp ignores case
+    IntOp $R0 $R0 + 1
+    Goto loop
+  found:
+    Pop $R1
+    Pop $R0
+    Push 1
+    Return
+  none:
+    Pop $R1
+    Pop $R0
+    Push 0
+FunctionEnd
+
+
+; Off unless chosen: the documents, index and settings in the default data directory (a --data or PROOFGLASS_DATA
+; directory elsewhere is never touched), and the API keys and server token in Credential Manager. It runs before the
+; program's files go, as proofglass.exe forgets the keys.
+Section /o "un.Also delete my library and saved keys (%AppData%\Proofglass, Credential Manager)" UnSecLibrary
+  nsExec::Exec '"$INSTDIR\${EXE}" --data "$APPDATA\${APP}" secrets clear'
+  Pop $0
+  RMDir /r "$APPDATA\${APP}"
+SectionEnd
+
 Section "un.Proofglass" UnSecApp
   SectionIn RO
   Delete "$INSTDIR\${EXE}"
   Delete "$INSTDIR\proofglass-pdf-worker.exe"
+  Delete "$INSTDIR\proofglass.com"
   Delete "$INSTDIR\LICENSE.txt"
   Delete "$INSTDIR\COPYRIGHT.txt"
   Delete "$INSTDIR\THIRD-PARTY-NOTICES.txt"
@@ -134,14 +202,26 @@ Section "un.Proofglass" UnSecApp
   DeleteRegKey HKCU "Software\Classes\Applications\${EXE}"
   DeleteRegKey HKCU "${APPPATHS}"
   DeleteRegKey HKCU "${UNINST}"
+  ReadRegDWORD $0 HKCU "Software\${APP}" "AddedToPath"
+  ${If} $0 == 1
+    ClearErrors
+    ReadRegStr $0 HKCU "Environment" "Path"
+    StrLen $1 $0
+    ${IfNot} ${Errors}
+    ${AndIf} $1 < ${PATH_MAX_EDIT}
+      ${un.WordReplace} ";$0;" ";$INSTDIR;" ";" "+" $1
+      StrCpy $1 $1 "" 1 ; the sentinels
+      StrCpy $1 $1 -1
+      ${If} $1 == ""
+        DeleteRegValue HKCU "Environment" "Path"
+      ${Else}
+        WriteRegExpandStr HKCU "Environment" "Path" "$1"
+      ${EndIf}
+      SendMessage ${HWND_BROADCAST} ${WM_SETTINGCHANGE} 0 "STR:Environment" /TIMEOUT=5000
+    ${EndIf}
+  ${EndIf}
   DeleteRegKey HKCU "Software\${APP}"
   System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
-SectionEnd
-
-; Off unless chosen: the documents, index and settings in the default data directory (a --data or PROOFGLASS_DATA
-; directory elsewhere is never touched).
-Section /o "un.Also delete my library (documents, index, settings in %AppData%\Proofglass)" UnSecLibrary
-  RMDir /r "$APPDATA\${APP}"
 SectionEnd
 
 Function un.onInit

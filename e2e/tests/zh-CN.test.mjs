@@ -53,6 +53,9 @@ test('zh-CN: library, chat with a crop and a citation, memory graph and Settings
     assert.match(facetText, /类型\s*report/, facetText)
     assert.match(facetText, /年份\s*2022/, facetText)
     await facets.getByRole('button', { name: '编辑机构' }).waitFor()
+    // Each facet's edit button is one line: a squeezed one wraps its two characters onto two lines.
+    const heights = await facets.locator('dd button').evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().height)))
+    assert.equal(new Set(heights).size, 1, `edit buttons of different heights: ${heights}`)
     await page.screenshot({ path: shot('zh-CN-facets') })
     await page.getByRole('button', { name: '文档库', exact: true }).click()
 
