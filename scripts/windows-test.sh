@@ -48,6 +48,11 @@ img=$(ls "$T"/images/photos/*.jpg | head -1); cp "$img" "$W/in/photo.jpg"
 pg add "$(winpath "$W/in/anova.pdf")" "$(winpath "$W/in/Bericht-Größe-日本.pdf")" "$(winpath "$W/in/photo.jpg")" \
   | tr -d '\r' | tee "$W/add.txt"
 [ "$(grep -c '^ready' "$W/add.txt")" = 3 ] || { echo "FAIL: add" >&2; exit 1; }
+# A folder: its files are opened beneath it (os.Root on Windows), a subfolder with a space and a non-ASCII name too.
+mkdir -p "$W/folder/sub dir"; cp "$T/pdf/real/hsaur3-Ch_analysis_of_variance.pdf" "$W/folder/sub dir/Handbuch-ü.pdf"; cp "$img" "$W/folder/a.jpg"
+cp "$(ls "$T"/images/photos/*.jpg | sed -n 2p)" "$W/folder/b.jpg"
+pg add --collection folder "$(winpath "$W/folder")" | tr -d '\r' | tee "$W/addfolder.txt"
+[ "$(grep -c '^ready' "$W/addfolder.txt")" = 3 ] || { echo "FAIL: add of a folder" >&2; exit 1; }
 
 pg search "analysis of variance weight gain foster feeding" | tr -d '\r' | tee "$W/search.txt" | head -3
 awk 'NR==2 {exit !($6=="anova.pdf" && $7==3)}' "$W/search.txt" || { echo "FAIL: search: expected anova.pdf p. 3 first" >&2; exit 1; }
