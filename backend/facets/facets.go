@@ -115,6 +115,9 @@ type Source struct {
 	FileName string
 	Info     map[string]string // the PDF info dictionary: title, author, subject, keywords, created, modified
 	Pages    []string          // text of the leading pages, in order (the first few are read as the cover)
+	// Taken is the date a photo was taken or a video made (YYYY-MM-DD, from EXIF or the container): it is the
+	// document's date and year, whatever text the picture shows.
+	Taken string
 }
 
 // coverPages is how many leading pages are read as the document's cover and front matter.
@@ -137,6 +140,9 @@ func Extract(src Source) Facets {
 	f.Org = orgOf(f.Kind, first, cover, running, info("author"), fileWords)
 	year, quarter := periodOf(f.Kind, cover, running, info("title")+" "+info("subject"), fileWords)
 	f.Date = dateOf(first, src.Info["created"])
+	if len(src.Taken) >= 4 {
+		f.Date, year = src.Taken, src.Taken[:4]
+	}
 	if year == "" && len(f.Date) >= 4 && !isFiling(f.Kind) {
 		year = f.Date[:4]
 	}

@@ -30,6 +30,8 @@ func TestExtract(t *testing.T) {
 				Kind: "earnings release", Year: "2023", Quarter: "Q3", Date: "2023-10-26"}},
 		{"file name only", Source{FileName: "umbrella_annual_report_FY21.pdf", Pages: []string{"Chairman's letter\nWe grew."}},
 			Facets{Title: "Chairman's letter", Org: "Umbrella", Kind: "annual report", Year: "2021"}},
+		{"photo: the date it was taken, whatever its text says", Source{FileName: "IMG_1054.JPG", Taken: "2020-09-12",
+			Pages: []string{"SALE ENDS\nMarch 3, 2019"}}, Facets{Title: "SALE ENDS", Year: "2020", Date: "2020-09-12"}},
 		{"paper", Source{FileName: "2305.01234.pdf", Info: map[string]string{"created": "D:20230502120000Z"}, Pages: []string{
 			"Attention Is Enough for Tables\nAda Lovelace, Alan Turing\nUniversity of Cambridge\nAbstract\nWe show…\n1 Introduction\n"}},
 			Facets{Title: "Attention Is Enough for Tables", Org: "University of Cambridge", Kind: "paper", Year: "2023", Date: "2023-05-02"}},

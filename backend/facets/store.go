@@ -16,14 +16,15 @@ const readPages = 30
 // SourceOf reads what extraction needs of a stored document: its name, its PDF metadata and its leading pages.
 func SourceOf(ctx context.Context, k *kb.KB, d kb.Document) (Source, error) {
 	var meta struct {
-		PDF map[string]string `json:"pdf"`
+		PDF   map[string]string `json:"pdf"`
+		Taken string            `json:"taken"` // ingest.Meta's (facets cannot import ingest)
 	}
 	_ = json.Unmarshal([]byte(d.Meta), &meta) // no metadata from a broken meta column
 	units, err := k.LeadingUnitTexts(ctx, d.ID, readPages)
 	if err != nil {
 		return Source{}, fmt.Errorf("facets of %s: %w", d.Name, err)
 	}
-	src := Source{FileName: d.Name, Info: meta.PDF}
+	src := Source{FileName: d.Name, Info: meta.PDF, Taken: meta.Taken}
 	for _, u := range units {
 		src.Pages = append(src.Pages, u.Text)
 	}

@@ -67,9 +67,10 @@ func (o Options) withDefaults() Options {
 type Result struct {
 	Kind Kind `json:"kind"`
 	// Width and Height are the upright size of the original (after EXIF orientation).
-	Width       int `json:"width"`
-	Height      int `json:"height"`
-	Orientation int `json:"orientation"` // the EXIF orientation applied (1 = none)
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+	Orientation int    `json:"orientation"`     // the EXIF orientation applied (1 = none)
+	Taken       string `json:"taken,omitempty"` // the date the EXIF says it was taken, YYYY-MM-DD
 	// Normal is an upright JPEG no larger than Options.NormalSide; Thumb likewise for Options.ThumbSide.
 	Normal  []byte `json:"-"`
 	NormalW int    `json:"normal_w"`
@@ -128,12 +129,12 @@ func Process(name string, b []byte, o Options) (res *Result, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("image %s: %w: %v", name, ErrCorrupt, err)
 	}
-	orientation := 1
+	orientation, taken := 1, ""
 	if kind == JPEG {
-		orientation = jpegOrientation(b)
+		orientation, taken = jpegOrientation(b), jpegTaken(b)
 	}
 	img = orient(img, orientation)
-	res = &Result{Kind: kind, Width: img.Bounds().Dx(), Height: img.Bounds().Dy(), Orientation: orientation}
+	res = &Result{Kind: kind, Width: img.Bounds().Dx(), Height: img.Bounds().Dy(), Orientation: orientation, Taken: taken}
 	normal := fit(img, o.NormalSide)
 	if res.Normal, err = encodeJPEG(normal, o.Quality); err != nil {
 		return nil, fmt.Errorf("image %s: %w", name, err)

@@ -111,6 +111,57 @@ func TestExifOrientation(t *testing.T) {
 	}
 }
 
+// TestTaken reads the date a photo was taken from real phone and camera JPEGs (as exiftool reads them); a photo
+// whose EXIF was stripped, a broken EXIF block and a PNG have none.
+func TestTaken(t *testing.T) {
+	for rel, want := range map[string]string{
+		"images/photos/IMG_1054.JPG":                       "2020-09-12", // DateTimeOriginal 2020:09:12 11:49:38
+		"images/photos/IMG_20200124_231153.jpg":            "2020-01-24",
+		"images/photos/IMG-20191006-WA0002.jpg":            "", // a messenger's copy: no EXIF
+		"bad/image/pillow/invalid-exif.jpg":                "",
+		"images/charts/var_irf.png":                        "",
+		"images/exif-orientation/hopper_orientation_6.jpg": "",
+	} {
+		t.Run(rel, func(t *testing.T) {
+			res, err := ProcessFile(testdata(t, rel), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Taken != want {
+				t.Errorf("taken %q, want %q", res.Taken, want)
+			}
+		})
+	}
+}
+
+// TestTakenSurvivesBrokenEXIF: every truncation of a real EXIF block, and every single-byte change of it, reads as
+// some date or none, never a panic or an out-of-range read.
+func TestTakenSurvivesBrokenEXIF(t *testing.T) {
+	b, err := os.ReadFile(testdata(t, "images/photos/IMG_1054.JPG"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exif := jpegEXIF(b)
+	if exif == nil {
+		t.Fatal("no EXIF block found")
+	}
+	for n := 0; n < len(exif) && n < 4096; n++ {
+		if d := jpegTakenTIFF(exif[:n]); d != "" && len(d) != 10 {
+			t.Fatalf("truncated at %d: %q", n, d)
+		}
+	}
+	for i := 0; i < len(exif) && i < 2048; i++ {
+		c := append([]byte(nil), exif...)
+		c[i] ^= 0xff
+		if d := jpegTakenTIFF(c); d != "" && len(d) != 10 {
+			t.Fatalf("byte %d changed: %q", i, d)
+		}
+	}
+	if d := jpegTakenTIFF(exif); d != "2020-09-12" {
+		t.Errorf("whole block: %q", d)
+	}
+}
+
 func TestPhotos(t *testing.T) {
 	cases := map[string]struct {
 		orientation, w, h, nw, nh int

@@ -45,7 +45,7 @@ func (j *job) extractImage(ctx context.Context) (embedItem, error) {
 	if err != nil {
 		return embedItem{}, err
 	}
-	j.meta.Width, j.meta.Height, j.meta.Orientation = res.Width, res.Height, res.Orientation
+	j.meta.Width, j.meta.Height, j.meta.Orientation, j.meta.Taken = res.Width, res.Height, res.Orientation, res.Taken
 	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW), Height: float64(res.NormalH),
 		TextSource: kb.TextNone}
 	committed := false

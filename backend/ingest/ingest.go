@@ -689,12 +689,14 @@ type Meta struct {
 	Encrypted     bool              `json:"encrypted,omitempty"`
 	PDF           map[string]string `json:"pdf,omitempty"` // document metadata (title, author, …)
 	// Images: the upright size of the original; units hold the normalised image's size.
-	Width       int    `json:"width,omitempty"`
-	Height      int    `json:"height,omitempty"`
-	Orientation int    `json:"orientation,omitempty"`
-	Format      string `json:"format,omitempty"` // video container
-	Codec       string `json:"codec,omitempty"`  // video codec
-	OCRUnits    int    `json:"ocr_units,omitempty"`
+	Width       int `json:"width,omitempty"`
+	Height      int `json:"height,omitempty"`
+	Orientation int `json:"orientation,omitempty"`
+	// Images and videos: the date the picture was taken (EXIF) or the video made (its container), YYYY-MM-DD.
+	Taken    string `json:"taken,omitempty"`
+	Format   string `json:"format,omitempty"` // video container
+	Codec    string `json:"codec,omitempty"`  // video codec
+	OCRUnits int    `json:"ocr_units,omitempty"`
 }
 
 // ParseMeta reads a document's meta column; unknown or broken content gives an empty Meta.

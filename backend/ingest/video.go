@@ -33,7 +33,7 @@ func (j *job) video(ctx context.Context) error {
 	if v := probe.Video(); v != nil {
 		j.meta.Codec = v.Codec
 	}
-	j.meta.Format = probe.Format
+	j.meta.Format, j.meta.Taken = probe.Format, probe.Recorded
 	j.doc.DurationMS = int64(probe.Duration * 1000)
 	total := int(math.Ceil(probe.Duration / clipLen))
 	j.doc.Pages = total

@@ -41,6 +41,8 @@ type Probe struct {
 	Duration float64  `json:"duration"` // seconds
 	Size     int64    `json:"size"`
 	Streams  []Stream `json:"streams"`
+	// Recorded is the date the container says the video was made (its creation_time tag), YYYY-MM-DD, or "".
+	Recorded string `json:"recorded,omitempty"`
 }
 
 // Video returns the first video stream, or nil.
@@ -109,9 +111,10 @@ func (t Tools) ProbeFile(ctx context.Context, path string) (*Probe, error) {
 	}
 	var raw struct {
 		Format struct {
-			Name     string `json:"format_name"`
-			Duration string `json:"duration"`
-			Size     string `json:"size"`
+			Name     string            `json:"format_name"`
+			Duration string            `json:"duration"`
+			Size     string            `json:"size"`
+			Tags     map[string]string `json:"tags"`
 		} `json:"format"`
 		Streams []struct {
 			Index     int    `json:"index"`
@@ -129,7 +132,7 @@ func (t Tools) ProbeFile(ctx context.Context, path string) (*Probe, error) {
 	if err := json.Unmarshal(out.Bytes(), &raw); err != nil {
 		return nil, fmt.Errorf("video %s: %w: ffprobe output: %v", path, ErrUnreadable, err)
 	}
-	p := &Probe{Format: raw.Format.Name}
+	p := &Probe{Format: raw.Format.Name, Recorded: recordedDate(raw.Format.Tags)}
 	p.Duration, _ = strconv.ParseFloat(raw.Format.Duration, 64)
 	p.Size, _ = strconv.ParseInt(raw.Format.Size, 10, 64)
 	for _, s := range raw.Streams {
@@ -143,6 +146,25 @@ func (t Tools) ProbeFile(ctx context.Context, path string) (*Probe, error) {
 		p.Streams = append(p.Streams, st)
 	}
 	return p, nil
+}
+
+// recordedDate reads a container's creation_time tag (RFC 3339, as ffprobe prints it; tag names differ in case by
+// container) as YYYY-MM-DD. The zero times muxers write when they know none are not a date.
+func recordedDate(tags map[string]string) string {
+	for k, v := range tags {
+		if !strings.EqualFold(k, "creation_time") {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(v))
+		if err != nil {
+			t, err = time.Parse("2006-01-02 15:04:05", strings.TrimSpace(v))
+		}
+		if err != nil || t.Year() < 1971 || t.Year() > 2200 {
+			return ""
+		}
+		return t.Format("2006-01-02") // the date where it was made, when the tag says its offset
+	}
+	return ""
 }
 
 // Validate says why a probed file cannot be indexed as a video, or nil.

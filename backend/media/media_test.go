@@ -269,3 +269,34 @@ func TestTranscriptFailureNamesTheFile(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestRecorded: the date a video was made, from its container's creation_time (real files; only the webm says one),
+// and the forms and zero times muxers write.
+func TestRecorded(t *testing.T) {
+	needFFmpeg(t)
+	for rel, want := range map[string]string{
+		"video/gnome-display-dual-monitors.webm": "2011-10-12", // creation_time 2011-10-12T22:38:25.000000Z
+		"video/mwe-example-movie.mp4":            "",
+		"video/forensics-movie-hello.avi":        "",
+	} {
+		p, err := Tools{}.ProbeFile(context.Background(), testdata(t, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Recorded != want {
+			t.Errorf("%s: recorded %q, want %q", rel, p.Recorded, want)
+		}
+	}
+	for tag, want := range map[string]string{
+		"2023-05-01T22:38:25.000000Z": "2023-05-01",
+		"2023-05-01T23:30:00+02:00":   "2023-05-01",
+		"2023-05-01 10:00:00":         "2023-05-01",
+		"1970-01-01T00:00:00.000000Z": "", // a muxer that knew no time
+		"1904-01-01T00:00:00Z":        "", // QuickTime's zero
+		"yesterday":                   "",
+	} {
+		if got := recordedDate(map[string]string{"CREATION_TIME": tag}); got != want {
+			t.Errorf("creation_time %q: %q, want %q", tag, got, want)
+		}
+	}
+}
