@@ -163,13 +163,28 @@ func extract(s string, page bool) []Claim {
 				i = end
 				continue
 			}
+		case !page && (c == '《' || c == '〈'):
+			// Chinese has no capitals to mark a name; it marks the names of works (reports, books, laws) with
+			// title marks. A run of Han text elsewhere is a paraphrase, which no page holds word for word (and
+			// never the page of an English document the answer translates).
+			close := '》'
+			if c == '〈' {
+				close = '〉'
+			}
+			end := i + 1
+			for end < len(t.r) && end-i <= 60 && t.r[end] != close && t.r[end] != '\n' {
+				end++
+			}
+			if end < len(t.r) && t.r[end] == close && utf8.RuneCountInString(compact(string(t.r[i+1:end]))) >= 2 {
+				add(Claim{Kind: KindName, Phrase: compact(string(t.r[i+1 : end]))}, i+1, end)
+				i = end + 1
+				continue
+			}
 		case !page && isHan(c) && !isCJKNumeral(c):
+			// Skip the run, so a number never starts inside it.
 			end := i
 			for end < len(t.r) && isHan(t.r[end]) && !isCJKNumeral(t.r[end]) && !(t.r[end] == '百' && t.at(end+1) == '分') {
 				end++
-			}
-			if end-i >= 3 {
-				add(Claim{Kind: KindName, Phrase: compact(string(t.r[i:end]))}, i, end)
 			}
 			i = end
 			continue

@@ -40,7 +40,11 @@ func TestExtract(t *testing.T) {
 		{"full-width percent", "增长１２．５％", []want{{"１２．５％", KindPercent, 12.5, ""}}},
 		{"CJK scale words", "营收3.5亿元，存款12万", []want{{"3.5亿元", KindCurrency, 3.5e8, ""}, {"12万", KindNumber, 120000, ""}}},
 		{"CJK numerals", "二十亿零一千二百零二万零一百二十", []want{{"二十亿零一千二百零二万零一百二十", KindNumber, 2012020120, ""}}},
-		{"CJK name run", "据《血液报告》显示", []want{{"血液报告", KindName, 0, ""}}},
+		{"CJK title marks", "据《血液报告》显示", []want{{"血液报告", KindName, 0, ""}}},
+		{"CJK title marks, another kind", "见〈统计附录〉", []want{{"统计附录", KindName, 0, ""}}},
+		// A Chinese sentence has no capitals: its runs of Han text are paraphrase, not names (nor is a translation
+		// of an English page); only its figures are checked.
+		{"Chinese prose is not names", "这项研究关注产前 XIII 因子活性与产后失血，样本为 151 名产妇。", []want{{"151", KindNumber, 151, ""}}},
 		{"CJK percent", "百分之十二", []want{{"百分之十二", KindPercent, 12, ""}}},
 		{"CJK digit by digit", "二〇一二", []want{{"二〇一二", KindYear, 2012, ""}}},
 		{"references are not figures", "See Table 1, page 3 and Figure 2.", nil},

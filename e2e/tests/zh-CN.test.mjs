@@ -71,6 +71,10 @@ test('zh-CN: library, chat with a crop and a citation, memory graph and Settings
     await crop.locator('.crop-source img').waitFor({ timeout: 30000 })
     assert.match(await crop.textContent(), /放大查看 blood_loss_report\.pdf 第 \d+ 页/)
     await page.getByTestId('citation').first().waitFor()
+    // The grounding line under the answer is Chinese too (composed in the window from the pass's counts).
+    const groundingLine = await page.getByTestId('grounding').last().textContent()
+    assert.match(groundingLine, /[\u4e00-\u9fff]/, groundingLine)
+    assert.doesNotMatch(groundingLine, /[A-Za-z]{3,}/, groundingLine)
     await page.screenshot({ path: shot('zh-CN-chat') })
 
     await page.keyboard.press('Control+n')

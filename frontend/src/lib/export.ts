@@ -1,6 +1,7 @@
 // Exports a conversation to Markdown and to a self-contained HTML report (crops and pages inlined as data URLs).
 import { currentLanguage, t as tr } from '../i18n'
 import { formatDate } from './format'
+import { claimStatus, grounded, groundingSummary } from './grounding'
 import { liveAnswer, type RunView } from './run'
 
 export interface ExportTurn {
@@ -22,8 +23,8 @@ function cite(run?: RunView): string[] {
 function groundingLines(run?: RunView): string[] {
   const g = run?.grounding
   if (!g) return []
-  const doubtful = (g.claims ?? []).filter((c) => c.status !== 'region' && c.status !== 'cited_page')
-  return [tr('export.grounding', { summary: g.summary }), ...doubtful.map((c) => `${c.text}: ${c.note}`)]
+  const doubtful = (g.claims ?? []).filter((c) => !grounded(c.status))
+  return [tr('export.grounding', { summary: groundingSummary(g) }), ...doubtful.map((c) => `${c.text}: ${claimStatus(c)}`)]
 }
 
 export function exportMarkdown(title: string, turns: ExportTurn[]): string {

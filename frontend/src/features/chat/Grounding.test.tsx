@@ -2,6 +2,8 @@ import { fireEvent, render, screen } from '@testing-library/react'
 import { ViewerContext, type ViewerTarget } from '../../components/viewerContext'
 import type { AgentEvent, GroundingInfo } from '../../lib/events'
 import { exportMarkdown } from '../../lib/export'
+import { groundingSummary } from '../../lib/grounding'
+import { i18n } from '../../i18n'
 import { replayRun } from '../../lib/run'
 import { vragRun } from '../../test/fixtures'
 import { GroundedAnswer, utf8Index } from './Grounding'
@@ -60,7 +62,7 @@ describe('grounded answer', () => {
       ['3250.0', 'mismatch'],
       ['4.9%', 'elsewhere'],
     ])
-    expect(marks[1].title).toContain('the cited region says 3200.0')
+    expect(marks[1].title).toContain('the cited evidence has another value here')
     expect(marks[1].title).toContain('r.pdf p. 2: “3200.0”')
     expect(marks[1].className).toContain('claim-mismatch')
     expect(marks[2].getAttribute('role')).toBeNull() // nothing found to open
@@ -73,6 +75,47 @@ describe('grounded answer', () => {
     expect(summary.className).toContain('warn')
   })
 
+  it('composes the same English line the backend writes, from the counts and statuses', () => {
+    expect(groundingSummary(grounding)).toBe(grounding.summary)
+    expect(groundingSummary({ ...grounding, claims: [] })).toBe('no checkable claim (no figures, dates, quotations or names)')
+    const names: GroundingInfo = {
+      ...grounding,
+      figures: 1,
+      figures_grounded: 1,
+      names: 2,
+      names_grounded: 0,
+      claims: [grounding.claims![0], { ...grounding.claims![2], kind: 'name', status: 'not_found' }, { ...grounding.claims![2], kind: 'quote', status: 'not_found' }],
+    }
+    expect(groundingSummary(names)).toBe('1 of 1 figure and 0 of 2 names and quotations found in the cited evidence; 2 not found')
+  })
+
+  describe('in Chinese', () => {
+    beforeEach(async () => {
+      await i18n.changeLanguage('zh-CN')
+    })
+    afterEach(async () => {
+      await i18n.changeLanguage('en')
+    })
+
+    it('says the summary, each claim and the export in Chinese', () => {
+      render(
+        <ViewerContext.Provider value={() => undefined}>
+          <GroundedAnswer text={text} grounding={grounding} />
+        </ViewerContext.Provider>,
+      )
+      expect(screen.getByTestId('grounding').textContent).toBe('⚠ 在引用的证据中找到 3 个数字中的 1 个；1 处不一致，1 处仅见于别处')
+      const marks = screen.getAllByTestId('claim')
+      expect(marks[1].title).toBe('引用的证据在此处是另一个值\nr.pdf 第 2 页: “3200.0”')
+      expect(marks[2].title).toBe('只在别处找到，不在回答引用的位置')
+      const evs = vragRun()
+      const done = evs.pop() as AgentEvent
+      const v = replayRun([...evs, { ...done, kind: 'grounding', grounding, done: undefined }, { ...done, seq: done.seq + 1 }])
+      const md = exportMarkdown('t', [{ question: 'q', run: v }])
+      expect(md).toContain('在引用的证据中找到 3 个数字中的 1 个')
+      expect(md).toContain('- 3250.0: 引用的证据在此处是另一个值')
+    })
+  })
+
   it('is folded into the run view and the Markdown export', () => {
     const evs = vragRun()
     const done = evs.pop() as AgentEvent
@@ -82,6 +125,6 @@ describe('grounded answer', () => {
     expect(v.done?.status).toBe('answered')
     const md = exportMarkdown('t', [{ question: 'q', run: v }])
     expect(md).toContain(`*Grounding: ${grounding.summary}*`)
-    expect(md).toContain('- 3250.0: 3250.0 — the cited region says 3200.0 (page 2)')
+    expect(md).toContain('- 3250.0: the cited evidence has another value here')
   })
 })

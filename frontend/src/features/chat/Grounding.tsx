@@ -1,13 +1,8 @@
 // Marks each checked figure and name of an answer with what the grounding pass found (backend/grounding).
 import type { ReactNode } from 'react'
 import { useOpenViewer } from '../../components/viewerContext'
-import type { Box4, GroundedClaim, GroundingInfo } from '../../lib/events'
-import { t } from '../../i18n'
-
-/** Only these statuses mean a claim was found where the answer says its evidence is. */
-export function grounded(status: string): boolean {
-  return status === 'region' || status === 'cited_page'
-}
+import type { Box4, GroundingInfo } from '../../lib/events'
+import { claimTitle, grounded, groundingSummary } from '../../lib/grounding'
 
 /** utf8Index converts a byte offset of text's UTF-8 form (the grounding event's offsets) to a string index. */
 export function utf8Index(text: string, byteOffset: number): number {
@@ -19,11 +14,6 @@ export function utf8Index(text: string, byteOffset: number): number {
     i += cp > 0xffff ? 2 : 1
   }
   return i
-}
-
-function claimTitle(c: GroundedClaim): string {
-  const found = c.found ? `\n${t('chat.groundingFound', { doc: c.found.document_name, page: c.found.page })}: “${c.found.text}”` : ''
-  return `${c.note}${found}`
 }
 
 /** GroundedAnswer shows an answer's text with its checked claims marked, and the pass's summary under it. */
@@ -70,8 +60,8 @@ export function GroundedAnswer({ text, grounding }: { text: string; grounding: G
     <>
       {parts}
       <div className={`grounding-summary small ${doubtful ? 'warn' : 'muted'}`} data-testid="grounding">
-        {doubtful ? '⚠ ' : '✓ '}
-        {grounding.summary}
+        {claims.length === 0 ? '' : doubtful ? '⚠ ' : '✓ '}
+        {groundingSummary(grounding)}
       </div>
     </>
   )
