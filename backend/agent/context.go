@@ -80,19 +80,18 @@ func (r *run) lookupLimits(ctx context.Context) limitsFound {
 
 // planContext sizes the window from what the look-up found and sets r.opts.NumCtx. It returns a warning when the
 // window cannot hold the run.
-func (r *run) planContext(found limitsFound) string {
+func (r *run) planContext(found limitsFound) (warn, reason string) {
 	p := &r.ctxw
 	p.limits, p.reporter = found.limits, found.reporter
 	p.systemLine = sendsSystemLine(r.cfg.Mode, r.cfg.Model, p.limits)
 	p.needed = r.estimateRun()
 	l := p.limits
-	warn := ""
 	switch {
 	case r.cfg.ContextLength > 0:
 		p.numCtx = r.cfg.ContextLength
 		if p.needed > p.numCtx {
-			warn = fmt.Sprintf("this run may need about %d tokens but the context length is set to %d: the server may cut the "+
-				"oldest messages; raise the profile's context length, or lower max steps or top_k", p.needed, p.numCtx)
+			warn, reason = fmt.Sprintf("this run may need about %d tokens but the context length is set to %d: the server may cut the "+
+				"oldest messages; raise the profile's context length, or lower max steps or top_k", p.needed, p.numCtx), ContextSetTooSmall
 		}
 	case r.cfg.ContextLength < 0:
 		p.numCtx = 0
@@ -101,24 +100,24 @@ func (r *run) planContext(found limitsFound) string {
 		if l.ContextLength > 0 && p.numCtx > l.ContextLength {
 			p.numCtx = l.ContextLength
 			if p.needed > p.numCtx {
-				warn = fmt.Sprintf("this run may need about %d tokens but %s supports %d: the server may cut the oldest "+
-					"messages; lower max steps or top_k, or use a model with a longer context", p.needed, r.cfg.Model, l.ContextLength)
+				warn, reason = fmt.Sprintf("this run may need about %d tokens but %s supports %d: the server may cut the oldest "+
+					"messages; lower max steps or top_k, or use a model with a longer context", p.needed, r.cfg.Model, l.ContextLength), ContextModelTooShort
 			}
 		}
 	}
 	if !l.Adjustable && l.DefaultContext > 0 && p.needed > l.DefaultContext && warn == "" {
-		warn = fmt.Sprintf("this run may need about %d tokens but the server serves %s with %d (vLLM: --max-model-len): "+
-			"a longer prompt is rejected; restart the server with a longer context, or lower max steps or top_k", p.needed, r.cfg.Model, l.DefaultContext)
+		warn, reason = fmt.Sprintf("this run may need about %d tokens but the server serves %s with %d (vLLM: --max-model-len): "+
+			"a longer prompt is rejected; restart the server with a longer context, or lower max steps or top_k", p.needed, r.cfg.Model, l.DefaultContext), ContextServerTooShort
 	}
 	if l.ContextLength > 0 && p.numCtx > l.ContextLength && warn == "" {
-		warn = fmt.Sprintf("context length %d is more than %s was trained for (%d)", p.numCtx, r.cfg.Model, l.ContextLength)
+		warn, reason = fmt.Sprintf("context length %d is more than %s was trained for (%d)", p.numCtx, r.cfg.Model, l.ContextLength), ContextOverTrained
 	}
 	p.window = p.numCtx
 	if p.window == 0 {
 		p.window = l.DefaultContext
 	}
 	r.opts.NumCtx = p.numCtx
-	return warn
+	return warn, reason
 }
 
 func (r *run) ctxInfo(estimated, counted int) *ContextInfo {
@@ -127,8 +126,9 @@ func (r *run) ctxInfo(estimated, counted int) *ContextInfo {
 		Estimated: estimated, ServerCounted: counted}
 }
 
-func (r *run) emitContext(code, msg string, estimated, counted int) {
-	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Message: msg, Recoverable: true, Context: r.ctxInfo(estimated, counted)}})
+func (r *run) emitContext(code, reason, msg string, estimated, counted int) {
+	r.em.emit(Event{Kind: KindError, Error: &ErrorInfo{Code: code, Reason: reason, Message: msg, Recoverable: true,
+		Context: r.ctxInfo(estimated, counted)}})
 }
 
 // checkBefore estimates the prompt of one call. With the context sized automatically, it grows num_ctx when the
@@ -158,13 +158,13 @@ func (r *run) checkBefore(msgs []model.Message) callEstimate {
 			n = min(n, p.limits.ContextLength)
 		}
 		p.numCtx, p.window, r.opts.NumCtx = n, n, n
-		r.emitContext("context_grown", fmt.Sprintf("the prompt of call %d is about %d tokens as this model counts them; with a "+
+		r.emitContext("context_grown", ContextGrown, fmt.Sprintf("the prompt of call %d is about %d tokens as this model counts them; with a "+
 			"reply it would not fit in num_ctx %d, so num_ctx is %d from now on (the server reloads the model once)",
 			r.usage.Steps+1, est, old, n), low, 0)
 	}
 	if p.window > 0 && !p.warnedNear && !canGrow && est > p.window*9/10 {
 		p.warnedNear = true
-		r.emitContext("context_near_limit", fmt.Sprintf("the prompt of call %d is about %d tokens, near the %d-token context "+
+		r.emitContext("context_near_limit", ContextNearLimit, fmt.Sprintf("the prompt of call %d is about %d tokens, near the %d-token context "+
 			"window: the server may cut the oldest messages; raise the profile's context length", r.usage.Steps+1, est, p.window), low, 0)
 	}
 	return ce
@@ -211,8 +211,9 @@ func (r *run) checkAfter(ce callEstimate, counted int) {
 		p.lastCount = max(p.lastCount, counted)
 		return
 	}
-	fix := fmt.Sprintf("raise the profile's context length above %d", p.window)
+	fix, reason := fmt.Sprintf("raise the profile's context length above %d", p.window), ContextTruncated
 	if p.numCtx == 0 {
+		reason = ContextTruncatedDefault
 		fix = "no num_ctx was sent (context length -1), so the server used its default" +
 			func() string {
 				if p.window > 0 {
@@ -221,7 +222,7 @@ func (r *run) checkAfter(ce callEstimate, counted int) {
 				return ""
 			}() + fmt.Sprintf(": set the profile's context length to 0 (automatic) or at least %d", p.needed)
 	}
-	r.emitContext("context_truncated", fmt.Sprintf("call %d: the server evaluated %d prompt tokens of a prompt of about %d: "+
+	r.emitContext("context_truncated", reason, fmt.Sprintf("call %d: the server evaluated %d prompt tokens of a prompt of about %d: "+
 		"the prompt was cut and the model no longer sees its start (the instructions and the question); %s",
 		r.usage.Steps, counted, sent, fix), sent, counted)
 }

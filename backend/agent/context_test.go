@@ -110,15 +110,15 @@ func TestContextWindow(t *testing.T) {
 		"ollama: sized for 3 vrag steps":  {limits: qwen, cfg: Config{Mode: ModeVRAG, MaxSteps: 3}, reporter: true, numCtx: 6144},
 		"ollama: vimrag":                  {limits: qwen, cfg: Config{Mode: ModeVimRAG}, reporter: true, numCtx: 18432},
 		"ollama: capped by the model": {limits: model.Limits{ContextLength: 8192, PatchFactor: 28, Adjustable: true}, cfg: Config{Mode: ModeVRAG},
-			reporter: true, numCtx: 8192, codes: []string{"context_capped"}},
+			reporter: true, numCtx: 8192, codes: []string{"context_capped/model_too_short"}},
 		"ollama: projector images cost 768 in Ollama's count": {limits: model.Limits{ContextLength: 128000, PatchFactor: 28, ServerImageTokens: 768, Adjustable: true},
 			cfg: Config{Mode: ModeVRAG}, reporter: true, numCtx: 16384},
 		"fixed by the profile":              {limits: qwen, cfg: Config{Mode: ModeVRAG, MaxSteps: 3, ContextLength: 32768}, reporter: true, numCtx: 32768},
-		"fixed too small for the run":       {limits: qwen, cfg: Config{Mode: ModeVRAG, ContextLength: 6000}, reporter: true, numCtx: 6000, codes: []string{"context_capped"}},
-		"off: server default, cut reported": {limits: qwen, cfg: Config{Mode: ModeVRAG, ContextLength: -1}, reporter: true, counted: func(model.Request) int { return 50 }, codes: []string{"context_truncated", "context_truncated", "context_truncated"}},
+		"fixed too small for the run":       {limits: qwen, cfg: Config{Mode: ModeVRAG, ContextLength: 6000}, reporter: true, numCtx: 6000, codes: []string{"context_capped/set_too_small"}},
+		"off: server default, cut reported": {limits: qwen, cfg: Config{Mode: ModeVRAG, ContextLength: -1}, reporter: true, counted: func(model.Request) int { return 50 }, codes: []string{"context_truncated/truncated_default", "context_truncated/truncated_default", "context_truncated/truncated_default"}},
 		"no limits reported":                {cfg: Config{Mode: ModeVRAG}, counted: func(model.Request) int { return 1 }},
 		"vLLM: fixed window, too short": {limits: model.Limits{ContextLength: 8192, DefaultContext: 8192}, cfg: Config{Mode: ModeVRAG},
-			reporter: true, counted: func(model.Request) int { return 1 }, codes: []string{"context_capped"}},
+			reporter: true, counted: func(model.Request) int { return 1 }, codes: []string{"context_capped/server_too_short"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -151,15 +151,20 @@ func TestContextWindow(t *testing.T) {
 			}
 			var codes []string
 			for _, e := range rec.of(KindError) {
-				codes = append(codes, e.Error.Code)
+				codes = append(codes, e.Error.Code+"/"+e.Error.Reason)
 				if e.Error.Context == nil || !e.Error.Recoverable {
 					t.Errorf("context error without details: %+v", e.Error)
+					continue
+				}
+				// The numbers the window states for the reason are there (it words the warning from them).
+				if c := e.Error.Context; !statesNumbers(e.Error.Reason, c) {
+					t.Errorf("%s: context %+v lacks the numbers its warning states", e.Error.Reason, c)
 				}
 			}
 			if strings.Join(codes, ",") != strings.Join(tc.codes, ",") {
 				t.Fatalf("error codes %v, want %v", codes, tc.codes)
 			}
-			if len(codes) > 0 && codes[0] == "context_truncated" {
+			if len(codes) > 0 && strings.HasPrefix(codes[0], "context_truncated") {
 				e := rec.of(KindError)[0].Error
 				if e.Context.ServerCounted != 50 || e.Context.Estimated <= 50 || !strings.Contains(e.Message, "context length to 0") {
 					t.Fatalf("truncation event %+v %+v", e, e.Context)
@@ -167,6 +172,29 @@ func TestContextWindow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// statesNumbers reports whether c holds what the window's wording of a context warning's reason names.
+func statesNumbers(reason string, c *ContextInfo) bool {
+	switch reason {
+	case ContextSetTooSmall:
+		return c.Needed > c.NumCtx && c.NumCtx > 0
+	case ContextModelTooShort:
+		return c.Needed > c.ModelMax && c.ModelMax > 0
+	case ContextServerTooShort:
+		return c.Needed > c.Window && c.Window > 0
+	case ContextOverTrained:
+		return c.NumCtx > c.ModelMax && c.ModelMax > 0
+	case ContextGrown:
+		return c.NumCtx > 0
+	case ContextNearLimit:
+		return c.Window > 0
+	case ContextTruncated:
+		return c.ServerCounted > 0 && c.Estimated > c.ServerCounted && c.Window > 0
+	case ContextTruncatedDefault:
+		return c.ServerCounted > 0 && c.Estimated > c.ServerCounted && c.Needed > 0
+	}
+	return false
 }
 
 // plausible counts a request's prompt as a server with perByte tokens per byte of text and 600 tokens per image would.
@@ -214,6 +242,9 @@ func TestContextGrowsWithTheModelsTokenizer(t *testing.T) {
 	var codes []string
 	for _, e := range rec.of(KindError) {
 		codes = append(codes, e.Error.Code)
+		if e.Error.Code == "context_grown" && (e.Error.Reason != ContextGrown || !statesNumbers(ContextGrown, e.Error.Context)) {
+			t.Errorf("context_grown without its reason and numbers: %+v", e.Error)
+		}
 	}
 	if ctxs[0] != 6144 || ctxs[len(ctxs)-1] <= ctxs[0] || res.Options.NumCtx != ctxs[len(ctxs)-1] || !strings.Contains(strings.Join(codes, ","), "context_grown") ||
 		strings.Contains(strings.Join(codes, ","), "truncated") {
@@ -236,7 +267,7 @@ func TestTruncationSeenInFallingCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	errs := rec.of(KindError)
-	if len(errs) != 1 || errs[0].Error.Code != "context_truncated" || errs[0].Error.Context.ServerCounted != 2100 || errs[0].Error.Context.Estimated < 4000 {
+	if len(errs) != 1 || errs[0].Error.Code != "context_truncated" || errs[0].Error.Reason != ContextTruncated || !statesNumbers(ContextTruncated, errs[0].Error.Context) || errs[0].Error.Context.ServerCounted != 2100 || errs[0].Error.Context.Estimated < 4000 {
 		t.Fatalf("errors %+v", errs)
 	}
 }
@@ -253,7 +284,7 @@ func TestContextNearLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	errs := rec.of(KindError)
-	if len(errs) != 1 || errs[0].Error.Code != "context_near_limit" || errs[0].Error.Context.Window != 1024 {
+	if len(errs) != 1 || errs[0].Error.Code != "context_near_limit" || !statesNumbers(errs[0].Error.Reason, errs[0].Error.Context) || errs[0].Error.Context.Window != 1024 {
 		t.Fatalf("errors %+v", errs)
 	}
 }

@@ -245,6 +245,18 @@ type AnswerInfo struct {
 	Forced    bool       `json:"forced,omitempty"` // the step limit ran out without an answer (text is the fallback)
 }
 
+// Reasons of the context_* warnings (ErrorInfo.Reason), with the Context numbers each one states.
+const (
+	ContextSetTooSmall      = "set_too_small"     // context_capped: Needed over the NumCtx the profile sets
+	ContextModelTooShort    = "model_too_short"   // context_capped: Needed over the model's ModelMax
+	ContextServerTooShort   = "server_too_short"  // context_capped: Needed over the Window the server serves (vLLM)
+	ContextOverTrained      = "over_trained"      // context_capped: NumCtx over the model's ModelMax
+	ContextGrown            = "grown"             // context_grown: NumCtx raised for a longer prompt
+	ContextNearLimit        = "near_limit"        // context_near_limit: a prompt near the Window
+	ContextTruncated        = "truncated"         // context_truncated: ServerCounted of Estimated tokens read, Window
+	ContextTruncatedDefault = "truncated_default" // context_truncated with no num_ctx sent: the server's own window
+)
+
 // Grounding statuses of a claim, best first. Only region and cited_page mean the claim was found where the answer
 // says its evidence is.
 const (
@@ -304,7 +316,8 @@ type ErrorInfo struct {
 	Message     string `json:"message"`
 	Recoverable bool   `json:"recoverable"`
 	// Reason says why a model call failed, for codes model and model_unreachable: one of model.Failure* ("" when
-	// not known).
+	// not known); for the context_* codes, which warning it is: one of the Context* reasons, whose numbers are in
+	// Context (the window says it in its language from them).
 	Reason string `json:"reason,omitempty"`
 	// Context is set for the context_* codes: context_capped, context_near_limit, context_truncated.
 	Context *ContextInfo `json:"context,omitempty"`

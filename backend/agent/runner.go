@@ -215,9 +215,9 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 		found = <-lookup
 		started = nil
 	}
-	warn := ""
+	warn, warnReason := "", ""
 	if found.err == nil {
-		warn = r.planContext(found)
+		warn, warnReason = r.planContext(found)
 	}
 	if started != nil {
 		started(r.ctxInfo(0, 0))
@@ -225,7 +225,7 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 	runErr := found.err
 	if runErr == nil {
 		if warn != "" {
-			r.emitContext("context_capped", warn, 0, 0)
+			r.emitContext("context_capped", warnReason, warn, 0, 0)
 		}
 		if cfg.FollowUp != nil || len(cfg.Prefer) > 0 {
 			r.question = r.understand(ctx)

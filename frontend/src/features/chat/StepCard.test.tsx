@@ -62,6 +62,31 @@ describe('step cards', () => {
     expect(screen.queryByText('Corrected a step')).toBeNull()
   })
 
+  it('words a context warning from its reason and numbers, in the window language, the backend text on hover', async () => {
+    const message = 'call 3: the server evaluated 2048 prompt tokens of a prompt of about 3100: the prompt was cut …'
+    const step = {
+      type: 'error' as const,
+      seq: 9,
+      step: 3,
+      error: { code: 'context_truncated', reason: 'truncated', message, recoverable: true, context: { num_ctx: 2048, window: 2048, estimated: 3100, server_counted: 2048 } },
+    }
+    const { unmount } = render(<StepCard step={step} />)
+    const text = screen.getByTestId('context-reason')
+    expect(text.textContent).toBe(
+      'The server read 2,048 prompt tokens of about 3,100: the prompt was cut, and the model no longer sees its start (the instructions and the question). Raise the profile\'s context length above 2,048.',
+    )
+    expect(text.getAttribute('title')).toBe(message)
+    unmount()
+    await i18n.changeLanguage('zh-CN')
+    try {
+      render(<StepCard step={step} />)
+      expect(screen.getByTestId('context-reason').textContent).toContain('服务器只读取了约 3,100 个提示 token 中的 2,048 个')
+      expect(screen.getByTestId('step-context').textContent).toContain('上下文窗口（2048 个 token）')
+    } finally {
+      await i18n.changeLanguage('en')
+    }
+  })
+
   it('shows a recoverable error as a correction, not a failure', () => {
     render(<StepCard step={{ type: 'error', seq: 1, step: 1, error: { code: 'invalid_action', message: 'no tag', recoverable: true } }} />)
     expect(screen.getByTestId('step-error').textContent).toContain('Corrected a step')

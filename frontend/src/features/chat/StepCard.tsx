@@ -48,7 +48,7 @@ export function StepCard({ step }: { step: Step }) {
             <div className="card-title">
               {step.error.context?.num_ctx ? t('step.contextTokens', { n: step.error.context.num_ctx }) : t('step.contextWindow')}
             </div>
-            <p>{step.error.message}</p>
+            <ContextText error={step.error} />
           </div>
         )
       }
@@ -61,6 +61,28 @@ export function StepCard({ step }: { step: Step }) {
         </div>
       )
   }
+}
+
+/** ContextText words a context warning in the window's language from its reason and numbers, with the backend's
+ * English message on hover; a reason this window does not know shows the message. */
+function ContextText({ error }: { error: ErrorInfo }) {
+  const { t } = useTranslation()
+  const key = `backend.context.${error.reason ?? ''}`
+  const c = error.context
+  if (!error.reason || !c || !i18n.exists(key)) return <p>{error.message}</p>
+  const n = (v?: number) => formatNumber(v ?? 0)
+  return (
+    <p title={error.message} data-testid="context-reason">
+      {t(key, {
+        needed: n(c.needed),
+        numCtx: n(c.num_ctx),
+        modelMax: n(c.model_max),
+        window: n(c.window),
+        counted: n(c.server_counted),
+        sent: n(c.estimated),
+      })}
+    </p>
+  )
 }
 
 /** ErrorText says why a model call failed in the window's language when the backend named the reason, with the
