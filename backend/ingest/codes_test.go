@@ -1,12 +1,14 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"testing"
 	"time"
 
+	"proofglass/backend/kb"
 	"proofglass/backend/pdf"
 )
 
@@ -54,5 +56,36 @@ func TestRejectTextUnchanged(t *testing.T) {
 	}
 	if got, want := rejectReason("/x/o.xyz", 3).Error(), "o.xyz: unsupported format: not a PDF, image or video"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestFailedDocumentKeepsItsCode: a document that failed keeps its reason's code and values in its meta, for the
+// window to say it in its language after a restart; a retry that succeeds clears them.
+func TestFailedDocumentKeepsItsCode(t *testing.T) {
+	in, _ := newIngester(t, Options{})
+	for _, tc := range []struct {
+		rel  []string
+		code string
+		key  string
+	}{
+		{[]string{"bad", "pdf", "generated", "zero-bytes.pdf"}, CodeEmpty, "name"},
+		{[]string{"bad", "pdf", "qpdf", "bad40.pdf"}, CodeDamaged, "name"},
+		{[]string{"bad", "pdf", "pypdf-sample-files", "libreoffice-writer-password.pdf"}, CodePasswordRequired, "name"},
+	} {
+		r := addOne(t, in, "bad", testdata(t, tc.rel...))
+		m := ParseMeta(r.Document.Meta)
+		if r.Document.Status != kb.StatusFailed || m.ErrorCode != tc.code || m.ErrorParams[tc.key] != r.Document.Name {
+			t.Errorf("%s: status %s, meta %+v (error %q); want code %s naming the file", r.Path, r.Document.Status, m, r.Document.Error, tc.code)
+		}
+		if tc.code != CodePasswordRequired {
+			continue
+		}
+		rr, err := in.Retry(context.Background(), r.Document.ID, "openpassword", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := ParseMeta(rr.Document.Meta); rr.Document.Status != kb.StatusReady || m.ErrorCode != "" || m.ErrorParams != nil {
+			t.Errorf("after the retry with its password: status %s, meta %+v", rr.Document.Status, m)
+		}
 	}
 }

@@ -551,6 +551,7 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	}
 	if rejectErr != nil {
 		d.Status, d.Error = kb.StatusFailed, rejectErr.Error()
+		d.Meta = ParseMeta(d.Meta).withError(rejectErr, d.Name, f.path)
 		if err := in.kb.UpdateDocument(ctx, d); err != nil {
 			in.log.Error("ingest: record failure", "file", f.path, "err", err)
 		}
@@ -588,7 +589,7 @@ func (in *Ingester) unreadable(ctx context.Context, coll kb.Collection, f file, 
 	sum := sha256.Sum256([]byte(f.path))
 	d, _, err := in.kb.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: "unreadable-" + hex.EncodeToString(sum[:]),
 		Name: name, SourcePath: f.path, Kind: kindFromExtension(f.path), SizeBytes: st.Size(), Status: kb.StatusFailed,
-		Error: rerr.Error()}, claimOf(w, f.path, st))
+		Error: rerr.Error(), Meta: Meta{}.withError(rerr, name, f.path)}, claimOf(w, f.path, st))
 	pass()
 	if err != nil {
 		res.Error = err.Error()
@@ -650,12 +651,12 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 		}
 	}
 	d = job.doc
-	d.Meta = job.meta.String()
+	d.Meta = job.meta.withError(err, d.Name, d.SourcePath)
 	if err != nil {
 		d.Status, d.Error = kb.StatusFailed, job.clean(err.Error())
 		if errors.Is(err, pdf.ErrPasswordRequired) {
 			job.meta.NeedsPassword = true
-			d.Meta = job.meta.String()
+			d.Meta = job.meta.withError(err, d.Name, d.SourcePath)
 			d.Error += " (give it with: proofglass documents retry " + fmt.Sprint(d.ID) + " --ask-password)"
 		}
 	} else {
@@ -697,6 +698,16 @@ type Meta struct {
 	Format   string `json:"format,omitempty"` // video container
 	Codec    string `json:"codec,omitempty"`  // video codec
 	OCRUnits int    `json:"ocr_units,omitempty"`
+	// A failed document's reason as a code and its values (see codes.go), so the window can say it in its
+	// language long after the ingest's own events; the document's error column keeps the English text.
+	ErrorCode   string            `json:"error_code,omitempty"`
+	ErrorParams map[string]string `json:"error_params,omitempty"`
+}
+
+// withError returns the meta JSON of m with err's code and values (none for a nil err).
+func (m Meta) withError(err error, name, path string) string {
+	m.ErrorCode, m.ErrorParams = codeOf(err, name, path)
+	return m.String()
 }
 
 // ParseMeta reads a document's meta column; unknown or broken content gives an empty Meta.

@@ -9,7 +9,7 @@ import { formatBytes, formatNumber } from '../../lib/format'
 import { regionOf } from '../../lib/geometry'
 import type { Collection, Document, DocumentFacets, IngestProgress, PageRef, RerankInfo, SearchHit } from '../../lib/types'
 import { PageGrid } from './PageGrid'
-import { IngestList } from './Progress'
+import { documentError, IngestList } from './Progress'
 import { DeleteDocument } from './DeleteDocument'
 import { Facets } from './Facets'
 import { WatchedFolders } from '../watch/WatchedFolders'
@@ -309,7 +309,7 @@ const DocGrid = memo(function DocGrid({ docs, onOpen }: { docs: Document[]; onOp
               {formatBytes(d.size_bytes)}
             </span>
             {d.status !== 'ready' && (
-              <span className={'badge ' + d.status} title={d.error}>
+              <span className={'badge ' + d.status} title={d.status === 'failed' ? documentError(d) : d.error}>
                 {t(`docStatus.${d.status}`, { defaultValue: d.status })}
               </span>
             )}

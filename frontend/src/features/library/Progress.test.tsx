@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import type { IngestProgress } from '../../lib/types'
-import { IngestList, ingestError, needsPassword } from './Progress'
+import { documentError, IngestList, ingestError, needsPassword } from './Progress'
 
 const failed = (error: string): IngestProgress => ({ seq: 3, document_id: 4, name: 'locked.pdf', stage: 'failed', done: 0, total: 0, error })
 
@@ -45,5 +45,17 @@ describe('backend failure codes', () => {
     expect(ingestError({ ...locked, code: 'future_code' })).toBe(locked.error)
     render(<IngestList items={[{ ...failed('x: empty file'), code: 'empty', params: { name: 'x' } }]} onRetry={() => {}} />)
     expect(screen.getByRole('alert').textContent).toBe('x：文件为空。')
+  })
+
+  it('says a stored document\'s failure from the code its meta keeps, else its English error', async () => {
+    const { i18n } = await import('../../i18n')
+    const doc = { error: 'bad40.pdf: damaged file: no trailer', meta: '{"error_code":"damaged","error_params":{"name":"bad40.pdf"}}' }
+    expect(documentError(doc)).toContain('bad40.pdf')
+    expect(documentError(doc)).not.toBe(doc.error)
+    await i18n.changeLanguage('zh-CN')
+    expect(documentError(doc)).toMatch(/bad40\.pdf.*[\u4e00-\u9fff]/)
+    expect(documentError({ ...doc, meta: '{}' })).toBe(doc.error)
+    expect(documentError({ ...doc, meta: 'not json' })).toBe(doc.error)
+    expect(documentError({ ...doc, meta: '{"error_code":"future_code"}' })).toBe(doc.error)
   })
 })

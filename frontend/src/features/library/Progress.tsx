@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { i18n, t as translate, useTranslation } from '../../i18n'
 import { percent, progressLine } from '../../lib/format'
-import { progressState, type IngestProgress } from '../../lib/types'
+import { progressState, type Document, type IngestProgress } from '../../lib/types'
 
 /** IngestList shows each document being added: stage, a bar, pages/s and ETA; failures with the reason and a retry. */
 export function IngestList({
@@ -69,6 +69,21 @@ export function ingestError(p: Pick<IngestProgress, 'error' | 'code' | 'params'>
   const key = `backend.ingest.${p.code}`
   if (p.code && i18n.exists(key)) return translate(key, { ...p.params })
   return p.error ?? ''
+}
+
+/** documentError is a stored failed document's reason in the window's language: the code ingest kept in its meta
+ * translated, else the English text of its error column. */
+export function documentError(d: Pick<Document, 'error' | 'meta'>): string {
+  let code: string | undefined
+  let params: Record<string, string> | undefined
+  try {
+    const m = JSON.parse(d.meta || '{}') as { error_code?: unknown; error_params?: unknown }
+    if (typeof m.error_code === 'string') code = m.error_code
+    if (m.error_params && typeof m.error_params === 'object') params = m.error_params as Record<string, string>
+  } catch {
+    // a meta column that is not JSON: the English text
+  }
+  return ingestError({ error: d.error, code, params })
 }
 
 /** needsPassword reports whether a failure is an encrypted PDF waiting for its password. */
