@@ -4,7 +4,6 @@ package regularfile
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,20 +43,7 @@ func openBeneath(root, rel, path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	unix.Close(dir)
-	f := os.NewFile(uintptr(fd), path)
-	if f == nil {
-		unix.Close(fd)
-		return nil, nil, fmt.Errorf("open %s: bad descriptor", path)
-	}
-	f, st, err := check(f, path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := unix.SetNonblock(int(f.Fd()), false); err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	return f, st, nil
+	return checkFD(fd, path)
 }
 
 func openat(dir int, name string, flags int) (int, error) {

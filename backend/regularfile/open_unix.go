@@ -31,6 +31,12 @@ func open(path string, follow bool) (*os.File, fs.FileInfo, error) {
 		}
 		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
+	return checkFD(fd, path)
+}
+
+// checkFD wraps a descriptor opened with O_NONBLOCK, keeps it only if it is a regular file, and makes it blocking
+// again: regular files ignore O_NONBLOCK, but reads through the runtime poller should see a plain blocking file.
+func checkFD(fd int, path string) (*os.File, fs.FileInfo, error) {
 	f := os.NewFile(uintptr(fd), path)
 	if f == nil {
 		syscall.Close(fd)
@@ -40,7 +46,6 @@ func open(path string, follow bool) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	// Regular files ignore O_NONBLOCK, but reads through the runtime poller should see a plain blocking file.
 	if err := syscall.SetNonblock(int(f.Fd()), false); err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
