@@ -79,7 +79,7 @@ type progressLine struct {
 
 // reportResults prints a line per file and fails when any file failed, so scripts notice.
 func reportResults(w io.Writer, res []ingest.Result, asJSON bool) error {
-	failed := 0
+	failed, shown := 0, 0
 	for _, r := range res {
 		if r.Document.Status == kb.StatusFailed || (r.Document.ID == 0 && !r.Skipped) {
 			failed++
@@ -93,6 +93,7 @@ func reportResults(w io.Writer, res []ingest.Result, asJSON bool) error {
 		if r.Skipped {
 			continue
 		}
+		shown++
 		d := r.Document
 		state := d.Status
 		if r.Existed {
@@ -109,6 +110,9 @@ func reportResults(w io.Writer, res []ingest.Result, asJSON bool) error {
 			line += ": " + r.Error
 		}
 		fmt.Fprintln(w, termsafe.Line(line)) // a file name (and an error quoting it) may hold terminal controls
+	}
+	if !asJSON && shown == 0 {
+		fmt.Fprintln(w, "nothing added: no PDF, image or video file there")
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d files failed", failed, len(res))

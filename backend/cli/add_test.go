@@ -62,3 +62,32 @@ func TestAddAndDocuments(t *testing.T) {
 		t.Fatalf("documents left after delete: %q", out)
 	}
 }
+
+// TestAddFolderThroughALink: `add` of a folder named by a link adds what the folder holds (it added nothing, and said
+// nothing, before); a folder with nothing to add says so.
+func TestAddFolderThroughALink(t *testing.T) {
+	real := t.TempDir()
+	src, err := os.ReadFile(fixture.Path(t, "images/charts/bkf_plot.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "sub", "plot.png"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "shortcut")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	data := t.TempDir()
+	out, err := run(t, data, "add", "--no-ocr", link)
+	if err != nil || !strings.Contains(out, "ready") || !strings.Contains(out, filepath.Join(link, "sub", "plot.png")) {
+		t.Fatalf("add through a link: %v\n%s", err, out)
+	}
+	out, err = run(t, data, "add", "--no-ocr", t.TempDir())
+	if err != nil || !strings.Contains(out, "nothing added: no PDF, image or video file there") {
+		t.Errorf("add of an empty folder: %v\n%q", err, out)
+	}
+}

@@ -51,11 +51,17 @@ func expand(paths []string) ([]file, error) {
 			continue
 		}
 		var found []string
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		walkRoot := p
+		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			// A folder named through a link (a person chose it): walk what it points to. WalkDir would take the
+			// link itself as the root, a file, and find nothing.
+			walkRoot = p + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(walkRoot, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil // an unreadable subfolder does not stop the walk
 			}
-			if q != p && strings.HasPrefix(d.Name(), ".") {
+			if q != walkRoot && strings.HasPrefix(d.Name(), ".") {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}

@@ -197,3 +197,32 @@ func runAsNobody(t *testing.T) bool {
 	t.Logf("ran as user nobody:\n%s", out)
 	return false
 }
+
+// TestWatchFolderThroughALink: a folder watched by a link's name (a person's shortcut to it) is synced from what the
+// link points to, at the first pass and on notifications; a link below it is still never followed.
+func TestWatchFolderThroughALink(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t)
+	real, outside := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(real, "a.png"), pngBytes(t, 31, 24))
+	writeFile(t, filepath.Join(real, "sub", "b.png"), pngBytes(t, 32, 24))
+	writeFile(t, filepath.Join(outside, "c.png"), pngBytes(t, 33, 24))
+	if err := os.Symlink(outside, filepath.Join(real, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "shortcut")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond)
+	h.start()
+	if _, err := h.m.Add(ctx, "c", link); err != nil {
+		t.Fatal(err)
+	}
+	h.waitEqual("c", real) // a.png and sub/b.png; not c.png behind the link inside
+	writeFile(t, filepath.Join(real, "sub", "d.png"), pngBytes(t, 34, 24))
+	h.waitEqual("c", real)
+	if n := len(h.libraryDocs("c")); n != 3 {
+		t.Errorf("%d documents, want a.png, b.png and d.png", n)
+	}
+}

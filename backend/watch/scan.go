@@ -293,8 +293,17 @@ func (m *Manager) renamed(vanished map[string]kb.WatchedFile, bySize map[int64][
 // walk lists the regular files under scope into disk and keeps a notification watch on every directory it visits.
 func (m *Manager) walk(root, scope string, disk map[string]stat, unreadable *[]string, fail func(error)) {
 	start := filepath.Join(root, filepath.FromSlash(scope))
+	walkStart := start
+	if lst, err := os.Lstat(start); err == nil && lst.Mode()&fs.ModeSymlink != 0 && scope == "" {
+		// A folder watched through a link (a person chose it): walk what it points to. WalkDir would take the link
+		// itself as the root, a file, and find nothing. Links below it are never followed.
+		walkStart = start + string(filepath.Separator)
+	}
 	seen := map[string]bool{}
-	_ = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(walkStart, func(p string, d fs.DirEntry, err error) error {
+		if p == walkStart {
+			p = start
+		}
 		rel, _ := relOf(root, p)
 		if err != nil {
 			if p == start && errors.Is(err, fs.ErrNotExist) {
