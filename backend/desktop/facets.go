@@ -1,9 +1,13 @@
 package desktop
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 
 	"proofglass/backend/facets"
+	"proofglass/backend/kb"
 )
 
 // DocumentFacets is what the library shows of a document's facets: their values, which the user set, and the
@@ -83,4 +87,60 @@ func (s *LibraryService) ResetFacet(documentID int64, name string) (DocumentFace
 		return DocumentFacets{}, err
 	}
 	return s.documentFacets(documentID)
+}
+
+// FacetGroup is a facet the library offers to filter a collection by: its values (most documents first; years
+// newest first), each with the documents that have it.
+type FacetGroup struct {
+	Name   string        `json:"name"`
+	Values []FacetChoice `json:"values"`
+	More   int           `json:"more"` // values left out (past maxFacetChoices)
+}
+
+// FacetChoice is one value of a FacetGroup.
+type FacetChoice struct {
+	Value     string  `json:"value"`
+	Documents []int64 `json:"documents"`
+}
+
+// browseFacets are the facets the library offers, in order; maxFacetChoices bounds each one's values.
+var browseFacets = []string{facets.Kind, facets.Year, facets.Org}
+
+const maxFacetChoices = 12
+
+// CollectionFacets lists the kinds, years and organisations of a collection's ready documents, for the library to
+// filter its documents by.
+func (s *LibraryService) CollectionFacets(collectionID int64) ([]FacetGroup, error) {
+	if err := checkID("collection", collectionID); err != nil {
+		return nil, err
+	}
+	if err := s.c.ready(); err != nil {
+		return nil, err
+	}
+	if _, err := s.c.lib.KB.Collection(s.c.ctx, collectionID); err != nil {
+		return nil, err
+	}
+	vals, err := s.c.lib.KB.CollectionFacetValues(s.c.ctx, collectionID, browseFacets)
+	if err != nil {
+		return nil, err
+	}
+	out := []FacetGroup{}
+	for _, name := range browseFacets {
+		vs := vals[name]
+		if len(vs) == 0 {
+			continue
+		}
+		slices.SortStableFunc(vs, func(a, b kb.FacetValue) int {
+			if name == facets.Year {
+				return strings.Compare(b.Norm, a.Norm)
+			}
+			return cmp.Compare(len(b.Documents), len(a.Documents))
+		})
+		g := FacetGroup{Name: name, More: max(0, len(vs)-maxFacetChoices)}
+		for _, v := range vs[:min(len(vs), maxFacetChoices)] {
+			g.Values = append(g.Values, FacetChoice{Value: v.Value, Documents: v.Documents})
+		}
+		out = append(out, g)
+	}
+	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,6 +135,17 @@ func TestLibraryAddBrowseSearchDelete(t *testing.T) {
 	if res, err := lib.SearchWhere("score and seven years ago", "papers", "org=acme", 5); err != nil || len(res.Hits) != 0 {
 		t.Errorf("SearchWhere org=acme = %+v, %v, want no hits", res, err)
 	}
+	// The collection's facets to browse: the organisation the user set, with its document.
+	groups, err := lib.CollectionFacets(cs[0].ID)
+	var orgs []FacetChoice
+	for _, g := range groups {
+		if g.Name == "org" {
+			orgs = g.Values
+		}
+	}
+	if err != nil || len(orgs) != 1 || orgs[0].Value != "Library of Congress" || !slices.Equal(orgs[0].Documents, []int64{doc.ID}) {
+		t.Errorf("CollectionFacets = %+v, %v", groups, err)
+	}
 	if fs, err = lib.ResetFacet(doc.ID, "org"); err != nil || fs.User["org"] {
 		t.Errorf("ResetFacet = %+v, %v", fs, err)
 	}
@@ -256,6 +268,8 @@ func TestLibraryRejectsBadArguments(t *testing.T) {
 	_, checks["where not a filter"] = lib.SearchWhere("q", "", "colour=red", 5)
 	_, checks["where 1 MB"] = lib.SearchWhere("q", "", "org="+strings.Repeat("x", 1<<20), 5)
 	_, checks["where control"] = lib.SearchWhere("q", "", "org=a\x00b", 5)
+	_, checks["collection facets id 0"] = lib.CollectionFacets(0)
+	_, checks["collection facets missing"] = lib.CollectionFacets(maxID)
 	_, checks["facets id 0"] = lib.Facets(0)
 	_, checks["facets missing document"] = lib.Facets(maxID)
 	_, checks["set facet unknown"] = lib.SetFacet(1, "colour", "red")

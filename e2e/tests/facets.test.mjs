@@ -34,8 +34,22 @@ test('facets: a document shows what it is, the user corrects it, and the library
     assert.match(await facets.textContent(), /edited/)
     await page.screenshot({ path: shot('facets-document') })
 
-    // Back in the library, a filter by the edited organisation keeps that document's pages only.
+    // Back in the library, the collection's facets are chips: the edited organisation filters the documents to its
+    // own and becomes the facet filter; chosen again, it clears.
     await page.getByRole('button', { name: 'Library', exact: true }).click()
+    await page.locator('.crumbs').getByRole('button', { name: 'facets', exact: true }).click()
+    const chip = page.getByTestId('facet-browser').getByRole('button', { name: 'Medical University of Vienna (1)' })
+    await chip.click()
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="doc-card"]').length === 1)
+    assert.match(await page.getByTestId('doc-card').first().textContent(), /blood_loss_report\.pdf/)
+    assert.equal(await page.getByRole('search').getByLabel('Filter by facets').inputValue(), 'org=Medical University of Vienna')
+    assert.equal(await chip.getAttribute('aria-pressed'), 'true')
+    await page.getByTestId('facet-browser').getByRole('button', { name: /^2022 \(\d\)$/ }).waitFor()
+    await page.screenshot({ path: shot('facets-browse') })
+    await chip.click()
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="doc-card"]').length === 2)
+
+    // A filter by the edited organisation keeps that document's pages only.
     await page.getByRole('search').getByLabel('Filter by facets').fill('org=medical university of vienna')
     await page.getByLabel('Search pages').fill('analysis')
     await page.getByLabel('Search pages').press('Enter')

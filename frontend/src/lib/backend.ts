@@ -14,6 +14,7 @@ import type {
   Conversation,
   Document,
   DocumentFacets,
+  FacetGroup,
   IngestProgress,
   Message,
   ModelInfo,
@@ -56,6 +57,9 @@ export const backend = {
   /** search over the documents whose facets pass where ("org=acme,year=2022"; "" = all). */
   searchWhere: (q: string, collection: string, where: string, k: number): Promise<SearchResult> =>
     Library.SearchWhere(q, collection, where, k) as unknown as Promise<SearchResult>,
+  /** The kinds, years and organisations of a collection's ready documents, each value with its documents. */
+  collectionFacets: (collectionId: number): Promise<FacetGroup[]> =>
+    Library.CollectionFacets(collectionId) as unknown as Promise<FacetGroup[]>,
   facets: (documentId: number): Promise<DocumentFacets> =>
     Library.Facets(documentId) as unknown as Promise<DocumentFacets>,
   setFacet: (documentId: number, name: string, value: string): Promise<DocumentFacets> =>

@@ -7,11 +7,12 @@ import { backend } from '../../lib/backend'
 import type { Box4 } from '../../lib/events'
 import { formatBytes, formatNumber } from '../../lib/format'
 import { regionOf } from '../../lib/geometry'
-import type { Collection, Document, DocumentFacets, IngestProgress, PageRef, RerankInfo, SearchHit } from '../../lib/types'
+import type { Collection, Document, DocumentFacets, FacetGroup, IngestProgress, PageRef, RerankInfo, SearchHit } from '../../lib/types'
 import { PageGrid } from './PageGrid'
 import { documentError, IngestList } from './Progress'
 import { DeleteDocument } from './DeleteDocument'
 import { Facets } from './Facets'
+import { FacetBrowser, filterDocs, toggle, whereOf, type FacetSelection } from './FacetBrowser'
 import { WatchedFolders } from '../watch/WatchedFolders'
 
 type Props = {
@@ -40,6 +41,8 @@ export function Library(p: Props) {
   const [query, setQuery] = useState('')
   const [where, setWhere] = useState('')
   const [facets, setFacets] = useState<DocumentFacets | null>(null)
+  const [facetGroups, setFacetGroups] = useState<FacetGroup[]>([])
+  const [chosen, setChosen] = useState<FacetSelection>({})
   const [hits, setHits] = useState<SearchHit[] | null>(null)
   const [notes, setNotes] = useState<string[]>([])
   const [rerank, setRerank] = useState<RerankInfo | undefined>(undefined)
@@ -54,6 +57,19 @@ export function Library(p: Props) {
     }
     backend.documents(coll.id).then((d) => setDocs(d ?? []), (e: unknown) => setError(String(e)))
   }, [coll, p.refreshKey])
+  useEffect(() => {
+    setChosen({})
+  }, [coll?.id])
+  useEffect(() => {
+    // Again on returning from a document, whose facets may have been edited.
+    if (!coll || open) return
+    backend.collectionFacets(coll.id).then((g) => setFacetGroups(g ?? []), (e: unknown) => setError(String(e)))
+  }, [coll, open, p.refreshKey])
+  const choose = (name: string, value: string) => {
+    const next = toggle(chosen, name, value)
+    setChosen(next)
+    setWhere(whereOf(next, facetGroups))
+  }
   useEffect(() => {
     if (!open) return
     backend.pages(open.id).then((u) => setPages(u ?? []), (e: unknown) => setError(String(e)))
@@ -236,7 +252,10 @@ export function Library(p: Props) {
         ) : docs.length === 0 ? (
           <EmptyState collection={p.current} onPick={() => pick(false)} />
         ) : (
-          <DocGrid docs={docs} onOpen={setOpen} />
+          <>
+            <FacetBrowser groups={facetGroups} selected={chosen} onToggle={choose} />
+            <DocGrid docs={filterDocs(docs, facetGroups, chosen)} onOpen={setOpen} />
+          </>
         )}
         <details className="add-path">
           <summary>{t('library.addByPath')}</summary>

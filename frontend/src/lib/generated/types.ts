@@ -290,7 +290,8 @@ export interface ErrorInfo {
   recoverable: boolean
   /**
    * Reason says why a model call failed, for codes model and model_unreachable: one of model.Failure* ("" when
-   * not known).
+   * not known); for the context_* codes, which warning it is: one of the Context* reasons, whose numbers are in
+   * Context (the window says it in its language from them).
    */
   reason?: string
   /** Context is set for the context_* codes: context_capped, context_near_limit, context_truncated. */
@@ -334,6 +335,23 @@ export interface Evaluation {
   updated_at: string
   /** scored items */
   items: number
+}
+
+/** FacetChoice is one value of a FacetGroup. */
+export interface FacetChoice {
+  value: string
+  documents: number[] | null
+}
+
+/**
+ * FacetGroup is a facet the library offers to filter a collection by: its values (most documents first; years
+ * newest first), each with the documents that have it.
+ */
+export interface FacetGroup {
+  name: string
+  values: FacetChoice[] | null
+  /** values left out (past maxFacetChoices) */
+  more: number
 }
 
 /** Facets is what a document is. */
