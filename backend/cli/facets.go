@@ -2,12 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/facets"
+	"proofglass/backend/kb"
 	"proofglass/backend/termsafe"
 )
 
@@ -17,6 +19,8 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 		refresh    bool
 		all        bool
 		asJSON     bool
+		values     bool
+		collection string
 	)
 	cmd := &cobra.Command{
 		Use:   "facets [DOC]",
@@ -24,7 +28,8 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 		Long: "Show a document's facets, as extracted at ingest from its metadata, first pages, running headers and " +
 			"file name, or as you set them. --set org=Acme sets one (your value wins over extraction and survives " +
 			"re-ingest; --set org= clears it); --reset org goes back to the extracted value. --refresh extracts the " +
-			"facets again: of DOC, or of every document that has none (a library made before facets).\n\nFilter by " +
+			"facets again: of DOC, or of every document that has none (a library made before facets). --values lists the " +
+			"kinds, years and organisations of a collection's documents with how many have each.\n\nFilter by " +
 			"facets with --where on search and ask: " + facets.WhereSyntax,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -35,6 +40,20 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 			}
 			defer k.Close()
 			w := cmd.OutOrStdout()
+			if values {
+				if len(args) > 0 {
+					return fmt.Errorf("--values lists a collection's facets: give --collection, not a document")
+				}
+				c, err := k.CollectionByName(ctx, collection)
+				if err != nil {
+					return fmt.Errorf("collection %q: %w", collection, err)
+				}
+				groups, err := facets.Browse(ctx, k, c.ID)
+				if err != nil {
+					return err
+				}
+				return printFacetValues(w, groups, asJSON)
+			}
 			if len(args) == 0 {
 				if !refresh {
 					return fmt.Errorf("give a document id, or --refresh for every document without facets")
@@ -107,6 +126,38 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 	cmd.Flags().StringArrayVar(&reset, "reset", nil, "forget your value of a facet, so the extracted one shows")
 	cmd.Flags().BoolVar(&refresh, "refresh", false, "extract the facets again (of DOC, else of every document without them)")
 	cmd.Flags().BoolVar(&all, "all", false, "with --refresh and no DOC: every ready document, not only those without facets")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the facets as one JSON object")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the facets as one JSON object (--values: one line per value)")
+	cmd.Flags().BoolVar(&values, "values", false, "list the kinds, years and organisations of a collection's documents, with counts")
+	cmd.Flags().StringVar(&collection, "collection", kb.DefaultCollection, "with --values: the collection")
 	return cmd
+}
+
+// printFacetValues prints a collection's facet values, each with how many documents have it.
+func printFacetValues(w io.Writer, groups []facets.Group, asJSON bool) error {
+	if asJSON {
+		for _, g := range groups {
+			for _, v := range g.Values {
+				if err := writeJSONLine(w, struct {
+					Facet     string  `json:"facet"`
+					Value     string  `json:"value"`
+					Documents []int64 `json:"documents"`
+				}{g.Name, v.Value, v.Documents}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if len(groups) == 0 {
+		fmt.Fprintln(w, "no facets: the collection has no ready document with a kind, year or organisation")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FACET\tVALUE\tDOCUMENTS")
+	for _, g := range groups {
+		for _, v := range g.Values {
+			fmt.Fprintf(tw, "%s\t%s\t%d\n", g.Name, termsafe.Line(v.Value), len(v.Documents))
+		}
+	}
+	return tw.Flush()
 }

@@ -68,3 +68,39 @@ func TestDocumentsFacetsAndWhere(t *testing.T) {
 		t.Errorf("documents facets --refresh: %v\n%s", err, out)
 	}
 }
+
+// TestDocumentsFacetValues: `documents facets --values` lists a collection's kinds, years and organisations with how
+// many documents have each, newest year first; --json gives one line per value with its documents.
+func TestDocumentsFacetValues(t *testing.T) {
+	data := t.TempDir()
+	for _, rel := range []string{"pdf/real/blood_loss_report.pdf", "pdf/real/hsaur3-Ch_analysis_of_variance.pdf"} {
+		if out, err := run(t, data, "add", "--no-ocr", "--collection", "c", fixture.Path(t, rel)); err != nil {
+			t.Fatalf("add: %v\n%s", err, out)
+		}
+	}
+	if out, err := run(t, data, "documents", "facets", "2", "--set", "year=2019", "--set", "org=Chapman & Hall"); err != nil {
+		t.Fatalf("set: %v\n%s", err, out)
+	}
+	out, err := run(t, data, "documents", "facets", "--values", "--collection", "c")
+	if err != nil {
+		t.Fatalf("--values: %v\n%s", err, out)
+	}
+	var rows []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		rows = append(rows, strings.Join(strings.Fields(l), " "))
+	}
+	want := []string{"kind book 1", "kind report 1", "year 2022 1", "year 2019 1", "org Chapman & Hall 1"}
+	if strings.Join(rows, "|") != strings.Join(want, "|") {
+		t.Errorf("rows %q, want %q", rows, want)
+	}
+	out, err = run(t, data, "documents", "facets", "--values", "--collection", "c", "--json")
+	if err != nil || !strings.Contains(out, `{"facet":"year","value":"2019","documents":[2]}`) {
+		t.Errorf("--json: %v\n%s", err, out)
+	}
+	if _, err := run(t, data, "documents", "facets", "--values", "--collection", "nope"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("unknown collection: %v", err)
+	}
+	if _, err := run(t, data, "documents", "facets", "1", "--values"); err == nil {
+		t.Error("a document with --values was accepted")
+	}
+}

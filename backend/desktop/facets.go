@@ -1,13 +1,9 @@
 package desktop
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
-	"strings"
 
 	"proofglass/backend/facets"
-	"proofglass/backend/kb"
 )
 
 // DocumentFacets is what the library shows of a document's facets: their values, which the user set, and the
@@ -103,9 +99,7 @@ type FacetChoice struct {
 	Documents []int64 `json:"documents"`
 }
 
-// browseFacets are the facets the library offers, in order; maxFacetChoices bounds each one's values.
-var browseFacets = []string{facets.Kind, facets.Year, facets.Org}
-
+// maxFacetChoices bounds the values of each facet the library offers.
 const maxFacetChoices = 12
 
 // CollectionFacets lists the kinds, years and organisations of a collection's ready documents, for the library to
@@ -120,27 +114,17 @@ func (s *LibraryService) CollectionFacets(collectionID int64) ([]FacetGroup, err
 	if _, err := s.c.lib.KB.Collection(s.c.ctx, collectionID); err != nil {
 		return nil, err
 	}
-	vals, err := s.c.lib.KB.CollectionFacetValues(s.c.ctx, collectionID, browseFacets)
+	groups, err := facets.Browse(s.c.ctx, s.c.lib.KB, collectionID)
 	if err != nil {
 		return nil, err
 	}
 	out := []FacetGroup{}
-	for _, name := range browseFacets {
-		vs := vals[name]
-		if len(vs) == 0 {
-			continue
+	for _, g := range groups {
+		fg := FacetGroup{Name: g.Name, More: max(0, len(g.Values)-maxFacetChoices)}
+		for _, v := range g.Values[:min(len(g.Values), maxFacetChoices)] {
+			fg.Values = append(fg.Values, FacetChoice{Value: v.Value, Documents: v.Documents})
 		}
-		slices.SortStableFunc(vs, func(a, b kb.FacetValue) int {
-			if name == facets.Year {
-				return strings.Compare(b.Norm, a.Norm)
-			}
-			return cmp.Compare(len(b.Documents), len(a.Documents))
-		})
-		g := FacetGroup{Name: name, More: max(0, len(vs)-maxFacetChoices)}
-		for _, v := range vs[:min(len(vs), maxFacetChoices)] {
-			g.Values = append(g.Values, FacetChoice{Value: v.Value, Documents: v.Documents})
-		}
-		out = append(out, g)
+		out = append(out, fg)
 	}
 	return out, nil
 }
