@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 
+	"proofglass/backend/imagefile"
 	"proofglass/backend/kb"
 )
 
@@ -25,10 +27,25 @@ func SourceOf(ctx context.Context, k *kb.KB, d kb.Document) (Source, error) {
 		return Source{}, fmt.Errorf("facets of %s: %w", d.Name, err)
 	}
 	src := Source{FileName: d.Name, Info: meta.PDF, Taken: meta.Taken}
+	if src.Taken == "" && d.Kind == "image" && kb.ValidHash(d.Blob) {
+		src.Taken = takenOf(k, d.Blob) // an image ingested before dates were kept
+	}
 	for _, u := range units {
 		src.Pages = append(src.Pages, u.Text)
 	}
 	return src, nil
+}
+
+// takenOf reads the date a stored JPEG's EXIF gives; "" when it gives none or cannot be read.
+func takenOf(k *kb.KB, blob string) string {
+	f, err := k.Blobs.Open(blob)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, imagefile.TakenHeadBytes)
+	n, _ := io.ReadFull(f, head)
+	return imagefile.Taken(head[:n])
 }
 
 // Refresh extracts a document's facets again and stores them as its extracted facets; the user's values stay.

@@ -18,6 +18,13 @@ func jpegOrientation(b []byte) int {
 	return 1
 }
 
+// TakenHeadBytes is how much of a JPEG Taken needs: its EXIF block is an APP1 segment, at most 64 KB, near the start.
+const TakenHeadBytes = 128 << 10
+
+// Taken returns the date a JPEG's EXIF says it was taken (YYYY-MM-DD), read from the file's first TakenHeadBytes,
+// or "" for any other file or when it says none.
+func Taken(head []byte) string { return jpegTaken(head) }
+
 // jpegTaken returns the date a JPEG's EXIF says the picture was taken (DateTimeOriginal, else the IFD0 DateTime),
 // as YYYY-MM-DD, or "" when it says none or says it badly.
 func jpegTaken(b []byte) string { return jpegTakenTIFF(jpegEXIF(b)) }

@@ -36,5 +36,17 @@ func TestTakenDateFacets(t *testing.T) {
 		if f.Date != tc.date || f.Year != tc.year {
 			t.Errorf("%s: date %q year %q, want %q %q", r.Path, f.Date, f.Year, tc.date, tc.year)
 		}
+		if r.Document.Kind != "image" {
+			continue
+		}
+		// A photo ingested before dates were kept (no "taken" in its meta): refreshing its facets reads its EXIF.
+		d := r.Document
+		d.Meta = "{}"
+		if err := k.UpdateDocument(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := facets.Refresh(ctx, k, d.ID); err != nil || f.Date != tc.date {
+			t.Errorf("%s: refreshed without a kept date: %q, %v; want %q", r.Path, f.Date, err, tc.date)
+		}
 	}
 }
