@@ -3,6 +3,7 @@ package main
 import (
 	"log"
 	"os"
+	"strconv"
 
 	"golang.org/x/sys/windows"
 )
@@ -40,4 +41,23 @@ func attachConsole() {
 	if in, err := os.OpenFile("CONIN$", os.O_RDONLY, 0); err == nil {
 		os.Stdin = in
 	}
+}
+
+// frontEventVar names the event proofglass.com (the console front) waits on besides this process: it hands over the
+// handle's number. A window is not a command, so the front returns at once and the console is free again.
+const frontEventVar = "PROOFGLASS_FRONT_EVENT"
+
+// releaseConsoleFront tells proofglass.com that this process opens the window rather than running a command.
+func releaseConsoleFront() {
+	v := os.Getenv(frontEventVar)
+	if v == "" {
+		return
+	}
+	os.Unsetenv(frontEventVar) // not for the processes this one starts
+	h, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || h == 0 {
+		return
+	}
+	_ = windows.SetEvent(windows.Handle(h))
+	_ = windows.CloseHandle(windows.Handle(h))
 }

@@ -39,6 +39,7 @@ func main() {
 	if primary != nil {
 		primary.Serve(d.Open)
 	}
+	releaseConsoleFront() // the window runs on its own: proofglass.com need not wait for it
 	err = wails.Run(opts)
 	if primary != nil {
 		primary.Close()

@@ -215,6 +215,11 @@ mkdir -p "$W/in dir"; cp "$T/pdf/real/blood_loss_report.pdf" "$W/in dir/Größe 
 set +e; (cd "$W" && timeout 120 "$WINE" "$I/proofglass.com" documents show 999999 >/dev/null 2>&1); rc=$?; set -e
 [ "$rc" = 1 ] || { echo "FAIL: proofglass.com exit status $rc, want proofglass.exe's 1" >&2; exit 1; }
 grep -qiF "$inst" <<<"$(regval 'HKCU\Environment' Path)" || { echo "FAIL: the install folder is not on the user's PATH" >&2; exit 1; }
+# Opening the window is not a command: proofglass.com returns 0 when the window starts instead of waiting for it (it
+# cannot start under Wine: proofglass.exe exits 1 there, "WebView2 runtime not installed"), so the console is free.
+set +e; (cd "$W" && timeout 120 "$WINE" "$I/proofglass.com" --data 'C:\pgwindow' >/dev/null 2>&1); rc=$?; set -e
+(cd "$W" && "$WINE" taskkill /F /IM proofglass.exe >/dev/null 2>&1) || true
+[ "$rc" = 0 ] || { echo "FAIL: proofglass.com waited for the window (exit status $rc)" >&2; exit 1; }
 echo "proofglass.com: output, arguments and exit status of proofglass.exe; the folder on PATH"
 [ -f "$LIB/proofglass.db" ] || { echo "FAIL: no library under %AppData%\\Proofglass" >&2; ls "$U/AppData/Roaming" >&2; exit 1; }
 # A stored server token: a Credential Manager entry (Wine keeps them under its own registry key).

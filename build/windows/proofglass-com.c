@@ -1,7 +1,7 @@
 /* proofglass.com: the console front of proofglass.exe, which is a GUI-subsystem program (a double click opens no
  * console window). cmd and PowerShell resolve "proofglass" to the .com before the .exe (PATHEXT), start it in their
  * console and wait for it, so a subcommand's output ends before the prompt comes back, its exit status is the
- * command's, and pipes and redirections reach proofglass.exe unchanged. Built by scripts/package-windows.sh with
+ * command's, and pipes and redirections reach proofglass.exe unchanged. Opening the window is not waited for. Built by scripts/package-windows.sh with
  * MinGW-w64; it imports system DLLs only. */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
@@ -70,6 +70,19 @@ int main(void) {
 	si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
 	si.hStdOutput = GetStdHandle(STD_OUTPUT_HANDLE);
 	si.hStdError = GetStdHandle(STD_ERROR_HANDLE);
+	/* proofglass.exe sets this event when it opens the window instead of running a command: then there is nothing to
+	 * wait for, and the console is free again at once. */
+	SECURITY_ATTRIBUTES sa;
+	ZeroMemory(&sa, sizeof sa);
+	sa.nLength = sizeof sa;
+	sa.bInheritHandle = TRUE;
+	HANDLE window = CreateEventW(&sa, TRUE, FALSE, NULL);
+	if (window != NULL) {
+		wchar_t num[32];
+		/* Handles fit in 32 bits on 64-bit Windows, so that other programs can share them. */
+		wsprintfW(num, L"%lu", (unsigned long)(ULONG_PTR)window);
+		SetEnvironmentVariableW(L"PROOFGLASS_FRONT_EVENT", num);
+	}
 	PROCESS_INFORMATION pi;
 	SetConsoleCtrlHandler(waitForChild, TRUE);
 	if (!CreateProcessW(exe, line, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi)) {
@@ -77,7 +90,12 @@ int main(void) {
 		return 1;
 	}
 	CloseHandle(pi.hThread);
-	WaitForSingleObject(pi.hProcess, INFINITE);
+	HANDLE waits[2] = {pi.hProcess, window};
+	DWORD which = WaitForMultipleObjects(window != NULL ? 2 : 1, waits, FALSE, INFINITE);
+	if (which == WAIT_OBJECT_0 + 1) {
+		CloseHandle(pi.hProcess);
+		return 0; /* the window runs on its own */
+	}
 	DWORD code = 1;
 	GetExitCodeProcess(pi.hProcess, &code);
 	CloseHandle(pi.hProcess);

@@ -200,7 +200,10 @@ export function Library(p: Props) {
               aria-label={t('facets.whereLabel')}
               placeholder={t('facets.wherePlaceholder')}
               value={where}
-              onChange={(e) => setWhere(e.target.value)}
+              onChange={(e) => {
+                setWhere(e.target.value)
+                setChosen({}) // typed by hand: the chips no longer say what the filter is
+              }}
             />
             <button type="submit" hidden />
           </form>
