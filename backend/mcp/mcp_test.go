@@ -367,6 +367,10 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 		if res.IsError || out.Total != 1 || len(out.Documents) != 1 || out.Documents[0].ID != l.doc.ID || out.Documents[0].Pages != 19 {
 			t.Fatalf("list %+v %s", out, text(res))
 		}
+		// Its facets, as extracted at ingest: what a where filter matches.
+		if f := out.Documents[0].Facets; f == nil || f.Kind != "report" || f.Year != "2022" || !strings.Contains(text(res), "kind=report\tyear=2022") {
+			t.Errorf("facets of the listed document: %+v\n%s", f, text(res))
+		}
 		for name, c := range map[string]struct {
 			args map[string]any
 			want string

@@ -46,7 +46,8 @@ func (s *Server) addTools() {
 			"regions, then answers with citations (document, page, region). Slow: progress is reported as it works."},
 		s.ask)
 	sdk.AddTool(s.srv, &sdk.Tool{Name: "list_documents", Title: "List documents",
-		Description: "List the documents of the library (or of one collection) with their kind, pages and status.",
+		Description: "List the documents of the library (or of one collection) with their kind, pages, status and facets " +
+			"(title, org, kind, year, quarter, date: what the where filter of search and ask matches).",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, s.listDocuments)
 }
 
@@ -464,6 +465,8 @@ type Document struct {
 	Status     string `json:"status"`
 	Error      string `json:"error,omitempty"`
 	URI        string `json:"uri"`
+	// Facets are what the document is, as extracted or set by the user: what where filters match.
+	Facets *facets.Facets `json:"facets,omitempty"`
 }
 
 // ListOut is list_documents' structured result.
@@ -489,6 +492,9 @@ func (s *Server) listDocuments(ctx context.Context, _ *sdk.CallToolRequest, in L
 	out.Total = len(docs)
 	docs = docs[min(in.Offset, len(docs)):]
 	docs = docs[:min(or(in.Limit, 100), len(docs))]
+	if err := s.addFacets(ctx, docs); err != nil {
+		return nil, out, err
+	}
 	out.Documents = docs
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d documents", out.Total)
@@ -497,8 +503,34 @@ func (s *Server) listDocuments(ctx context.Context, _ *sdk.CallToolRequest, in L
 	}
 	for _, d := range docs {
 		fmt.Fprintf(&b, "\n%d\t%s\t%s\t%s, %d pages\t%s", d.ID, d.Name, d.Collection, d.Kind, d.Pages, d.Status)
+		if d.Facets != nil {
+			for _, n := range []string{facets.Org, facets.Kind, facets.Year, facets.Quarter} {
+				if v := d.Facets.Get(n); v != "" {
+					fmt.Fprintf(&b, "\t%s=%s", n, v)
+				}
+			}
+		}
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}}, out, nil
+}
+
+// addFacets fills in the listed documents' facets (one query for the page of documents).
+func (s *Server) addFacets(ctx context.Context, docs []Document) error {
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.ID
+	}
+	rows, err := s.lib.KB.DocumentFacets(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range docs {
+		if r := rows[docs[i].ID]; len(r) > 0 {
+			f := facets.FromRows(r)
+			docs[i].Facets = &f
+		}
+	}
+	return nil
 }
 
 // documents lists documents, newest first, of a collection ("" = all) and a status ("" = any).
