@@ -105,7 +105,8 @@ pg search "scatterplot matrix" | tr -d '\r' | grep -q 'graphical display.pdf' ||
 if out=$(pg add '\\localhost\C$\Docs\glm.pdf' 2>&1 | tr -d '\r'); then
   echo "UNC: $out"
 else
-  case "$out" in *"Path not found"*) echo "UNC: not testable under Wine (it has no SMB redirector): $out";;
+  # Wine has no SMB redirector: the path is not found, or (seen once in CI) its client loses the wineserver meanwhile.
+  case "$out" in *"Path not found"*|*"wine client error"*) echo "UNC: not testable under Wine (it has no SMB redirector): $out";;
     *) echo "FAIL: UNC add: $out" >&2; exit 1;; esac
 fi
 
