@@ -27,8 +27,9 @@ func SourceOf(ctx context.Context, k *kb.KB, d kb.Document) (Source, error) {
 		return Source{}, fmt.Errorf("facets of %s: %w", d.Name, err)
 	}
 	src := Source{FileName: d.Name, Info: meta.PDF, Taken: meta.Taken}
-	if src.Taken == "" && d.Kind == "image" && kb.ValidHash(d.Blob) {
-		src.Taken = takenOf(k, d.Blob) // an image ingested before dates were kept
+	if src.Taken == "" && d.MIME == "image/jpeg" && kb.ValidHash(d.Blob) {
+		// A JPEG ingested before dates were kept (only JPEGs carry the EXIF date, so no other file is read again).
+		src.Taken = takenOf(k, d.Blob)
 	}
 	for _, u := range units {
 		src.Pages = append(src.Pages, u.Text)

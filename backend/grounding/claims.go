@@ -167,15 +167,15 @@ func extract(s string, page bool) []Claim {
 			// Chinese has no capitals to mark a name; it marks the names of works (reports, books, laws) with
 			// title marks. A run of Han text elsewhere is a paraphrase, which no page holds word for word (and
 			// never the page of an English document the answer translates).
-			close := '》'
+			closing := '》'
 			if c == '〈' {
-				close = '〉'
+				closing = '〉'
 			}
 			end := i + 1
-			for end < len(t.r) && end-i <= 60 && t.r[end] != close && t.r[end] != '\n' {
+			for end < len(t.r) && end-i <= 60 && t.r[end] != closing && t.r[end] != '\n' {
 				end++
 			}
-			if end < len(t.r) && t.r[end] == close && utf8.RuneCountInString(compact(string(t.r[i+1:end]))) >= 2 {
+			if end < len(t.r) && t.r[end] == closing && utf8.RuneCountInString(compact(string(t.r[i+1:end]))) >= 2 {
 				add(Claim{Kind: KindName, Phrase: compact(string(t.r[i+1 : end]))}, i+1, end)
 				i = end + 1
 				continue

@@ -174,16 +174,9 @@ func (m *Maker) CorpusFile(ctx context.Context, c *Corpus, it kb.PageItem) (path
 func (m *Maker) CorpusFiles(ctx context.Context, c *Corpus, its []kb.PageItem) (map[int64]string, map[int64]error) {
 	paths := make(map[int64]string, len(its))
 	fails := map[int64]error{}
-	var mu sync.Mutex
-	each(ctx, its, m.Workers(), func(it kb.PageItem) {
+	eachPath(ctx, its, m.Workers(), paths, fails, func(it kb.PageItem) (string, error) {
 		p, _, _, err := m.CorpusFile(ctx, c, it)
-		mu.Lock()
-		defer mu.Unlock()
-		if err != nil {
-			fails[it.UnitID] = err
-		} else {
-			paths[it.UnitID] = p
-		}
+		return p, err
 	})
 	return paths, fails
 }

@@ -147,17 +147,7 @@ func (m *Maker) Files(ctx context.Context, its []kb.PageItem) (map[int64]string,
 			todo = append(todo, it)
 		}
 	}
-	var mu sync.Mutex
-	each(ctx, todo, m.Workers(), func(it kb.PageItem) {
-		p, err := m.file(ctx, it)
-		mu.Lock()
-		defer mu.Unlock()
-		if err != nil {
-			fails[it.UnitID] = err
-		} else {
-			paths[it.UnitID] = p
-		}
-	})
+	eachPath(ctx, todo, m.Workers(), paths, fails, func(it kb.PageItem) (string, error) { return m.file(ctx, it) })
 	// Units sharing a key with one just made (the same document in two places) take its file.
 	for _, it := range its {
 		if _, ok := paths[it.UnitID]; !ok && fails[it.UnitID] == nil {
@@ -183,6 +173,22 @@ func (m *Maker) file(ctx context.Context, it kb.PageItem) (string, error) {
 
 // each runs fn on every item with at most n at once, in the items' order of start; it stops starting new ones when
 // ctx ends.
+// eachPath runs fn over items as each does and records each unit's path, or its failure, in paths and fails.
+func eachPath(ctx context.Context, items []kb.PageItem, n int, paths map[int64]string, fails map[int64]error,
+	fn func(kb.PageItem) (string, error)) {
+	var mu sync.Mutex
+	each(ctx, items, n, func(it kb.PageItem) {
+		p, err := fn(it)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			fails[it.UnitID] = err
+		} else {
+			paths[it.UnitID] = p
+		}
+	})
+}
+
 func each(ctx context.Context, items []kb.PageItem, n int, fn func(kb.PageItem)) {
 	if len(items) == 0 {
 		return
