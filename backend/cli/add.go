@@ -11,6 +11,7 @@ import (
 
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
+	"proofglass/backend/library"
 	"proofglass/backend/termsafe"
 )
 
@@ -36,13 +37,12 @@ func init() {
 				if err != nil {
 					return err
 				}
-				cfg, k, err := g.Open(ctx)
+				lib, err := g.Library(ctx)
 				if err != nil {
 					return err
 				}
-				defer k.Close()
-				in := ingest.New(k, cfg, ingest.Options{Workers: workers, NoOCR: noOCR, ImageOCR: imageOCR})
-				defer in.Close()
+				defer lib.Close()
+				in := lib.Ingester(library.IngestOptions{Workers: workers, NoOCR: noOCR, ImageOCR: imageOCR})
 				pr := newProgressPrinter(cmd.OutOrStdout(), cmd.ErrOrStderr(), asJSON)
 				if _, err := in.Resume(ctx, pr.event); err != nil {
 					return err

@@ -20,7 +20,6 @@ import (
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/library"
-	"proofglass/backend/search"
 	"proofglass/backend/transcript"
 )
 
@@ -52,32 +51,20 @@ func init() {
 				}
 				ro := library.RunOptions{Mode: mode, Provider: prov, Model: modelName, Collection: collection}
 				rf.apply(cmd.Flags(), &ro)
-				// The scope first: a bad --doc or --where is reported before any model is looked for.
-				var scope []int64
-				if len(docs) > 0 {
-					if scope, err = search.ResolveDocuments(ctx, k, collection, docs); err != nil {
-						return err
-					}
-				}
-				if scope, err = facets.ScopeDocuments(ctx, k, where, scope); err != nil {
-					return err
-				}
-				chat, ac, err := lib.AgentConfig(ro)
+				// The scope and options are checked before anything is stored or any model called.
+				question := strings.Join(args, " ")
+				q, err := lib.Prepare(ctx, library.AskRequest{Question: question, ConversationID: conversation,
+					Scope: library.Scope{DocumentNames: docs, Where: where}, Options: ro})
 				if err != nil {
 					return err
 				}
-				ac.Documents = scope
 				out := cmd.OutOrStdout()
 				sink, printErr := askOutput(out, cfg, k, asJSON, crops)
-				question := strings.Join(args, " ")
-				convID, err := lib.BeginTurn(ctx, conversation, question)
-				if err != nil {
-					if errors.Is(err, kb.ErrNotFound) {
-						return fmt.Errorf("--conversation %d: no such conversation (see proofglass conversations list)", conversation)
-					}
-					return err
+				t, err := q.Ask(ctx, sink)
+				if errors.Is(err, kb.ErrNotFound) && t.RunID == 0 && conversation != 0 {
+					return fmt.Errorf("--conversation %d: no such conversation (see proofglass conversations list)", conversation)
 				}
-				t, err := lib.AnswerTurn(ctx, convID, chat, ac, question, sink)
+				convID := t.ConversationID
 				if err == nil {
 					err = printErr()
 				}

@@ -11,6 +11,7 @@ import (
 
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
+	"proofglass/backend/library"
 	"proofglass/backend/termsafe"
 )
 
@@ -197,13 +198,12 @@ func docDeleteCmd(g *Globals) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			cfg, k, err := g.Open(ctx)
+			lib, err := g.Library(ctx)
 			if err != nil {
 				return err
 			}
-			defer k.Close()
-			in := ingest.New(k, cfg, ingest.Options{NoOCR: true, Workers: 1})
-			defer in.Close()
+			defer lib.Close()
+			in := lib.Ingester(library.IngestOptions{NoOCR: true, Workers: 1})
 			for _, id := range ids {
 				if err := in.Delete(ctx, id); err != nil {
 					return err
@@ -237,11 +237,12 @@ func docRetryCmd(g *Globals) *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			cfg, k, err := g.Open(ctx)
+			lib, err := g.Library(ctx)
 			if err != nil {
 				return err
 			}
-			defer k.Close()
+			defer lib.Close()
+			k := lib.KB
 			if allFailed {
 				docs, err := k.Documents(ctx, 0)
 				if err != nil {
@@ -256,8 +257,7 @@ func docRetryCmd(g *Globals) *cobra.Command {
 			if len(ids) == 0 {
 				return fmt.Errorf("no documents to retry: give ids or --failed")
 			}
-			in := ingest.New(k, cfg, ingest.Options{NoOCR: noOCR})
-			defer in.Close()
+			in := lib.Ingester(library.IngestOptions{NoOCR: noOCR})
 			pr := newProgressPrinter(cmd.OutOrStdout(), cmd.ErrOrStderr(), asJSON)
 			var res []ingest.Result
 			for _, id := range ids {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/ingest"
+	"proofglass/backend/library"
 )
 
 // collectionsEmbedderCmds are `proofglass collections set-embedder` and `proofglass collections reembed`; collections.go
@@ -50,13 +51,12 @@ func collectionsEmbedderCmds(g *Globals) []*cobra.Command {
 func reembed(cmd *cobra.Command, g *Globals, asJSON bool,
 	do func(*ingest.Ingester, func(ingest.Progress)) (ingest.ReembedResult, error)) error {
 	ctx := cmd.Context()
-	cfg, k, err := g.Open(ctx)
+	lib, err := g.Library(ctx)
 	if err != nil {
 		return err
 	}
-	defer k.Close()
-	in := ingest.New(k, cfg, ingest.Options{NoOCR: true})
-	defer in.Close()
+	defer lib.Close()
+	in := lib.Ingester(library.IngestOptions{NoOCR: true})
 	out := cmd.OutOrStdout()
 	progress := func(p ingest.Progress) {
 		switch {

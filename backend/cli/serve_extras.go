@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 
-	"proofglass/backend/ingest"
 	"proofglass/backend/library"
 	"proofglass/backend/mcp"
 	"proofglass/backend/server"
@@ -20,7 +19,7 @@ func serveExtras(ctx context.Context, lib *library.Library, s *server.Server, no
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	in := ingest.New(lib.KB, lib.Config, ingest.Options{})
+	in := lib.Ingester(library.IngestOptions{})
 	m := lib.Watcher(in, watch.Options{})
 	done := make(chan struct{})
 	go func() {

@@ -5,6 +5,7 @@ import (
 
 	"proofglass/backend/config"
 	"proofglass/backend/kb"
+	"proofglass/backend/library"
 )
 
 // Config loads the configuration of the data directory the flags name.
@@ -21,4 +22,13 @@ func (g *Globals) Open(ctx context.Context) (*config.Config, *kb.KB, error) {
 		return nil, nil, err
 	}
 	return cfg, k, nil
+}
+
+// Library opens the data directory as a library: what a command needs that ingests, deletes or asks.
+func (g *Globals) Library(ctx context.Context) (*library.Library, error) {
+	cfg, err := g.Config()
+	if err != nil {
+		return nil, err
+	}
+	return library.OpenConfig(ctx, cfg)
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/library"
 	"proofglass/backend/termsafe"
@@ -39,8 +38,7 @@ is back or removed from the watch list.`,
 					return err
 				}
 				defer lib.Close()
-				in := ingest.New(lib.KB, lib.Config, ingest.Options{NoOCR: noOCR})
-				defer in.Close()
+				in := lib.Ingester(library.IngestOptions{NoOCR: noOCR})
 				out := cmd.OutOrStdout()
 				pr := newProgressPrinter(out, cmd.ErrOrStderr(), asJSON)
 				last := map[int64]string{} // the line last printed per folder: a status repeated is not printed again
@@ -81,8 +79,7 @@ func withWatcher(ctx context.Context, g *Globals, fn func(*watch.Manager) error)
 		return err
 	}
 	defer lib.Close()
-	in := ingest.New(lib.KB, lib.Config, ingest.Options{Workers: 1})
-	defer in.Close()
+	in := lib.Ingester(library.IngestOptions{Workers: 1})
 	return fn(lib.Watcher(in, watch.Options{}))
 }
 

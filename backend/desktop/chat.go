@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"proofglass/backend/agent"
-	"proofglass/backend/facets"
 	"proofglass/backend/filegate"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
@@ -68,19 +67,11 @@ func (s *ChatService) Ask(r AskRequest) (AskStarted, error) {
 	if err := checkFacet("where", r.Where); err != nil {
 		return AskStarted{}, err
 	}
-	scope, err := facets.ScopeDocuments(c.ctx, c.lib.KB, r.Where, r.Documents)
+	q, err := c.lib.Prepare(c.ctx, library.AskRequest{Question: r.Question, ConversationID: r.ConversationID,
+		Scope: library.Scope{Documents: r.Documents, Where: r.Where}, Options: r.RunOptions()})
 	if err != nil {
 		return AskStarted{}, err
 	}
-	chat, cfg, err := c.lib.AgentConfig(r.RunOptions())
-	if err != nil {
-		return AskStarted{}, err
-	}
-	convID, err := c.lib.BeginTurn(c.ctx, r.ConversationID, r.Question)
-	if err != nil {
-		return AskStarted{}, err
-	}
-	cfg.Documents = scope
 	ctx, cancel := context.WithCancel(c.ctx)
 	started := make(chan string, 1)
 	sink := func(ev agent.Event) {
@@ -95,7 +86,7 @@ func (s *ChatService) Ask(r AskRequest) (AskStarted, error) {
 	failed := make(chan error, 1)
 	go func() {
 		defer cancel()
-		t, err := c.lib.AnswerTurn(ctx, convID, chat, cfg, r.Question, sink)
+		t, err := q.Ask(ctx, sink)
 		s.mu.Lock()
 		delete(s.runs, kbagent.ID(t.RunID))
 		s.mu.Unlock()
@@ -108,7 +99,7 @@ func (s *ChatService) Ask(r AskRequest) (AskStarted, error) {
 	}()
 	select {
 	case id := <-started:
-		return AskStarted{RunID: id, ConversationID: convID}, nil
+		return AskStarted{RunID: id, ConversationID: q.ConversationID()}, nil
 	case err := <-failed:
 		return AskStarted{}, err
 	}

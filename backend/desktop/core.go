@@ -60,7 +60,7 @@ type UI interface {
 // by Desktop.Startup; until then (or when the library failed to open) ready reports why nothing works.
 type core struct {
 	dataDir    string
-	ingestOpts ingest.Options // Index is set to the library's searcher at startup
+	ingestOpts library.IngestOptions
 
 	mu sync.Mutex // guards ui, which a later launch's hand-off may read while the window starts
 	ui UI
@@ -84,9 +84,7 @@ func (c *core) start(ctx context.Context, ui UI) {
 	}
 	c.lib = lib
 	lib.Search.UseLexicalIndex() // the window searches all session long: full-text ranking from memory
-	o := c.ingestOpts
-	o.Index = lib.Search
-	c.ingester = ingest.New(lib.KB, lib.Config, o)
+	c.ingester = lib.Ingester(c.ingestOpts)
 	// Documents left half-done by a previous session continue in the background; then collections whose units
 	// lack vectors of their pinned embedders (an embedder change, an older knowledge base) are re-embedded.
 	go func() {

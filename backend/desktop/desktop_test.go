@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"proofglass/backend/config"
-	"proofglass/backend/ingest"
+	"proofglass/backend/library"
 	"proofglass/backend/pdf"
 )
 
@@ -161,7 +161,7 @@ func start(t *testing.T) (*Desktop, *fakeUI) {
 func startIn(t *testing.T, dir string) (*Desktop, *fakeUI) {
 	t.Helper()
 	d := New(dir, nil)
-	d.core.ingestOpts = ingest.Options{NoOCR: true, Workers: 1}
+	d.core.ingestOpts = library.IngestOptions{NoOCR: true, Workers: 1}
 	ui := newFakeUI()
 	ctx, cancel := context.WithCancel(context.Background())
 	d.Startup(ctx, ui)

@@ -13,9 +13,9 @@ import (
 	"slices"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/config"
 	"proofglass/backend/eval"
 	"proofglass/backend/kb"
-	"proofglass/backend/kbagent"
 	"proofglass/backend/library"
 )
 
@@ -137,19 +137,21 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 	}
 	runOne := func(ctx context.Context, q eval.Question, mode string, sample int) (eval.RunOutput, error) {
 		rec := &eval.CallRecorder{Next: chat}
-		d := lib.AgentDeps(rec, log)
+		scope := library.Scope{Collection: spec.Collection}
 		if spec.PerDoc {
 			id, ok := docIDs[q.Doc]
 			if !ok {
 				return eval.RunOutput{Status: agent.StatusFailed}, fmt.Errorf("document %s of question %s is not in collection %q", q.Doc, q.ID, spec.Collection)
 			}
-			d.Query.DocumentIDs = []int64{id}
+			scope.Documents = []int64{id}
 		}
-		ac := agent.Config{Mode: agent.Mode(mode), Provider: prov.Name, Model: modelName, Collection: spec.Collection,
-			Think: spec.Think}
-		ac.Options.Temperature = spec.Temperature
+		// Settings' defaults and limits apply as in every face; the evaluation's own choices override them.
+		think := spec.Think
 		var evs []agent.Event
-		runID, res, err := kbagent.Ask(ctx, d, 0, ac, q.Question, func(e agent.Event) { evs = append(evs, e) })
+		t, err := lib.Ask(ctx, library.AskRequest{Question: q.Question, RunOnly: true, Scope: scope, Chat: rec, Log: log,
+			Options: library.RunOptions{Mode: mode, Provider: prov.Name, Model: modelName, Think: &think,
+				Sampling: config.Sampling{Temperature: spec.Temperature}}}, func(e agent.Event) { evs = append(evs, e) })
+		runID, res := t.RunID, t.Result
 		out := eval.RunOutput{RunID: runID, Status: res.Status, Events: evs, Calls: rec.Calls(), Usage: res.Usage}
 		if res.Answer != nil {
 			out.Answer = res.Answer.Text

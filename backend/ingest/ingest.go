@@ -36,7 +36,6 @@ import (
 	"proofglass/backend/ocr"
 	"proofglass/backend/pdf"
 	"proofglass/backend/regularfile"
-	"proofglass/backend/search"
 )
 
 // Stages recorded per unit in kb ingest steps, and reported in Progress.
@@ -71,9 +70,9 @@ type Options struct {
 	Media media.Options
 	// Image bounds image decoding.
 	Image imagefile.Options
-	// Embedders resolves a collection's pinned embedder ids; nil means search.ConfigResolver of the config (or the
-	// built-in embedder without a config).
-	Embedders search.Resolver
+	// Embedders resolves a collection's pinned embedder ids; nil means provider.ConfigResolver of the config (or
+	// the built-in embedder without a config).
+	Embedders provider.Resolver
 	// EmbedBatch is the number of units per embedding call; 0 means 32.
 	EmbedBatch int
 	// MaxEmbedChars truncates the text sent to the embedder; 0 means 8000.
@@ -89,10 +88,15 @@ type Options struct {
 	// secret store, or memory only without a config.
 	Secrets config.SecretStore
 	Logger  *slog.Logger
-	// Index is the searcher whose saved dense index ingestion keeps up to date (after documents and at the end of
-	// each batch), so no search has to build it; nil means one over the config's index directory (none without a
-	// config).
-	Index *search.Searcher
+	// Index is the search index ingestion keeps up to date (after documents and at the end of each batch), so no
+	// search has to build it: the library passes its searcher. nil: none is refreshed.
+	Index Refresher
+}
+
+// Refresher is a search index that catches up with the knowledge base (search.Searcher): ingest does not rank, it
+// only tells the index to catch up.
+type Refresher interface {
+	Refresh(ctx context.Context) error
 }
 
 // Ingester adds files to a knowledge base. It is safe for concurrent use.
@@ -163,13 +167,10 @@ func New(k *kb.KB, cfg *config.Config, o Options) *Ingester {
 	}
 	if o.Embedders == nil {
 		if cfg != nil {
-			o.Embedders = search.ConfigResolver(cfg)
+			o.Embedders = provider.ConfigResolver(cfg)
 		} else {
-			o.Embedders = search.BuiltinResolver
+			o.Embedders = provider.BuiltinResolver
 		}
-	}
-	if o.Index == nil && cfg != nil {
-		o.Index = search.New(k, search.Options{Embedders: o.Embedders, IndexDir: cfg.IndexDir()})
 	}
 	if o.EmbedBatch <= 0 {
 		o.EmbedBatch = 32

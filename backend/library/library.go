@@ -42,6 +42,9 @@ type Library struct {
 	grounder   *grounding.Grounder
 
 	rerank rerankCache
+
+	ingestMu  sync.Mutex
+	ingesters map[IngestOptions]*ingest.Ingester
 }
 
 // Open loads the configuration of dataDir ("" = PROOFGLASS_DATA or the OS default) and opens its knowledge base.
@@ -90,6 +93,7 @@ func PagesDir(cfg *config.Config) string { return filepath.Join(cfg.CacheDir(), 
 
 // Close stops the PDF worker and closes the knowledge base.
 func (l *Library) Close() error {
+	l.closeIngesters()
 	l.pdfClient.Close()
 	l.Search.Close()
 	return l.KB.Close()
@@ -206,8 +210,9 @@ func (l *Library) PDFPassword(d kb.Document) string {
 
 // Turn is the outcome of one question asked in a conversation.
 type Turn struct {
-	RunID  int64
-	Result agent.Result
+	ConversationID int64 // 0 for a run-only question
+	RunID          int64
+	Result         agent.Result
 }
 
 // BeginTurn records a question in a conversation and returns the conversation's id; conversationID 0 starts a new
@@ -236,13 +241,18 @@ func (l *Library) BeginTurn(ctx context.Context, conversationID int64, question 
 // understood in their light (rewritten when it leans on them) and searched in the documents they cited first.
 func (l *Library) AnswerTurn(ctx context.Context, conversationID int64, chat model.Chat, cfg agent.Config,
 	question string, sink agent.Sink) (Turn, error) {
-	var t Turn
+	return l.answerTurn(ctx, conversationID, chat, cfg, question, nil, sink)
+}
+
+func (l *Library) answerTurn(ctx context.Context, conversationID int64, chat model.Chat, cfg agent.Config,
+	question string, log *slog.Logger, sink agent.Sink) (Turn, error) {
+	t := Turn{ConversationID: conversationID}
 	fu, prefer, err := l.FollowUp(ctx, conversationID)
 	if err != nil {
 		return t, err
 	}
 	cfg.FollowUp, cfg.Prefer = fu, prefer
-	t.RunID, t.Result, err = kbagent.Ask(ctx, l.AgentDeps(chat, nil), conversationID, cfg, question, sink)
+	t.RunID, t.Result, err = kbagent.Ask(ctx, l.AgentDeps(chat, log), conversationID, cfg, question, sink)
 	if t.Result.RunID == "" {
 		return t, err
 	}

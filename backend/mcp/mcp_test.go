@@ -461,7 +461,7 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 			"long question":    {map[string]any{"question": strings.Repeat("why ", 2000)}, "longer than"},
 			"unknown mode":     {map[string]any{"question": "q", "mode": "oracle"}, "unknown mode"},
 			"unknown provider": {map[string]any{"question": "q", "provider": "nobody"}, "nobody"},
-			"unknown document": {map[string]any{"question": "q", "document_ids": []int64{999999}}, "no document"},
+			"unknown document": {map[string]any{"question": "q", "document_ids": []int64{999999}}, "document 999999: not found"},
 			"where none":       {map[string]any{"question": "q", "where": "org=nobody at all"}, "no document passes"},
 			"where bad":        {map[string]any{"question": "q", "where": "year=soon"}, "want a year"},
 		} {

@@ -13,6 +13,7 @@ import (
 	"proofglass/backend/facets"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
+	"proofglass/backend/library"
 	"proofglass/backend/search"
 	"proofglass/backend/vision"
 )
@@ -324,23 +325,18 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	if utf8.RuneCountInString(question) > maxQuestion {
 		return nil, out, fmt.Errorf("question is longer than %d characters", maxQuestion)
 	}
-	mode := agent.Mode(in.Mode)
-	if mode == "" {
-		mode = agent.Mode(s.lib.Config.Current().Agent.Mode)
+	if len(in.Where) > 1<<10 {
+		return nil, out, errors.New("where is over 1024 bytes")
 	}
-	if mode != "" && !validMode(mode) {
-		return nil, out, fmt.Errorf("unknown mode %q (want vrag, vimrag, vanilla or react)", in.Mode)
+	if len(in.DocumentIDs) > 100 {
+		return nil, out, errors.New("at most 100 document_ids")
 	}
-	var q search.Query
-	if err := s.scope(ctx, &q, in.Collection, in.DocumentIDs, in.Where); err != nil {
+	// Settings' defaults and limits apply as in every face; the run is stored without a conversation.
+	q, err := s.lib.Prepare(ctx, library.AskRequest{Question: question, RunOnly: true,
+		Scope:   library.Scope{Collection: in.Collection, Documents: in.DocumentIDs, Where: in.Where},
+		Options: library.RunOptions{Mode: in.Mode, Provider: in.Provider, Model: in.Model}, Chat: s.opt.Chat, Log: s.log})
+	if err != nil {
 		return nil, out, err
-	}
-	if len(q.Where) > 0 { // the agent's searches are scoped by documents
-		docs, err := facets.ScopeDocuments(ctx, s.lib.KB, in.Where, q.DocumentIDs)
-		if err != nil {
-			return nil, out, err
-		}
-		q.DocumentIDs = docs
 	}
 	// The run ends when its caller cancels the call or leaves, and takes a slot of the limit /v1/ask shares.
 	ctx, cancel := s.callContext(ctx, req.Extra)
@@ -350,16 +346,6 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 		return nil, out, err
 	}
 	defer release()
-	chat, modelName, provName := s.opt.Chat, in.Model, in.Provider
-	if chat == nil {
-		c, p, m, err := s.lib.Chat(in.Provider, in.Model)
-		if err != nil {
-			return nil, out, err
-		}
-		chat, modelName, provName = c, m, p.Name
-	}
-	deps := s.lib.AgentDeps(chat, s.log)
-	deps.Query.DocumentIDs = q.DocumentIDs
 	token := req.Params.GetProgressToken()
 	steps := 0
 	var grounding *agent.GroundingInfo
@@ -377,8 +363,8 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 			s.log.Debug("mcp: progress", "err", err)
 		}
 	}
-	cfg := agent.Config{Mode: mode, Provider: provName, Model: modelName, Collection: in.Collection}
-	runID, res, err := kbagent.Ask(ctx, deps, 0, cfg, question, sink)
+	t, err := q.Ask(ctx, sink)
+	runID, res := t.RunID, t.Result
 	if err != nil && ctx.Err() != nil {
 		return nil, out, fmt.Errorf("ask (run %d) stopped: %w", runID, context.Cause(ctx))
 	}
@@ -411,15 +397,6 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 		}
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, out, nil
-}
-
-func validMode(m agent.Mode) bool {
-	for _, x := range agent.Modes {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
 
 // progressMessage says what a step of the agent did; token deltas say nothing (there are thousands).

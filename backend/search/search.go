@@ -4,7 +4,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -20,7 +19,7 @@ import (
 	"proofglass/backend/kb"
 	"proofglass/backend/lexical"
 	"proofglass/backend/model"
-	"proofglass/backend/model/builtin"
+	"proofglass/backend/model/provider"
 )
 
 // Mode selects which signals a search uses.
@@ -149,19 +148,17 @@ type Result struct {
 	Rerank *RerankInfo `json:"rerank,omitempty"`
 }
 
-// Resolver returns the embedder for a model id as stored in a collection ("builtin/glove-100d", ...).
-type Resolver func(ctx context.Context, modelID string) (model.Embedder, error)
+// Resolver returns the embedder for a model id as stored in a collection (provider.Resolver, which ingest shares).
+type Resolver = provider.Resolver
 
 // ErrNoEmbedder is returned by a Resolver that does not know a model id.
-var ErrNoEmbedder = errors.New("search: no embedder configured for this model")
+var ErrNoEmbedder = provider.ErrNoEmbedder
 
 // BuiltinResolver knows only the built-in GloVe embedder.
-func BuiltinResolver(_ context.Context, modelID string) (model.Embedder, error) {
-	if modelID == glove.ModelID {
-		return builtin.New(), nil
-	}
-	return nil, fmt.Errorf("%s: %w", modelID, ErrNoEmbedder)
-}
+var BuiltinResolver Resolver = provider.BuiltinResolver
+
+// ConfigResolver resolves "profile/model" ids through the configured provider profiles (provider.ConfigResolver).
+var ConfigResolver = provider.ConfigResolver
 
 // Options configure a Searcher.
 type Options struct {

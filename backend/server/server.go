@@ -394,36 +394,15 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if req.Collection != "" {
-		if _, err := s.lib.KB.CollectionByName(r.Context(), req.Collection); err != nil {
-			httpError(w, http.StatusNotFound, fmt.Sprintf("collection %q: %v", req.Collection, err))
-			return
-		}
-	}
-	var scope []int64
-	if len(req.Documents) > 0 {
-		if scope, err = search.ResolveDocuments(r.Context(), s.lib.KB, req.Collection, req.Documents); err != nil {
-			httpError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-	}
-	if scope, err = facets.ScopeDocuments(r.Context(), s.lib.KB, req.Where, scope); err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	ro := req.RunOptions()
-	var (
-		chat model.Chat
-		cfg  agent.Config
-	)
-	if s.opt.Chat != nil {
-		chat = s.opt.Chat
-		cfg, err = s.lib.AgentConfigWith(chat, ro)
-	} else {
-		chat, cfg, err = s.lib.AgentConfig(ro)
-	}
+	q, err := s.lib.Prepare(r.Context(), library.AskRequest{Question: req.Question, ConversationID: req.ConversationID,
+		Scope: library.Scope{DocumentNames: req.Documents, Where: req.Where}, Options: req.RunOptions(),
+		Chat: s.opt.Chat, Log: s.log})
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		status := http.StatusBadRequest
+		if errors.Is(err, library.ErrNoCollection) {
+			status = http.StatusNotFound
+		}
+		httpError(w, status, err.Error())
 		return
 	}
 	release, ok := s.runs.acquire(r.Context(), 1)
@@ -437,23 +416,18 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
-	convID, err := s.lib.BeginTurn(r.Context(), req.ConversationID, req.Question)
-	if errors.Is(err, kb.ErrNotFound) {
-		httpError(w, http.StatusNotFound, fmt.Sprintf("conversation %d not found", req.ConversationID))
-		return
-	}
-	if err != nil {
-		httpError(w, http.StatusInternalServerError, s.public(err))
-		return
-	}
-	w.Header().Set("X-Proofglass-Conversation", strconv.FormatInt(convID, 10))
-	w.Header().Set("X-Loupe-Conversation", strconv.FormatInt(convID, 10)) // the old name, for one release
 	rc := http.NewResponseController(w)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	flusher.Flush()
+	streaming := false
 	sink := func(ev agent.Event) {
+		if !streaming { // the conversation is recorded before the first event: its id goes in the headers
+			streaming = true
+			convID := strconv.FormatInt(q.ConversationID(), 10)
+			w.Header().Set("X-Proofglass-Conversation", convID)
+			w.Header().Set("X-Loupe-Conversation", convID) // the old name, for one release
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Cache-Control", "no-cache")
+			w.WriteHeader(http.StatusOK)
+		}
 		b, err := json.Marshal(ev)
 		if err != nil {
 			return
@@ -462,9 +436,13 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Kind, b)
 		flusher.Flush()
 	}
-	cfg.Documents = scope
-	t, err := s.lib.AnswerTurn(r.Context(), convID, chat, cfg, req.Question, sink)
-	if err != nil && r.Context().Err() == nil {
+	t, err := q.Ask(r.Context(), sink)
+	switch {
+	case err != nil && !streaming && errors.Is(err, kb.ErrNotFound):
+		httpError(w, http.StatusNotFound, fmt.Sprintf("conversation %d not found", req.ConversationID))
+	case err != nil && !streaming:
+		httpError(w, http.StatusInternalServerError, s.public(err))
+	case err != nil && r.Context().Err() == nil:
 		s.log.Warn("ask", "run", t.RunID, "err", err)
 	}
 }
