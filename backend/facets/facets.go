@@ -13,19 +13,6 @@ import (
 	"proofglass/backend/kb"
 )
 
-// Facet names, as stored, shown and filtered.
-const (
-	Title   = "title"
-	Org     = "org"
-	Kind    = "kind"
-	Year    = "year"    // the fiscal or calendar year the document covers (else the year of its date)
-	Quarter = "quarter" // Q1–Q4 of a quarterly filing or release
-	Date    = "date"    // YYYY-MM-DD, or YYYY-MM
-)
-
-// Names lists the facets in the order they are shown.
-var Names = []string{Title, Org, Kind, Year, Quarter, Date}
-
 // Facets is what a document is.
 type Facets struct {
 	Title   string `json:"title,omitempty"`
@@ -38,38 +25,16 @@ type Facets struct {
 
 // Get returns the facet called name.
 func (f Facets) Get(name string) string {
-	switch name {
-	case Title:
-		return f.Title
-	case Org:
-		return f.Org
-	case Kind:
-		return f.Kind
-	case Year:
-		return f.Year
-	case Quarter:
-		return f.Quarter
-	case Date:
-		return f.Date
+	if d, ok := defOf(name); ok {
+		return *d.field(&f)
 	}
 	return ""
 }
 
 // Set sets the facet called name.
 func (f *Facets) Set(name, v string) {
-	switch name {
-	case Title:
-		f.Title = v
-	case Org:
-		f.Org = v
-	case Kind:
-		f.Kind = v
-	case Year:
-		f.Year = v
-	case Quarter:
-		f.Quarter = v
-	case Date:
-		f.Date = v
+	if d, ok := defOf(name); ok {
+		*d.field(f) = v
 	}
 }
 
@@ -97,14 +62,9 @@ func FromRows(rows []kb.Facet) Facets {
 // quarters their canonical spelling ("10k" → "10-k", "third quarter" → "q3").
 func Fold(name, v string) string {
 	v = strings.ToLower(strings.Join(strings.Fields(v), " "))
-	switch name {
-	case Kind:
-		if k := CanonicalKind(v); k != "" {
-			return strings.ToLower(k)
-		}
-	case Quarter:
-		if q := canonicalQuarter(v); q != "" {
-			return strings.ToLower(q)
+	if d, ok := defOf(name); ok && d.canonical != nil {
+		if c := d.canonical(v); c != "" {
+			return strings.ToLower(c)
 		}
 	}
 	return v

@@ -13,12 +13,17 @@ import (
 const WhereSyntax = `facet=value[,facet=value…] with facets title, org, kind, year, quarter, period, date; ` +
 	`value|value for either; year=2019..2022 for a range (e.g. org=acme,year=2022,kind=10-K)`
 
-// aliases are the other names a filter may use for a facet.
-var aliases = map[string]string{
-	"title": Title, "org": Org, "organisation": Org, "organization": Org, "company": Org, "issuer": Org,
-	"institution": Org, "kind": Kind, "type": Kind, "year": Year, "fy": Year, "quarter": Quarter, "date": Date,
-	"period": "period",
-}
+// aliases are the names a filter may use for a facet: its own, its defs' aliases, and "period" (year and quarter).
+var aliases = func() map[string]string {
+	m := map[string]string{"period": "period"}
+	for _, d := range defs {
+		m[d.name] = d.name
+		for _, a := range d.aliases {
+			m[a] = d.name
+		}
+	}
+	return m
+}()
 
 // clauseStartRE finds where a clause begins: a facet name and "=" at the start or after a comma, so a value may
 // hold commas ("org=Acme, Inc.,year=2022").
@@ -74,36 +79,10 @@ func clause(name, value string) ([]kb.FacetCond, error) {
 	if len(vals) == 0 {
 		return nil, fmt.Errorf("%s: no value", name)
 	}
+	if d, ok := defOf(name); ok {
+		return d.filter(vals)
+	}
 	switch name {
-	case Title, Org:
-		return []kb.FacetCond{{Name: name, Op: kb.FacetContains, Values: fold(name, vals)}}, nil
-	case Kind:
-		for _, v := range vals {
-			if CanonicalKind(v) == "" {
-				return nil, fmt.Errorf("kind %q: unknown (want one of %s)", v, strings.Join(Kinds, ", "))
-			}
-		}
-		return []kb.FacetCond{{Name: name, Op: kb.FacetEq, Values: fold(name, vals)}}, nil
-	case Year:
-		years, err := yearValues(vals)
-		if err != nil {
-			return nil, err
-		}
-		return []kb.FacetCond{{Name: Year, Op: kb.FacetEq, Values: years}}, nil
-	case Quarter:
-		for _, v := range vals {
-			if canonicalQuarter(v) == "" {
-				return nil, fmt.Errorf("quarter %q: want Q1, Q2, Q3 or Q4", v)
-			}
-		}
-		return []kb.FacetCond{{Name: Quarter, Op: kb.FacetEq, Values: fold(name, vals)}}, nil
-	case Date:
-		for _, v := range vals {
-			if !datePrefixRE.MatchString(v) {
-				return nil, fmt.Errorf("date %q: want YYYY, YYYY-MM or YYYY-MM-DD", v)
-			}
-		}
-		return []kb.FacetCond{{Name: Date, Op: kb.FacetPrefix, Values: vals}}, nil
 	case "period":
 		if len(vals) != 1 {
 			return nil, fmt.Errorf("period %q: give one period (2022, FY2022, 2022Q3, Q3 2022)", value)
@@ -181,27 +160,8 @@ func normalise(name, value string) (string, error) {
 	if len([]rune(value)) > 300 {
 		return "", fmt.Errorf("%s: longer than 300 characters", name)
 	}
-	switch name {
-	case Kind:
-		if k := CanonicalKind(value); k != "" {
-			return k, nil
-		}
-		return value, nil // a kind of the user's own
-	case Year:
-		y, q := parsePeriod(value)
-		if y == "" || q != "" {
-			return "", fmt.Errorf("year %q: want a year such as 2022", value)
-		}
-		return y, nil
-	case Quarter:
-		if q := canonicalQuarter(value); q != "" {
-			return q, nil
-		}
-		return "", fmt.Errorf("quarter %q: want Q1, Q2, Q3 or Q4", value)
-	case Date:
-		if !datePrefixRE.MatchString(value) {
-			return "", fmt.Errorf("date %q: want YYYY, YYYY-MM or YYYY-MM-DD", value)
-		}
+	if d, ok := defOf(name); ok && d.check != nil {
+		return d.check(value)
 	}
 	return value, nil
 }
