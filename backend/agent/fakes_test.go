@@ -44,9 +44,7 @@ var (
 func pdfPages(t testing.TB) []image.Image {
 	t.Helper()
 	dir := testdata(t)
-	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		t.Skip("pdftoppm (poppler-utils) not installed")
-	}
+	fixture.Command(t, "pdftoppm")
 	pagesOnce.Do(func() {
 		out, err := os.MkdirTemp("", "agent-pages-")
 		if err != nil {

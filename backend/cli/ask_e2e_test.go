@@ -3,12 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 )
 
@@ -16,10 +16,7 @@ import (
 // (random weights): it shows the plumbing — page images reach the model and the run completes and is stored —
 // never what the model says.
 func TestAskE2EOllama(t *testing.T) {
-	host := os.Getenv("OLLAMA_HOST")
-	if host == "" {
-		t.Skip("OLLAMA_HOST not set: export \"$(../shared/tools/ollama-e2e/up.sh)\" to run against the real Ollama")
-	}
+	fixture.OllamaHost(t)
 	data := t.TempDir()
 	texts, _ := askKB(t, data, "pdf/real/blood_loss_report.pdf")
 	word, page := uniqueWord(t, texts)

@@ -6,11 +6,11 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/fixture"
 	"proofglass/backend/model"
 )
 
@@ -61,9 +61,7 @@ func TestAskSaysWhyTheModelFailed(t *testing.T) {
 		}
 	})
 	t.Run("model missing on the real Ollama", func(t *testing.T) {
-		if os.Getenv("OLLAMA_HOST") == "" {
-			t.Skip("OLLAMA_HOST not set: export \"$(../shared/tools/ollama-e2e/up.sh)\" to run against the real Ollama")
-		}
+		fixture.OllamaHost(t)
 		t.Setenv("PROOFGLASS_PROVIDER", "")
 		t.Setenv("PROOFGLASS_MODEL", "")
 		if e := lastError(t, "--provider", "ollama", "--model", "no-such-model:1b"); e.Code != "model" || e.Reason != model.FailureNotFound {

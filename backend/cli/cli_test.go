@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"proofglass/backend/fixture"
 )
 
 // run executes the CLI with a fresh data dir and returns stdout.
@@ -146,10 +147,7 @@ func TestDoctorEndpoints(t *testing.T) {
 }
 
 func TestE2EDoctorRealOllama(t *testing.T) {
-	host := os.Getenv("OLLAMA_HOST")
-	if host == "" {
-		t.Skip("OLLAMA_HOST not set: start ../shared/tools/ollama-e2e/up.sh")
-	}
+	fixture.OllamaHost(t)
 	out, _ := run(t, t.TempDir(), "doctor", "--json")
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		var c struct {

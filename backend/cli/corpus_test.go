@@ -80,15 +80,10 @@ func TestServePrerenderCollection(t *testing.T) {
 		}
 	}()
 	pages := filepath.Join(data, "cache", "pages")
-	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	fixture.WaitFor(t, 120*time.Second, func() bool {
 		files, _ := filepath.Glob(filepath.Join(pages, "stats", "*", "hsaur3-Ch_analysis_of_variance_*.jpg"))
-		if len(files) == 13 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of 13 pages prerendered\n%s", len(files), out.String())
-		}
-	}
+		return len(files) == 13
+	}, "the 13 pages to be prerendered")
 	if files, _ := filepath.Glob(filepath.Join(pages, "other", "*", "*.jpg")); len(files) != 0 {
 		t.Errorf("%d page files of a collection not named", len(files))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"proofglass/backend/eval"
+	"proofglass/backend/fixture"
 )
 
 // TestEvalAnswersE2EOllama runs the whole pipeline against the real Ollama of ../shared/tools/ollama-e2e: the agent
@@ -19,9 +20,7 @@ import (
 // nothing meaningful, so accuracy near zero is the honest result; the test checks that every stage ran and that
 // what was stored is consistent, never what the models said.
 func TestEvalAnswersE2EOllama(t *testing.T) {
-	if os.Getenv("OLLAMA_HOST") == "" {
-		t.Skip("OLLAMA_HOST not set: export \"$(../shared/tools/ollama-e2e/up.sh)\" to run against the real Ollama")
-	}
+	fixture.OllamaHost(t)
 	data := t.TempDir()
 	texts, _ := askKB(t, data, "pdf/real/blood_loss_report.pdf")
 	word, page := uniqueWord(t, texts)

@@ -259,20 +259,12 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
+	t.Cleanup(func() { _ = child.Process.Kill() })
+	fixture.WaitFor(t, 3*time.Minute, func() bool {
 		m.mu.Lock()
-		judged := m.judged
-		m.mu.Unlock()
-		if judged >= 12 {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = child.Process.Kill()
-			t.Fatalf("the evaluation judged only %d answers in 3 minutes", judged)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		defer m.mu.Unlock()
+		return m.judged >= 12
+	}, "the evaluation to judge 12 answers")
 	if err := child.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"proofglass/backend/config"
+	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 )
 
@@ -56,14 +57,12 @@ func TestServeMCPAndWatch(t *testing.T) {
 	go func() { done <- root.ExecuteContext(ctx) }()
 	addr := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)`)
 	var base string
-	for deadline := time.Now().Add(30 * time.Second); base == ""; time.Sleep(50 * time.Millisecond) {
+	fixture.WaitFor(t, 30*time.Second, func() bool {
 		if m := addr.FindStringSubmatch(out.String()); m != nil {
 			base = m[1]
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not start: %s", out.String())
-		}
-	}
+		return base != ""
+	}, "serve to start")
 
 	// Without the token /mcp is refused; with it the SDK's client lists the tools.
 	resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{}`))
@@ -95,15 +94,10 @@ func TestServeMCPAndWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	fixture.WaitFor(t, 60*time.Second, func() bool {
 		ds, _ := k.Documents(ctx, 0)
-		if len(ds) == 1 && ds[0].Name == "red.png" && ds[0].Status == kb.StatusReady {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the watched folder was not synced: %+v\n%s", ds, out.String())
-		}
-	}
+		return len(ds) == 1 && ds[0].Name == "red.png" && ds[0].Status == kb.StatusReady
+	}, "the watched folder's red.png to be synced")
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_documents", Arguments: map[string]any{"collection": "inbox"}})
 	if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "red.png") {
 		t.Fatalf("list_documents: %v %+v", err, res)

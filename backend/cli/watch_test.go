@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"proofglass/backend/config"
+	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 )
 
@@ -70,13 +71,7 @@ func TestWatchCommands(t *testing.T) {
 	root.SetArgs([]string{"--data", data, "watch", "--json", "--no-ocr"})
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(out.String(), `"stage":"done"`) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the watcher never ingested dot.png: %s", out.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	fixture.WaitFor(t, 60*time.Second, func() bool { return strings.Contains(out.String(), `"stage":"done"`) }, "the watcher to ingest dot.png")
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("watch: %v", err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"proofglass/backend/config"
+	"proofglass/backend/fixture"
 	"proofglass/backend/library"
 	"proofglass/backend/pdf"
 )
@@ -132,13 +133,7 @@ func (u *fakeUI) waitFor(t *testing.T, name string, ok func(any) bool) any {
 // timing assertion).
 func eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 2 minutes", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	fixture.WaitFor(t, 2*time.Minute, ok, what)
 }
 
 func (u *fakeUI) describe() string {

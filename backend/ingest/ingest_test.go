@@ -3,12 +3,12 @@ package ingest
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 	"proofglass/backend/media"
 	"proofglass/backend/ocr"
@@ -18,9 +18,7 @@ import (
 func needTool(t *testing.T, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		if _, err := exec.LookPath(n); err != nil {
-			t.Skipf("%s is not installed (Debian: see scripts/setup.sh)", n)
-		}
+		fixture.Command(t, n)
 	}
 }
 

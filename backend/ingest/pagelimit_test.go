@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,9 +68,7 @@ func TestPageLimits(t *testing.T) {
 		}
 	})
 
-	if _, err := exec.LookPath("tesseract"); err != nil {
-		t.Skip("tesseract not installed: the blank-page rule applies with OCR on")
-	}
+	fixture.Command(t, "tesseract")
 	t.Run("blank pages beyond MaxBlankPages", func(t *testing.T) {
 		k := openKB(t, t.TempDir())
 		in := New(k, nil, Options{Workers: 2, PDF: workerOptions(), OCRDPI: 50, MaxBlankPages: 10})

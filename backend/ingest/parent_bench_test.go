@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"proofglass/backend/fixture"
 )
 
 // BenchmarkParentRefman is the storing process's share of ingesting R's reference manual, pages 1–200 (a copy
@@ -15,9 +17,7 @@ import (
 //
 //	go test ./backend/ingest -run '^$' -bench ParentRefman -benchtime 5x
 func BenchmarkParentRefman(b *testing.B) {
-	if _, err := exec.LookPath("mutool"); err != nil {
-		b.Skip("mutool not installed (Debian: mupdf-tools)")
-	}
+	fixture.Command(b, "mutool")
 	src := filepath.Join(b.TempDir(), "R-refman-200.pdf")
 	if out, err := exec.Command("mutool", "clean", testdata(b, "pdf", "real", "R-refman.pdf"), src, "1-200").CombinedOutput(); err != nil {
 		b.Fatalf("mutool clean: %v %s", err, out)

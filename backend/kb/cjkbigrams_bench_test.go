@@ -32,9 +32,7 @@ END;`
 //
 //	go test -run X -bench CJKIndexes -benchtime 1x ./backend/kb/
 func BenchmarkCJKIndexes(b *testing.B) {
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		b.Skip("pdftotext (poppler-utils) not installed")
-	}
+	fixture.Command(b, "pdftotext")
 	var sentences []string
 	for _, rel := range []string{"pdf/cjk/zhlipsum.pdf", "pdf/cjk/zhnumber.pdf"} {
 		out, err := exec.Command("pdftotext", "-enc", "UTF-8", fixture.Path(b, rel), "-").Output()

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/model/ollama"
 	"proofglass/backend/pdf"
 	"proofglass/backend/search"
@@ -72,13 +72,7 @@ func (s *oneDelta) Close() error         { return nil }
 
 func e2eOllama(t *testing.T) (*ollama.Client, string) {
 	t.Helper()
-	h := os.Getenv("OLLAMA_HOST")
-	if h == "" {
-		t.Skip(`OLLAMA_HOST is not set: run export "$(../shared/tools/ollama-e2e/up.sh)" first`)
-	}
-	if !strings.Contains(h, "://") {
-		h = "http://" + h
-	}
+	h := modeltest.OllamaURL(t)
 	c, err := ollama.New(h, ollama.Options{})
 	if err != nil {
 		t.Fatal(err)

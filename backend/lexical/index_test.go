@@ -42,9 +42,7 @@ func stemFTS(t testing.TB) func(string) string {
 // pdfTexts returns each page's text of a real PDF, extracted by poppler (independent of Proofglass's extractor).
 func pdfTexts(t testing.TB, rel string) []string {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) not installed")
-	}
+	fixture.Command(t, "pdftotext")
 	out, err := exec.Command("pdftotext", "-enc", "UTF-8", fixture.Path(t, rel), "-").Output()
 	if err != nil {
 		t.Fatalf("pdftotext %s: %v", rel, err)

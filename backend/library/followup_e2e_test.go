@@ -2,12 +2,11 @@ package library
 
 import (
 	"context"
-	"os"
-	"strings"
 	"testing"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/model/ollama"
 )
 
@@ -28,13 +27,7 @@ func (c rewriteTo) Chat(ctx context.Context, req model.Request) (model.Stream, e
 // reaches the server (its prompt is counted there), and when the server fails it (an unknown model), the run answers
 // the question as asked and says so. tiny-vision's words mean nothing: only the plumbing is asserted.
 func TestFollowUpE2EOllama(t *testing.T) {
-	host := os.Getenv("OLLAMA_HOST")
-	if host == "" {
-		t.Skip("OLLAMA_HOST not set: export \"$(../shared/tools/ollama-e2e/up.sh)\" to run against the real Ollama")
-	}
-	if !strings.Contains(host, "://") {
-		host = "http://" + host
-	}
+	host := modeltest.OllamaURL(t)
 	c, err := ollama.New(host, ollama.Options{})
 	if err != nil {
 		t.Fatal(err)

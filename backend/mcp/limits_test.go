@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"proofglass/backend/fixture"
 	"proofglass/backend/library"
 	"proofglass/backend/model/modeltest"
 	"proofglass/backend/server"
@@ -116,10 +117,7 @@ func TestAskSharesRunLimitsAndStopsWhenTheClientLeaves(t *testing.T) {
 	}
 	// Six calls are refused at once; four hold a run each, waiting on the model.
 	refused := map[*caller]bool{}
-	for deadline := time.Now().Add(time.Minute); len(refused) < 6; {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d calls refused as busy, want 6", len(refused))
-		}
+	waitFor(t, "6 calls refused as busy", func() bool {
 		for _, c := range callers {
 			select {
 			case r := <-c.res:
@@ -130,8 +128,8 @@ func TestAskSharesRunLimitsAndStopsWhenTheClientLeaves(t *testing.T) {
 			default:
 			}
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(refused) >= 6
+	})
 	var running []*caller
 	for _, c := range callers {
 		if !refused[c] {
@@ -201,9 +199,5 @@ func TestAskSharesRunLimitsAndStopsWhenTheClientLeaves(t *testing.T) {
 // waitFor polls cond until it holds, failing the test after a minute.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
+	fixture.WaitFor(t, time.Minute, cond, what)
 }

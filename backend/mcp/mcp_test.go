@@ -440,14 +440,12 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 		}
 		// Notifications are sent before the result, but the client hands them to its handler on its own.
 		var got string
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		fixture.WaitFor(t, 10*time.Second, func() bool {
 			pmu.Lock()
 			got = strings.Join(progress, " | ")
 			pmu.Unlock()
-			if strings.Contains(got, "answered") || time.Now().After(deadline) {
-				break
-			}
-		}
+			return strings.Contains(got, "answered")
+		}, "the progress notification of the answer")
 		for _, want := range []string{"started (vrag)", "searching: " + l.word, "found 10 pages", "answered"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("progress %q lacks %q", got, want)

@@ -47,9 +47,7 @@ func TestIntervalKeepsWholeSeconds(t *testing.T) {
 // TestKeyframeTimestampsAndOCR: the mwe movie prints its own time; the keyframe at t = 12 s must read 00:12.
 func TestKeyframeTimestampsAndOCR(t *testing.T) {
 	needFFmpeg(t)
-	if _, err := exec.LookPath("tesseract"); err != nil {
-		t.Skip("tesseract not installed")
-	}
+	fixture.Command(t, "tesseract")
 	path := testdata(t, "video/mwe-example-movie.mp4")
 	o := Options{ClipSeconds: 20, OCR: ocr.New(ocr.Options{Languages: []string{"eng"}})}
 	var clips []Clip

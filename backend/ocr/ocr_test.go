@@ -21,9 +21,7 @@ func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }
 
 func needTesseract(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("tesseract"); err != nil {
-		t.Skip("tesseract not installed")
-	}
+	fixture.Command(t, "tesseract")
 }
 
 func read(t *testing.T, path string) []byte {
@@ -77,9 +75,7 @@ func TestRecognizeScans(t *testing.T) {
 // TestRecognizeChinese OCRs a page of Chinese text rendered by poppler's pdftoppm.
 func TestRecognizeChinese(t *testing.T) {
 	needTesseract(t)
-	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		t.Skip("pdftoppm (poppler-utils) not installed")
-	}
+	fixture.Command(t, "pdftoppm")
 	out := filepath.Join(t.TempDir(), "zh")
 	pdf := testdata(t, "pdf/cjk/zhlipsum.pdf")
 	if b, err := exec.Command("pdftoppm", "-r", "150", "-f", "3", "-l", "3", "-x", "0", "-y", "0", "-W", "1240",

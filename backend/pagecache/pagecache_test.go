@@ -38,18 +38,19 @@ func TestNamesAndLayout(t *testing.T) {
 }
 
 func TestLRUEvictionUnderTheCap(t *testing.T) {
-	c := New(t.TempDir(), Options{MaxBytes: 1000, Lease: time.Nanosecond})
+	clk := &clock{t: time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)}
+	c := New(t.TempDir(), Options{MaxBytes: 1000, Lease: time.Nanosecond, Now: clk.now})
 	data := bytes.Repeat([]byte{1}, 300)
 	for i := 1; i <= 3; i++ {
 		if _, err := c.Put(key("a", i), data); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(5 * time.Millisecond)
+		clk.advance(5 * time.Millisecond)
 	}
 	if _, ok := c.Get(key("a", 1)); !ok { // page 1 is now the most recently used
 		t.Fatal("page 1 missing")
 	}
-	time.Sleep(5 * time.Millisecond)
+	clk.advance(5 * time.Millisecond)
 	c.Put(key("a", 4), data) // 1,200 bytes > 1,000: evict the least recently used (page 2) until ≤ 900
 	if _, ok := c.Get(key("a", 2)); ok {
 		t.Error("least recently used page 2 survived")

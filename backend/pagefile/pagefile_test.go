@@ -135,9 +135,7 @@ func TestExportCorpus(t *testing.T) {
 		t.Errorf("unknown collection: %v", err)
 	}
 
-	if _, err := exec.LookPath("pdftoppm"); err != nil {
-		t.Skip("pdftoppm not installed: the pixel size is not compared with VRAG's renderer")
-	}
+	fixture.Command(t, "pdftoppm")
 	ref := t.TempDir()
 	if b, err := exec.Command("pdftoppm", "-r", "200", "-jpeg", "-f", "5", "-l", "5", pdfPath, filepath.Join(ref, "p")).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v %s", err, b)

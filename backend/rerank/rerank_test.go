@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -245,11 +244,7 @@ func TestChatRanksListwise(t *testing.T) {
 // (images encoded, the call answered, the reply parsed or refused as unreadable), not the ordering — the test model's
 // text is meaningless.
 func TestChatRerankE2E(t *testing.T) {
-	host := os.Getenv("OLLAMA_HOST")
-	if host == "" {
-		t.Skip("OLLAMA_HOST not set: run ../shared/tools/ollama-e2e/up.sh")
-	}
-	cl, err := ollama.New("http://"+strings.TrimPrefix(host, "http://"), ollama.Options{Provider: "ollama"})
+	cl, err := ollama.New(modeltest.OllamaURL(t), ollama.Options{Provider: "ollama"})
 	if err != nil {
 		t.Fatal(err)
 	}

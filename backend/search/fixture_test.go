@@ -45,9 +45,7 @@ var (
 // independent of Proofglass's own, so the search tests do not depend on the ingest pipeline.
 func pdfPages(t testing.TB, path string) []page {
 	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext (poppler-utils) not installed")
-	}
+	fixture.Command(t, "pdftotext")
 	out, err := exec.Command("pdftotext", "-bbox", path, "-").Output()
 	if err != nil {
 		t.Fatalf("pdftotext -bbox %s: %v", path, err)

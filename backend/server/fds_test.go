@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	fx "proofglass/backend/fixture"
 	"proofglass/backend/kb"
 )
 
@@ -44,7 +45,8 @@ func TestDescriptorsAfterABurst(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := f.lib.Config.DBPath()
-	time.Sleep(300 * time.Millisecond) // let the fixture's own connections go idle and close
+	// The fixture's own connections go idle and close first.
+	fx.WaitFor(t, time.Minute, func() bool { return f.lib.KB.DB().Stats().Idle == 0 }, "the idle connections to close")
 	before := dbDescriptors(t, db)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -76,14 +78,7 @@ func TestDescriptorsAfterABurst(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	after := 0
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		if after = dbDescriptors(t, db); after <= before || time.Now().After(deadline) {
-			break
-		}
-	}
-	t.Logf("descriptors on the database: %d before, up to %d during the burst, %d once idle", before, peak, after)
-	if after > before {
-		t.Fatalf("%d descriptors on the database once idle, %d before the burst", after, before)
-	}
+	t.Logf("descriptors on the database: %d before, up to %d during the burst", before, peak)
+	fx.WaitFor(t, time.Minute, func() bool { return dbDescriptors(t, db) <= before },
+		fmt.Sprintf("the descriptors on the database to fall back to the %d before the burst", before))
 }

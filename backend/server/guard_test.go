@@ -2,21 +2,18 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
+
+	fx "proofglass/backend/fixture"
 )
 
 // waitQueued waits until l has n requests waiting (the test's gate: arrival order is fixed before anything runs).
 func waitQueued(t *testing.T, l *limiter, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for l.waiting() != n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d waiting, want %d", l.waiting(), n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	fx.WaitFor(t, 10*time.Second, func() bool { return l.waiting() == n }, fmt.Sprintf("%d requests waiting", n))
 }
 
 // TestLimiterAdmitsInArrivalOrder holds the limiter, queues requests one by one, and releases: they must run in

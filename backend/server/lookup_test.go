@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"proofglass/backend/agent"
+	fx "proofglass/backend/fixture"
 	"proofglass/backend/library"
 	"proofglass/backend/model/modeltest"
 )
@@ -113,21 +114,12 @@ func TestAskAgainstASilentModel(t *testing.T) {
 		t.Fatalf("run_started came with %d look-ups held by the model server, want it before the look-up's answer", held)
 	}
 	cancel()
-	for deadline := time.Now().Add(time.Minute); silent.Held() != 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the run went on waiting for the model after its client left")
-		}
-	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+	fx.WaitFor(t, time.Minute, func() bool { return silent.Held() == 0 }, "the run to stop waiting for the model after its client left")
+	fx.WaitFor(t, time.Minute, func() bool {
 		runs, err := lib.KB.Runs(context.Background(), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(runs) == 7 && runs[0].Status == "cancelled" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the run left by its client is not stored as cancelled: %+v", runs[0])
-		}
-	}
+		return len(runs) == 7 && runs[0].Status == "cancelled"
+	}, "the run left by its client to be stored as cancelled")
 }

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"proofglass/backend/fixture"
 )
 
 // startWith starts the harness's Manager with options and hooks of a test's own.
@@ -26,6 +28,7 @@ func (h *harness) startWith(o Options, hook func(*Manager)) {
 		o.Progress = h.rec.progress
 	}
 	h.m = New(h.k, h.in, o)
+	h.listen(h.m)
 	if hook != nil {
 		hook(h.m)
 	}
@@ -48,9 +51,8 @@ func TestCrashBetweenJournalAndDelete(t *testing.T) {
 	h := newHarness(t)
 	dir := t.TempDir()
 	for i := range 30 {
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.png", i)), pngBytes(t, uint64(700+i), 24))
+		writeSettled(t, filepath.Join(dir, fmt.Sprintf("f%02d.png", i)), pngBytes(t, uint64(700+i), 24))
 	}
-	time.Sleep(150 * time.Millisecond)
 	var crashed sync.Once
 	var crash atomic.Bool
 	h.startWith(Options{}, func(m *Manager) {
@@ -71,11 +73,7 @@ func TestCrashBetweenJournalAndDelete(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for deadline := time.Now().Add(60 * time.Second); !h.crashedIdle(&crash); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the pass never reached the deletions")
-		}
-	}
+	fixture.WaitFor(t, 60*time.Second, func() bool { return h.crashedIdle(&crash) }, "the pass to reach the deletions and stop")
 	h.stop()
 	if n := len(h.libraryDocs("c")); n != 30 {
 		t.Fatalf("%d documents after the crash, want the 30 journalled ones still there", n)
@@ -106,19 +104,14 @@ func TestInterruptedFirstPassKeepsOwnership(t *testing.T) {
 	h := newHarness(t)
 	dir := t.TempDir()
 	for i := range 40 {
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.png", i)), pngBytes(t, uint64(800+i), 32))
+		writeSettled(t, filepath.Join(dir, fmt.Sprintf("f%02d.png", i)), pngBytes(t, uint64(800+i), 32))
 	}
-	time.Sleep(150 * time.Millisecond)
 	h.startWith(Options{}, nil)
 	f, err := h.m.Add(ctx, "c", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); len(h.libraryDocs("c")) < 5; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no document was created")
-		}
-	}
+	fixture.WaitFor(t, 60*time.Second, func() bool { return len(h.libraryDocs("c")) >= 5 }, "5 documents to be created")
 	h.stop() // mid-pass
 	docs := h.libraryDocs("c")
 	if len(docs) == 40 {
@@ -158,8 +151,7 @@ func TestMissingRootComesBack(t *testing.T) {
 	h := newHarness(t)
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "docs")
-	writeFile(t, filepath.Join(dir, "a.png"), pngBytes(t, 11, 24))
-	time.Sleep(150 * time.Millisecond)
+	writeSettled(t, filepath.Join(dir, "a.png"), pngBytes(t, 11, 24))
 	h.startWith(Options{Recheck: 200 * time.Millisecond}, nil)
 	if _, err := h.m.Add(ctx, "c", dir); err != nil {
 		t.Fatal(err)
@@ -171,19 +163,13 @@ func TestMissingRootComesBack(t *testing.T) {
 	}
 	waitState := func(want State) {
 		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		fixture.WaitFor(t, 30*time.Second, func() bool {
 			st, _ := h.m.Folders(ctx)
-			if len(st) == 1 && st[0].State == want {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("state never became %s: %+v", want, st)
-			}
-		}
+			return len(st) == 1 && st[0].State == want
+		}, "the folder's state to become "+string(want))
 	}
 	waitState(StateMissing)
-	writeFile(t, filepath.Join(away, "b.png"), pngBytes(t, 12, 24)) // added while away
-	time.Sleep(150 * time.Millisecond)
+	writeSettled(t, filepath.Join(away, "b.png"), pngBytes(t, 12, 24)) // added while away
 	if err := os.Rename(away, dir); err != nil {
 		t.Fatal(err)
 	}

@@ -31,10 +31,9 @@ func TestSwapForLinkBeforeIngest(t *testing.T) {
 			ctx := context.Background()
 			h := newHarness(t)
 			dir, outside := t.TempDir(), t.TempDir()
-			writeFile(t, filepath.Join(dir, tt.rel), pngBytes(t, 1, 24))
+			writeSettled(t, filepath.Join(dir, tt.rel), pngBytes(t, 1, 24))
 			secret := pngBytes(t, 2, 24)
-			writeFile(t, filepath.Join(outside, tt.rel), secret)
-			time.Sleep(150 * time.Millisecond)
+			writeSettled(t, filepath.Join(outside, tt.rel), secret)
 			var once sync.Once
 			swapped := make(chan struct{})
 			var mu sync.Mutex
@@ -64,7 +63,7 @@ func TestSwapForLinkBeforeIngest(t *testing.T) {
 			}
 			<-swapped
 			h.waitIdle()
-			time.Sleep(300 * time.Millisecond) // the link's own notification has been passed too
+			h.quiet(dir) // the link's own notification has been passed too
 			h.waitIdle()
 			for _, d := range h.libraryDocs("c") {
 				t.Errorf("document %s (%s) in the library: the linked file's content was read", d.Name, d.Status)
@@ -81,15 +80,6 @@ func TestSwapForLinkBeforeIngest(t *testing.T) {
 	}
 }
 
-func (h *harness) waitIdle() {
-	h.t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); !h.m.Idle(); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			h.t.Fatal("the pass never ended")
-		}
-	}
-}
-
 // TestUnreadableFileRecordedOnce: a file that cannot be read gets a failed document with the reason, is not tried
 // again by later passes until it changes, and is synced once it becomes readable. Root reads every file, so as root
 // the test runs itself again as nobody.
@@ -101,12 +91,11 @@ func TestUnreadableFileRecordedOnce(t *testing.T) {
 	h := newHarness(t)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "locked.png")
-	writeFile(t, p, pngBytes(t, 21, 24))
+	writeSettled(t, p, pngBytes(t, 21, 24))
 	if err := os.Chmod(p, 0); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, "ok.png"), pngBytes(t, 22, 24))
-	time.Sleep(150 * time.Millisecond)
+	writeSettled(t, filepath.Join(dir, "ok.png"), pngBytes(t, 22, 24))
 	var mu sync.Mutex
 	failures := 0
 	h.startWith(Options{Progress: func(pr ingest.Progress) {
@@ -122,12 +111,8 @@ func TestUnreadableFileRecordedOnce(t *testing.T) {
 	}
 	idle := func() {
 		t.Helper()
-		time.Sleep(300 * time.Millisecond)
-		for deadline := time.Now().Add(30 * time.Second); !h.m.Idle(); time.Sleep(50 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("never idle")
-			}
-		}
+		h.quiet(dir)
+		h.waitIdle()
 	}
 	idle()
 	d := h.docByName("c", "locked.png")
@@ -204,9 +189,9 @@ func TestWatchFolderThroughALink(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t)
 	real, outside := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(real, "a.png"), pngBytes(t, 31, 24))
-	writeFile(t, filepath.Join(real, "sub", "b.png"), pngBytes(t, 32, 24))
-	writeFile(t, filepath.Join(outside, "c.png"), pngBytes(t, 33, 24))
+	writeSettled(t, filepath.Join(real, "a.png"), pngBytes(t, 31, 24))
+	writeSettled(t, filepath.Join(real, "sub", "b.png"), pngBytes(t, 32, 24))
+	writeSettled(t, filepath.Join(outside, "c.png"), pngBytes(t, 33, 24))
 	if err := os.Symlink(outside, filepath.Join(real, "linked")); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +199,6 @@ func TestWatchFolderThroughALink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(150 * time.Millisecond)
 	h.start()
 	if _, err := h.m.Add(ctx, "c", link); err != nil {
 		t.Fatal(err)

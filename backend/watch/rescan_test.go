@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"proofglass/backend/fixture"
 )
 
 // TestRescanCatchesMissedNotifications: with the folder's notification watch gone (as on a network drive, or past
@@ -16,6 +18,7 @@ func TestRescanCatchesMissedNotifications(t *testing.T) {
 	dir := t.TempDir()
 	h.m = New(h.k, h.in, Options{Debounce: 50 * time.Millisecond, Settle: 100 * time.Millisecond, Rescan: 400 * time.Millisecond,
 		Progress: h.rec.progress})
+	h.listen(h.m)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel, h.done = cancel, make(chan error, 1)
 	go func() { h.done <- h.m.Run(ctx) }()
@@ -48,9 +51,8 @@ func TestRemoveDuringPass(t *testing.T) {
 	h := newHarness(t)
 	dir := t.TempDir()
 	for i := range 40 {
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("f%02d.png", i)), pngBytes(t, uint64(500+i), 24))
+		writeSettled(t, filepath.Join(dir, fmt.Sprintf("f%02d.png", i)), pngBytes(t, uint64(500+i), 24))
 	}
-	time.Sleep(150 * time.Millisecond) // older than Settle
 	removed := make(chan error, 1)
 	var once sync.Once
 	var m *Manager
@@ -75,14 +77,8 @@ func TestRemoveDuringPass(t *testing.T) {
 	if err := <-removed; err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if m.Idle() && len(h.libraryDocs("gone")) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d documents left after the folder was unwatched mid-pass", len(h.libraryDocs("gone")))
-		}
-	}
+	fixture.WaitFor(t, 60*time.Second, func() bool { return m.Idle() && len(h.libraryDocs("gone")) == 0 },
+		"no document left after the folder was unwatched mid-pass")
 	if fs, _ := m.Folders(ctx); len(fs) != 0 {
 		t.Errorf("folders %+v", fs)
 	}

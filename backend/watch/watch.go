@@ -108,9 +108,11 @@ type Manager struct {
 	seq     uint64 // of the last Status handed out
 
 	// Test hooks: called between a pass's scan and its ingest, and between journalling deletions and doing them
-	// (true stops the pass there, as a crash would).
+	// (true stops the pass there, as a crash would); noticed after each notification was taken in, so a test knows
+	// every earlier one was too.
 	beforeIngest func(paths []string)
 	beforeDelete func(ids []int64) bool
+	noticed      func(path string)
 }
 
 // folder is the live state of a watched folder.
@@ -514,6 +516,9 @@ func (m *Manager) events(ctx context.Context, fsw *fsnotify.Watcher) {
 			// Permission changes count too: a file that could not be read may be readable now. (Reading a file
 			// changes no attribute that inotify reports, so this does not loop.)
 			m.notice(ev.Name)
+			if m.noticed != nil {
+				m.noticed(ev.Name)
+			}
 		case err, ok := <-fsw.Errors:
 			if !ok {
 				return

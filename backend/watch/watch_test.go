@@ -57,6 +57,16 @@ func writeFile(t *testing.T, p string, b []byte) {
 	}
 }
 
+// writeSettled writes a file whose modification time is an hour old: settled, as if written before the test began.
+func writeSettled(t *testing.T, p string, b []byte) {
+	t.Helper()
+	writeFile(t, p, b)
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(from)
@@ -94,6 +104,10 @@ type harness struct {
 	m      *Manager
 	cancel context.CancelFunc
 	done   chan error
+
+	mu       sync.Mutex
+	noticed  map[string]bool // base names of the notifications the Manager took in
+	barriers int
 }
 
 func newHarness(t *testing.T) *harness {
@@ -103,7 +117,7 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	in := ingest.New(k, nil, ingest.Options{NoOCR: true, Workers: 2})
-	h := &harness{t: t, k: k, in: in, rec: &recorder{starts: map[int64]int{}, deleted: map[int64]bool{}}}
+	h := &harness{t: t, k: k, in: in, rec: &recorder{starts: map[int64]int{}, deleted: map[int64]bool{}}, noticed: map[string]bool{}}
 	// The knowledge base's delete hooks are what purges page renders: a document the watcher removes must reach them.
 	k.OnDelete(func(_ context.Context, ds []kb.Deleted) {
 		h.rec.mu.Lock()
@@ -123,6 +137,7 @@ func newHarness(t *testing.T) *harness {
 func (h *harness) start(exclude ...string) {
 	h.m = New(h.k, h.in, Options{Debounce: 100 * time.Millisecond, Settle: 400 * time.Millisecond, Rescan: -1, Exclude: exclude,
 		Progress: h.rec.progress})
+	h.listen(h.m)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel, h.done = cancel, make(chan error, 1)
 	go func() { h.done <- h.m.Run(ctx) }()
@@ -137,6 +152,51 @@ func (h *harness) stop() {
 		h.t.Errorf("Run: %v", err)
 	}
 	h.cancel = nil
+}
+
+// listen records the notifications m takes in, for quiet.
+func (h *harness) listen(m *Manager) {
+	m.noticed = func(path string) {
+		h.mu.Lock()
+		h.noticed[filepath.Base(path)] = true
+		h.mu.Unlock()
+	}
+}
+
+// quiet waits until the Manager has taken in every notification of what the test did under the watched folder dir:
+// it writes a hidden file there (which no pass takes in) and waits for its notification, which the system delivers
+// after all earlier ones. A folder without notification watches (a network drive's stand-in) has none on its way.
+func (h *harness) quiet(dir string) {
+	h.t.Helper()
+	h.m.mu.Lock()
+	watched := false
+	for d := range h.m.dirs {
+		if r, err := filepath.EvalSymlinks(d); d == dir || err == nil && r == dir {
+			watched = true
+		}
+	}
+	h.m.mu.Unlock()
+	if !watched {
+		return
+	}
+	h.barriers++
+	name := fmt.Sprintf(".barrier-%d", h.barriers)
+	p := filepath.Join(dir, name)
+	writeFile(h.t, p, nil)
+	fixture.WaitFor(h.t, 30*time.Second, func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.noticed[name]
+	}, "the notification of "+p)
+	if err := os.Remove(p); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// waitIdle waits until the Manager has nothing to do.
+func (h *harness) waitIdle() {
+	h.t.Helper()
+	fixture.WaitFor(h.t, 30*time.Second, h.m.Idle, "the watcher to be idle")
 }
 
 // diskDocs maps the sha256 of every visible file under dir to its rel path (.txt files are not documents, and
@@ -202,24 +262,22 @@ func (h *harness) equal(collection, dir string) string {
 	return strings.Join(diff, "; ")
 }
 
-// waitEqual waits until the Manager is idle and the library equals the folder.
+// waitEqual waits until the Manager is idle and the library equals the folder, and still so once every notification
+// of what the test did was taken in.
 func (h *harness) waitEqual(collection, dir string) {
 	h.t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
+	last := ""
+	matched := func() bool {
 		diff := h.equal(collection, dir)
-		if diff == "" && h.m.Idle() {
-			// Idle twice in a row, a debounce apart: no notification was still on its way.
-			time.Sleep(300 * time.Millisecond)
-			if diff = h.equal(collection, dir); diff == "" && h.m.Idle() {
-				return
-			}
+		if diff != last {
+			h.t.Logf("library vs %s: %.300s", dir, diff) // shown when the wait fails
+			last = diff
 		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("library never matched %s: %s", dir, diff)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return diff == "" && h.m.Idle()
 	}
+	fixture.WaitFor(h.t, 90*time.Second, matched, "the library to match "+dir)
+	h.quiet(dir)
+	fixture.WaitFor(h.t, 90*time.Second, matched, "the library to match "+dir+" after every notification")
 }
 
 func (h *harness) docByName(collection, name string) kb.Document {
@@ -290,8 +348,7 @@ func TestWatchFolder(t *testing.T) {
 		if err := os.Chtimes(filepath.Join(dir, "a.pdf"), later, later); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Second)
-		waitEqualMedia()
+		waitEqualMedia() // waits for the touch's notification too
 		if n := len(h.libraryDocs("watched")); n != before {
 			t.Errorf("%d documents after a touch, want %d", n, before)
 		}
@@ -367,15 +424,14 @@ func TestWatchFolder(t *testing.T) {
 		h.stop()
 		renamedID := h.docByName("watched", "slow.png").ID
 		// While Proofglass is not running: a file created, one deleted, one moved, and a subfolder made again.
-		writeFile(t, filepath.Join(dir, "offline.png"), pngBytes(t, 3, 40))
+		writeSettled(t, filepath.Join(dir, "offline.png"), pngBytes(t, 3, 40))
 		if err := os.Remove(filepath.Join(dir, "img1.png")); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Rename(filepath.Join(dir, "slow.png"), filepath.Join(dir, "sub", "slow-moved.png")); err != nil {
 			t.Fatal(err)
 		}
-		writeFile(t, filepath.Join(dir, "burst", "again.png"), pngBytes(t, 4, 20))
-		time.Sleep(500 * time.Millisecond) // older than Settle
+		writeSettled(t, filepath.Join(dir, "burst", "again.png"), pngBytes(t, 4, 20))
 		h.start(filepath.Join(dir, "proofglass-data"))
 		waitEqualMedia()
 		if d := h.docByName("watched", "slow-moved.png"); d.ID != renamedID {
@@ -415,19 +471,13 @@ func TestWatchFolder(t *testing.T) {
 		if err := os.RemoveAll(dir); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			st, _ := h.m.Folders(ctx)
-			if len(st) == 1 && st[0].State == StateMissing {
-				if !strings.Contains(st[0].LastError, "not found") {
-					t.Errorf("last error %q", st[0].LastError)
-				}
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("state never became missing: %+v", st)
-			}
-			time.Sleep(50 * time.Millisecond)
+		var st []Status
+		fixture.WaitFor(t, 30*time.Second, func() bool {
+			st, _ = h.m.Folders(ctx)
+			return len(st) == 1 && st[0].State == StateMissing
+		}, "the folder's state to become missing")
+		if !strings.Contains(st[0].LastError, "not found") {
+			t.Errorf("last error %q", st[0].LastError)
 		}
 		if got := len(h.libraryDocs("watched")); got != n {
 			t.Errorf("%d documents after the folder vanished, want the %d kept", got, n)

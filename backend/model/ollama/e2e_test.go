@@ -1,66 +1,35 @@
 package ollama
 
 import (
-	"context"
 	"errors"
 	"math"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 )
 
 // e2eClient connects to the real Ollama of ../shared/tools/ollama-e2e (OLLAMA_HOST), or skips.
 func e2eClient(t *testing.T) *Client {
 	t.Helper()
-	h := os.Getenv("OLLAMA_HOST")
-	if h == "" {
-		t.Skip(`OLLAMA_HOST is not set: run export "$(../shared/tools/ollama-e2e/up.sh)" first`)
-	}
-	if !strings.Contains(h, "://") {
-		h = "http://" + h
-	}
-	c, err := New(h, Options{})
+	c, err := New(modeltest.OllamaURL(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-func e2eCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 func TestE2EChatStreamsDeterministically(t *testing.T) {
 	c := e2eClient(t)
-	ctx := e2eCtx(t)
+	ctx := modeltest.E2EContext(t)
 	run := func() (model.Delta, int) {
 		st, err := c.Chat(ctx, model.Request{Model: "tiny-bigram", Messages: []model.Message{model.TextMessage(model.RoleUser, "Tell me about the war.")},
 			Options: model.Options{Temperature: ptr(0.0), MaxTokens: 24}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer st.Close()
-		var all model.Delta
-		n := 0
-		for st.Next() {
-			d := st.Current()
-			if d.Content != "" {
-				n++
-			}
-			all.Content += d.Content
-			if d.Done {
-				all.Done, all.FinishReason, all.Usage = true, d.FinishReason, d.Usage
-			}
-		}
-		if err := st.Err(); err != nil {
-			t.Fatal(err)
-		}
-		return all, n
+		return modeltest.Drain(t, st)
 	}
 	a, chunks := run()
 	if chunks < 2 || a.Content == "" {
@@ -80,8 +49,8 @@ func TestE2EChatStreamsDeterministically(t *testing.T) {
 
 func TestE2EImageReachesVisionModel(t *testing.T) {
 	c := e2eClient(t)
-	ctx := e2eCtx(t)
-	img := chartPNG(t)
+	ctx := modeltest.E2EContext(t)
+	img := modeltest.ChartPNG(t)
 	prompt := func(parts ...model.Part) int {
 		st, err := c.Chat(ctx, model.Request{Model: "tiny-vision", Messages: []model.Message{{Role: model.RoleUser, Parts: parts}},
 			Options: model.Options{Temperature: ptr(0.0), MaxTokens: 4}})
@@ -108,39 +77,30 @@ func TestE2EImageReachesVisionModel(t *testing.T) {
 func TestE2EEmbedSimilarityOrder(t *testing.T) {
 	c := e2eClient(t)
 	e := c.Embedder("glove-embed")
-	vs, err := e.Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}, {Text: "kitten"}, {Text: "stock"}})
+	vs, err := e.Embed(modeltest.E2EContext(t), []model.EmbedInput{{Text: "cat"}, {Text: "kitten"}, {Text: "stock"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(vs) != 3 || e.Dim() != 100 || e.ModelID() != "ollama/glove-embed" || e.SupportsImages() {
 		t.Fatalf("%d vectors, dim %d, id %s", len(vs), e.Dim(), e.ModelID())
 	}
-	cos := func(a, b []float32) float64 {
-		var d, na, nb float64
-		for i := range a {
-			d += float64(a[i] * b[i])
-			na += float64(a[i] * a[i])
-			nb += float64(b[i] * b[i])
-		}
-		return d / math.Sqrt(na*nb)
-	}
-	ck, cs := cos(vs[0], vs[1]), cos(vs[0], vs[2])
+	ck, cs := modeltest.Cosine(vs[0], vs[1]), modeltest.Cosine(vs[0], vs[2])
 	t.Logf("cos(cat,kitten)=%.3f cos(cat,stock)=%.3f", ck, cs)
 	if ck <= cs+0.1 {
 		t.Errorf("cos(cat,kitten)=%.3f should exceed cos(cat,stock)=%.3f", ck, cs)
 	}
-	if _, err := e.Embed(e2eCtx(t), []model.EmbedInput{{Image: chartPNG(t)}}); !errors.Is(err, model.ErrNoVision) {
+	if _, err := e.Embed(modeltest.E2EContext(t), []model.EmbedInput{{Image: modeltest.ChartPNG(t)}}); !errors.Is(err, model.ErrNoVision) {
 		t.Errorf("image embed: err = %v, want ErrNoVision", err)
 	}
 }
 
 func TestE2EModelsWithCapabilities(t *testing.T) {
 	c := e2eClient(t)
-	v, err := c.Version(e2eCtx(t))
+	v, err := c.Version(modeltest.E2EContext(t))
 	if err != nil || v == "" {
 		t.Fatalf("version %q: %v", v, err)
 	}
-	infos, err := c.Models(e2eCtx(t))
+	infos, err := c.Models(modeltest.E2EContext(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,11 +135,11 @@ func TestE2EErrors(t *testing.T) {
 		"unknown model":       {model.Request{Model: "no-such-model", Messages: hi}, model.ErrModelNotFound},
 		"chat to an embedder": {model.Request{Model: "glove-embed", Messages: hi}, model.ErrNoChat},
 		"image to a text model": {model.Request{Model: "tiny-bigram",
-			Messages: []model.Message{{Role: model.RoleUser, Parts: []model.Part{{Text: "hi"}, {Image: chartPNG(t)}}}}}, model.ErrNoVision},
+			Messages: []model.Message{{Role: model.RoleUser, Parts: []model.Part{{Text: "hi"}, {Image: modeltest.ChartPNG(t)}}}}}, model.ErrNoVision},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := c.Chat(e2eCtx(t), tc.req)
+			_, err := c.Chat(modeltest.E2EContext(t), tc.req)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("err = %v, want %v", err, tc.want)
 			}
@@ -187,18 +147,18 @@ func TestE2EErrors(t *testing.T) {
 	}
 	// The server refuses tools on a model without them: that 400 comes from Chat, not mid-stream.
 	tool := model.Tool{Name: "f", Description: "d", Parameters: []byte(`{"type":"object","properties":{}}`)}
-	_, err := c.Chat(e2eCtx(t), model.Request{Model: "tiny-bigram", Messages: hi, Tools: []model.Tool{tool}})
+	_, err := c.Chat(modeltest.E2EContext(t), model.Request{Model: "tiny-bigram", Messages: hi, Tools: []model.Tool{tool}})
 	if err == nil || !strings.Contains(err.Error(), "400") {
 		t.Errorf("tools on tiny-bigram: err = %v, want the server's 400", err)
 	}
 	// Think on a model without a thinking mode (the server would answer 400) is left out: the run goes on.
-	st, err := c.Chat(e2eCtx(t), model.Request{Model: "tiny-bigram", Messages: hi, Options: model.Options{Think: ptr(true), MaxTokens: 4}})
+	st, err := c.Chat(modeltest.E2EContext(t), model.Request{Model: "tiny-bigram", Messages: hi, Options: model.Options{Think: ptr(true), MaxTokens: 4}})
 	if err != nil {
 		t.Errorf("think on tiny-bigram: %v", err)
 	} else if _, err := model.Collect(st); err != nil {
 		t.Errorf("think on tiny-bigram: %v", err)
 	}
-	_, err = c.Embedder("no-such-model").Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}})
+	_, err = c.Embedder("no-such-model").Embed(modeltest.E2EContext(t), []model.EmbedInput{{Text: "cat"}})
 	if !errors.Is(err, model.ErrModelNotFound) {
 		t.Errorf("embed with unknown model: err = %v", err)
 	}
@@ -210,7 +170,7 @@ func TestE2EEmbedOverlongInput(t *testing.T) {
 	c := e2eClient(t)
 	e := c.Embedder("glove-embed")
 	long := strings.Repeat("0.871 F. II blood ", 300)
-	vs, err := e.Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}, {Text: long}, {Text: "kitten"}})
+	vs, err := e.Embed(modeltest.E2EContext(t), []model.EmbedInput{{Text: "cat"}, {Text: long}, {Text: "kitten"}})
 	if err != nil {
 		t.Fatalf("over-long input failed the batch: %v", err)
 	}
@@ -218,7 +178,7 @@ func TestE2EEmbedOverlongInput(t *testing.T) {
 		t.Fatalf("got %d vectors", len(vs))
 	}
 	// Order kept: the short inputs keep their own vectors.
-	solo, _ := e.Embed(e2eCtx(t), []model.EmbedInput{{Text: "kitten"}})
+	solo, _ := e.Embed(modeltest.E2EContext(t), []model.EmbedInput{{Text: "kitten"}})
 	for i := range solo[0] {
 		if math.Abs(float64(solo[0][i]-vs[2][i])) > 1e-5 {
 			t.Fatalf("vector 2 is not kitten's")

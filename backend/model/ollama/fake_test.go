@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/model/transport"
 )
 
@@ -60,7 +61,7 @@ func TestChatChecksCapabilitiesBeforeSending(t *testing.T) {
 	c, chats := fakeOllama(t, caps, func(w http.ResponseWriter, _ map[string]any) {
 		lines(w, `{"message":{"role":"assistant","content":"x"},"done":true,"done_reason":"stop"}`)
 	})
-	img := chartPNG(t)
+	img := modeltest.ChartPNG(t)
 	withImage := []model.Message{{Role: model.RoleUser, Parts: []model.Part{{Text: "what?"}, {Image: img}}}}
 	cases := map[string]struct {
 		model string

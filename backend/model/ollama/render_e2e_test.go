@@ -19,6 +19,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"proofglass/backend/fixture"
 	"proofglass/backend/model"
 )
 
@@ -75,15 +76,13 @@ func debugServer(t *testing.T) (*Client, string) {
 		logf.Close()
 	})
 	base := "http://" + addr
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		if resp, err := http.Get(base + "/api/version"); err == nil {
+	fixture.WaitFor(t, 60*time.Second, func() bool {
+		resp, err := http.Get(base + "/api/version")
+		if err == nil {
 			resp.Body.Close()
-			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("private ollama did not start")
-		}
-	}
+		return err == nil
+	}, "the private ollama to answer")
 	c, err := New(base, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -158,12 +157,10 @@ func TestE2ERenderedPromptKeepsLabelsAndSystemLine(t *testing.T) {
 	send([]model.Message{model.TextMessage(model.RoleSystem, "You are a helpful assistant."), model.TextMessage(model.RoleUser, "Answer the given question.")})
 
 	var prompts []string
-	for deadline := time.Now().Add(10 * time.Second); len(prompts) < 3 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	fixture.WaitFor(t, 10*time.Second, func() bool {
 		prompts = renderedPrompts(t, logPath)
-	}
-	if len(prompts) < 3 {
-		t.Fatalf("%d rendered prompts in the trace log, want 3", len(prompts))
-	}
+		return len(prompts) >= 3
+	}, "3 rendered prompts in the trace log")
 	labelled, plain, system := prompts[0], prompts[1], prompts[2]
 	t.Logf("Proofglass's message rendered: %s", labelled)
 	t.Logf("a plain message rendered: %s", plain)

@@ -1,65 +1,32 @@
 package openai
 
 import (
-	"context"
 	"errors"
-	"math"
-	"os"
-	"strings"
 	"testing"
-	"time"
 
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 )
 
 // e2eClient talks to the real Ollama of ../shared/tools/ollama-e2e through its OpenAI-compatible /v1, or skips.
 func e2eClient(t *testing.T) *Client {
 	t.Helper()
-	h := os.Getenv("OLLAMA_HOST")
-	if h == "" {
-		t.Skip(`OLLAMA_HOST is not set: run export "$(../shared/tools/ollama-e2e/up.sh)" first`)
-	}
-	if !strings.Contains(h, "://") {
-		h = "http://" + h
-	}
-	c, err := New(h+"/v1", Options{})
+	c, err := New(modeltest.OllamaURL(t)+"/v1", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-func e2eCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 func TestE2EChatStreamsDeterministically(t *testing.T) {
 	c := e2eClient(t)
 	run := func() (model.Delta, int) {
-		st, err := c.Chat(e2eCtx(t), model.Request{Model: "tiny-bigram", Messages: userText("Tell me about the war."),
+		st, err := c.Chat(modeltest.E2EContext(t), model.Request{Model: "tiny-bigram", Messages: userText("Tell me about the war."),
 			Options: model.Options{Temperature: ptr(0.0), MaxTokens: 24}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer st.Close()
-		var all model.Delta
-		n := 0
-		for st.Next() {
-			d := st.Current()
-			if d.Content != "" {
-				n++
-			}
-			all.Content += d.Content
-			if d.Done {
-				all.Done, all.FinishReason, all.Usage = true, d.FinishReason, d.Usage
-			}
-		}
-		if err := st.Err(); err != nil {
-			t.Fatal(err)
-		}
-		return all, n
+		return modeltest.Drain(t, st)
 	}
 	a, chunks := run()
 	if chunks < 2 || a.Content == "" {
@@ -78,9 +45,9 @@ func TestE2EChatStreamsDeterministically(t *testing.T) {
 
 func TestE2EImageAsDataURLReachesVisionModel(t *testing.T) {
 	c := e2eClient(t)
-	img := chartPNG(t)
+	img := modeltest.ChartPNG(t)
 	prompt := func(parts ...model.Part) int {
-		st, err := c.Chat(e2eCtx(t), model.Request{Model: "tiny-vision", Messages: []model.Message{{Role: model.RoleUser, Parts: parts}},
+		st, err := c.Chat(modeltest.E2EContext(t), model.Request{Model: "tiny-vision", Messages: []model.Message{{Role: model.RoleUser, Parts: parts}},
 			Options: model.Options{Temperature: ptr(0.0), MaxTokens: 4}})
 		if err != nil {
 			t.Fatal(err)
@@ -105,23 +72,14 @@ func TestE2EImageAsDataURLReachesVisionModel(t *testing.T) {
 func TestE2EEmbeddings(t *testing.T) {
 	c := e2eClient(t)
 	e := c.Embedder("glove-embed", false)
-	vs, err := e.Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}, {Text: "kitten"}, {Text: "stock"}})
+	vs, err := e.Embed(modeltest.E2EContext(t), []model.EmbedInput{{Text: "cat"}, {Text: "kitten"}, {Text: "stock"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(vs) != 3 || e.Dim() != 100 {
 		t.Fatalf("%d vectors of dim %d", len(vs), e.Dim())
 	}
-	cos := func(a, b []float32) float64 {
-		var d, na, nb float64
-		for i := range a {
-			d += float64(a[i] * b[i])
-			na += float64(a[i] * a[i])
-			nb += float64(b[i] * b[i])
-		}
-		return d / math.Sqrt(na*nb)
-	}
-	ck, cs := cos(vs[0], vs[1]), cos(vs[0], vs[2])
+	ck, cs := modeltest.Cosine(vs[0], vs[1]), modeltest.Cosine(vs[0], vs[2])
 	t.Logf("cos(cat,kitten)=%.3f cos(cat,stock)=%.3f", ck, cs)
 	if ck <= cs+0.1 {
 		t.Errorf("cos(cat,kitten)=%.3f should exceed cos(cat,stock)=%.3f", ck, cs)
@@ -130,7 +88,7 @@ func TestE2EEmbeddings(t *testing.T) {
 
 func TestE2EModelsAndErrors(t *testing.T) {
 	c := e2eClient(t)
-	infos, err := c.Models(e2eCtx(t))
+	infos, err := c.Models(modeltest.E2EContext(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,15 +104,15 @@ func TestE2EModelsAndErrors(t *testing.T) {
 	if !names["glove-embed:latest"].Embedding || names["glove-embed:latest"].Chat {
 		t.Errorf("name-based guess for glove-embed: %+v", names["glove-embed:latest"])
 	}
-	_, err = c.Chat(e2eCtx(t), model.Request{Model: "no-such-model", Messages: userText("hi")})
+	_, err = c.Chat(modeltest.E2EContext(t), model.Request{Model: "no-such-model", Messages: userText("hi")})
 	if !errors.Is(err, model.ErrModelNotFound) {
 		t.Errorf("unknown model: err = %v", err)
 	}
-	_, err = c.Chat(e2eCtx(t), model.Request{Model: "glove-embed", Messages: userText("hi")})
+	_, err = c.Chat(modeltest.E2EContext(t), model.Request{Model: "glove-embed", Messages: userText("hi")})
 	if !errors.Is(err, model.ErrNoChat) {
 		t.Errorf("chat to glove-embed: err = %v, want ErrNoChat", err)
 	}
-	_, err = c.Embedder("no-such-model", false).Embed(e2eCtx(t), []model.EmbedInput{{Text: "cat"}})
+	_, err = c.Embedder("no-such-model", false).Embed(modeltest.E2EContext(t), []model.EmbedInput{{Text: "cat"}})
 	if !errors.Is(err, model.ErrModelNotFound) {
 		t.Errorf("embed with unknown model: err = %v", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/model/transport"
 )
 
@@ -54,7 +55,7 @@ func newClient(t *testing.T, url string, o Options) *Client {
 func userText(s string) []model.Message { return []model.Message{model.TextMessage(model.RoleUser, s)} }
 
 func TestChatStreamsReasoningInBothFieldNamesAndSendsOptions(t *testing.T) {
-	img := chartPNG(t)
+	img := modeltest.ChartPNG(t)
 	var body map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/chat/completions" {
@@ -383,7 +384,7 @@ func TestChatErrorsMapToModelErrors(t *testing.T) {
 			c := newClient(t, srv.URL, Options{})
 			msgs := userText("q")
 			if tc.images {
-				msgs[0].Parts = append(msgs[0].Parts, model.Part{Image: chartPNG(t)})
+				msgs[0].Parts = append(msgs[0].Parts, model.Part{Image: modeltest.ChartPNG(t)})
 			}
 			_, err := c.Chat(context.Background(), model.Request{Model: "nope", Messages: msgs})
 			if !errors.Is(err, tc.want) {
@@ -486,7 +487,7 @@ func TestAPIKeyNeverPrinted(t *testing.T) {
 }
 
 func TestEmbedTextAndImages(t *testing.T) {
-	img := chartPNG(t)
+	img := modeltest.ChartPNG(t)
 	var mu sync.Mutex
 	var bodies []map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

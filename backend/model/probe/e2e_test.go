@@ -2,26 +2,19 @@ package probe
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/model/ollama"
 )
 
 // TestE2EProbesOnRealOllama: the probes against the real Ollama of ../shared/tools/ollama-e2e — tiny-vision takes
 // images (they cost prompt tokens), several per request, and a 32,768-token context; tiny-bigram takes none.
 func TestE2EProbesOnRealOllama(t *testing.T) {
-	h := os.Getenv("OLLAMA_HOST")
-	if h == "" {
-		t.Skip(`OLLAMA_HOST is not set: run export "$(../shared/tools/ollama-e2e/up.sh)" first`)
-	}
-	if !strings.Contains(h, "://") {
-		h = "http://" + h
-	}
-	c, err := ollama.New(h, ollama.Options{})
+	c, err := ollama.New(modeltest.OllamaURL(t), ollama.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,25 +8,18 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"proofglass/backend/config"
 	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 )
 
 func ollamaHost(t *testing.T) string {
 	t.Helper()
-	h := os.Getenv("OLLAMA_HOST")
-	if h == "" {
-		t.Skip(`OLLAMA_HOST is not set: run export "$(../shared/tools/ollama-e2e/up.sh)" first`)
-	}
-	if !strings.Contains(h, "://") {
-		h = "http://" + h
-	}
-	return h
+	return modeltest.OllamaURL(t)
 }
 
 // closedPort returns a local URL nothing listens on.
