@@ -1,4 +1,4 @@
-// Package kbtest gives tests outside kb knowledge bases and the rows and states kb's methods never produce.
+// Package kbtest opens knowledge bases for tests outside kb and writes, reads and counts the rows and states that kb's methods never produce or expose.
 package kbtest
 
 import (
