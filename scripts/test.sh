@@ -52,7 +52,7 @@ go test -count=1 -timeout 40m ./...
 
 step "go test -race (concurrent packages)"
 race_pkgs=()
-for d in backend/kb backend/vector backend/lexical backend/search backend/config; do [ -d "$d" ] && race_pkgs+=("./$d/..."); done
+for d in backend/kb backend/vector backend/search backend/config; do [ -d "$d" ] && race_pkgs+=("./$d/..."); done
 go test -count=1 -race -timeout 20m "${race_pkgs[@]}"
 
 step "frontend tests"

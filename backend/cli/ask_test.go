@@ -23,6 +23,7 @@ import (
 	"proofglass/backend/agent"
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
@@ -263,9 +264,8 @@ func TestAskVRAGEndToEnd(t *testing.T) {
 	if got := chatImages(t, srv, 2); len(got) != 2 || got[1] != cropSize {
 		t.Fatalf("third model call carried images %v, want page then crop %v", got, cropSize)
 	}
-	var held int
-	if err := k.DB().QueryRow(`SELECT count(*) FROM run_blobs WHERE run_id = ? AND hash = ?`, run.ID, crop.Image.Image.Blob).Scan(&held); err != nil || held != 1 {
-		t.Fatalf("crop blob not tied to the run: %d %v", held, err)
+	if !kbtest.RunHoldsBlob(t, k, run.ID, crop.Image.Image.Blob) {
+		t.Fatal("crop blob not tied to the run")
 	}
 
 	// The citation points at the unit and page the word is on, with the crop's region.

@@ -10,6 +10,7 @@ import (
 
 	"proofglass/backend/config"
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 )
 
 func find(t *testing.T, checks []Check, name string) Check {
@@ -126,8 +127,16 @@ func TestStoreCompactsJSONWordBoxes(t *testing.T) {
 	}
 	// As an earlier version stored them, and one page whose boxes no longer decode (reading it fails).
 	js := `[{"t":"alpha","x0":72,"y0":700.5,"x1":101.25,"y1":712},{"t":"beta","x0":104,"y0":700.5,"x1":130,"y1":712}]`
-	k.DB().ExecContext(ctx, `UPDATE units SET words = ?`, js)
-	k.DB().ExecContext(ctx, `UPDATE units SET words = '[{"t":' WHERE ordinal = 7`)
+	refs, rerr := k.UnitRefs(ctx, d.ID)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	for _, u := range refs {
+		kbtest.SetRawWords(t, k, u.ID, js)
+		if u.Ordinal == 7 {
+			kbtest.SetRawWords(t, k, u.ID, `[{"t":`)
+		}
+	}
 	k.Close()
 
 	w := find(t, Store(ctx, cfg, false), "word boxes")
@@ -224,9 +233,7 @@ func TestStoreFinishesPendingDeletions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.DB().ExecContext(ctx, `INSERT INTO document_deletions(document_id) VALUES (?)`, d.ID); err != nil {
-		t.Fatal(err)
-	}
+	kbtest.MarkDeletionPending(t, k, d.ID)
 	k.Close()
 
 	p := find(t, Store(ctx, cfg, false), "deletions pending")

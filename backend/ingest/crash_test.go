@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 )
 
 // crashChildEnv names the data directory of a child test process that ingests crashDoc and prints a line per
@@ -128,10 +129,7 @@ func TestResumeAfterKill(t *testing.T) {
 			t.Fatalf("page %d differs after resume", w.Ordinal)
 		}
 	}
-	count := func(k *kb.KB, doc int64) (n int) {
-		k.DB().QueryRow(`SELECT count(*) FROM vectors v JOIN units u ON u.id = v.unit_id WHERE u.document_id = ?`, doc).Scan(&n)
-		return
-	}
+	count := func(k *kb.KB, doc int64) int { return kbtest.CountVectors(t, k, kbtest.Embeddings{Document: doc}) }
 	if a, b := count(k, docs[0].ID), count(refKB, rr.Document.ID); a != b {
 		t.Errorf("%d vectors after resume, %d uninterrupted", a, b)
 	}

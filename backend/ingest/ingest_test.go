@@ -10,6 +10,7 @@ import (
 
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 	"proofglass/backend/media"
 	"proofglass/backend/ocr"
 	"proofglass/backend/search"
@@ -110,11 +111,20 @@ func TestTextPDF(t *testing.T) {
 	if last := c.events[len(c.events)-1]; last.Done != 13 || last.Total != 13 {
 		t.Errorf("last event %+v, want done 13 of 13", last)
 	}
-	var vecs int
-	k.DB().QueryRow(`SELECT count(*) FROM vectors v JOIN units u ON u.id = v.unit_id WHERE u.document_id = ?`, d.ID).Scan(&vecs)
+	vecs := kbtest.CountVectors(t, k, kbtest.Embeddings{Document: d.ID})
+	steps, err := k.Steps(context.Background(), d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var embedded, recorded int
-	k.DB().QueryRow(`SELECT count(*) FILTER (WHERE status = 'done'), count(*) FROM ingest_steps WHERE document_id = ? AND stage = 'embed'`,
-		d.ID).Scan(&embedded, &recorded)
+	for _, s := range steps {
+		if s.Stage == StageEmbed {
+			recorded++
+			if s.Status == "done" {
+				embedded++
+			}
+		}
+	}
 	if recorded != 13 || vecs != embedded || vecs < 12 {
 		t.Errorf("%d vectors, %d embed steps done of %d recorded: want one per page with text", vecs, embedded, recorded)
 	}
@@ -296,9 +306,7 @@ func TestDedupeAndDelete(t *testing.T) {
 	if k.Blobs.Has(orig) || k.Blobs.Has(thumbs) {
 		t.Fatal("blobs left after the last document using them was deleted")
 	}
-	var want int
-	k.DB().QueryRow(`SELECT count(*) FROM units`).Scan(&want)
-	if want != 1 {
+	if want := kbtest.CountRows(t, k, "units"); want != 1 {
 		t.Fatalf("%d units left, want only shattered-2's page", want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 	"proofglass/backend/pdf"
 )
 
@@ -57,10 +58,7 @@ func TestLayerWordsStoredAsDecoded(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var stored []byte
-				if err := k.DB().QueryRowContext(ctx, `SELECT words FROM units WHERE id = ?`, u.ID).Scan(&stored); err != nil {
-					t.Fatal(err)
-				}
+				stored := kbtest.RawWords(t, k, u.ID)
 				if wantBlob == nil {
 					wantBlob = []byte("[]")
 				}

@@ -9,6 +9,7 @@ import (
 
 	"proofglass/backend/glove"
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 	"proofglass/backend/model"
 	"proofglass/backend/model/builtin"
 	"proofglass/backend/search"
@@ -89,15 +90,6 @@ func testResolver(_ context.Context, id string) (model.Embedder, error) {
 	return nil, fmt.Errorf("%s: %w", id, search.ErrNoEmbedder)
 }
 
-func count(t *testing.T, k *kb.KB, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := k.DB().QueryRow(q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func TestIngestWritesPassages(t *testing.T) {
 	in, k := newIngester(t, Options{NoOCR: true, Embedders: testResolver})
 	r := addOne(t, in, "c", testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf"))
@@ -128,7 +120,7 @@ func TestIngestWritesPassages(t *testing.T) {
 		t.Fatal("no page longer than one passage: the test PDF does not exercise windows")
 	}
 	// The unit's whole-text vector is still written.
-	if n := count(t, k, `SELECT count(*) FROM vectors WHERE modality = 'text'`); n == 0 {
+	if n := kbtest.CountVectors(t, k, kbtest.Embeddings{Modality: kb.ModalityText}); n == 0 {
 		t.Error("no unit text vectors")
 	}
 }
@@ -137,8 +129,8 @@ func TestSetEmbeddersReembeds(t *testing.T) {
 	ctx := context.Background()
 	in, k := newIngester(t, Options{NoOCR: true, Embedders: testResolver})
 	r := addOne(t, in, "c", testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf"))
-	withText := count(t, k, `SELECT count(*) FROM vectors WHERE modality = 'text'`)
-	oldPassages := count(t, k, `SELECT count(*) FROM passages`)
+	withText := kbtest.CountVectors(t, k, kbtest.Embeddings{Modality: kb.ModalityText})
+	oldPassages := kbtest.CountRows(t, k, "passages")
 	s := search.New(k, search.Options{Embedders: testResolver})
 	page := units(t, k, r.Document.ID)[2]
 	query := strings.Join(strings.Fields(page.Text)[:40], " ")
@@ -182,7 +174,7 @@ func TestSetEmbeddersReembeds(t *testing.T) {
 	if err == nil {
 		t.Log("re-embed finished before the cancellation took effect")
 	}
-	partial := count(t, k, `SELECT count(*) FROM vectors WHERE embedder = 'test/glove-half'`)
+	partial := kbtest.CountVectors(t, k, kbtest.Embeddings{Embedder: "test/glove-half"})
 	if partial == 0 || partial >= withText {
 		t.Logf("after interruption %d of %d units have new vectors", partial, withText)
 	}
@@ -193,14 +185,14 @@ func TestSetEmbeddersReembeds(t *testing.T) {
 	if res2.Units+partial < withText {
 		t.Errorf("resumed re-embed did %d units after %d, want %d in all", res2.Units, partial, withText)
 	}
-	if n := count(t, k, `SELECT count(*) FROM vectors WHERE embedder = 'test/glove-half' AND dim = 50`); n != withText {
+	if n := kbtest.CountVectors(t, k, kbtest.Embeddings{Embedder: "test/glove-half", Dim: 50}); n != withText {
 		t.Errorf("%d units with 50-d vectors, want %d", n, withText)
 	}
-	if n := count(t, k, `SELECT count(*) FROM passages WHERE embedder = 'test/glove-half' AND dim = 50`); n != oldPassages {
+	if n := kbtest.CountPassages(t, k, kbtest.Embeddings{Embedder: "test/glove-half", Dim: 50}); n != oldPassages {
 		t.Errorf("%d new passages, want %d (as many as before)", n, oldPassages)
 	}
-	if n := count(t, k, `SELECT (SELECT count(*) FROM vectors WHERE embedder = ?) + (SELECT count(*) FROM passages WHERE embedder = ?)`,
-		glove.ModelID, glove.ModelID); n != 0 {
+	if n := kbtest.CountVectors(t, k, kbtest.Embeddings{Embedder: glove.ModelID}) +
+		kbtest.CountPassages(t, k, kbtest.Embeddings{Embedder: glove.ModelID}); n != 0 {
 		t.Errorf("%d vectors and passages of the old embedder left after re-embedding", n)
 	}
 	if events.stages(r.Document.ID, StageEmbed) < withText {
@@ -231,9 +223,7 @@ func TestUnitsWithoutPassagesUpgrade(t *testing.T) {
 	ctx := context.Background()
 	in, k := newIngester(t, Options{NoOCR: true, Embedders: testResolver})
 	r := addOne(t, in, "c", testdata(t, "pdf", "real", "hsaur3-Ch_analysis_of_variance.pdf"))
-	if _, err := k.DB().Exec(`DELETE FROM passages`); err != nil {
-		t.Fatal(err)
-	}
+	kbtest.DropPassages(t, k)
 	page := units(t, k, r.Document.ID)[3]
 	query := strings.Join(strings.Fields(page.Text)[:40], " ")
 	s := search.New(k, search.Options{Embedders: testResolver})
@@ -248,11 +238,11 @@ func TestUnitsWithoutPassagesUpgrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withText := count(t, k, `SELECT count(*) FROM vectors WHERE modality = 'text'`)
+	withText := kbtest.CountVectors(t, k, kbtest.Embeddings{Modality: kb.ModalityText})
 	if out.Units != withText {
 		t.Errorf("upgrade re-embedded %d units, want the %d with text vectors", out.Units, withText)
 	}
-	if n := count(t, k, `SELECT count(DISTINCT unit_id) FROM passages`); n != withText {
+	if n := kbtest.UnitsWithPassages(t, k); n != withText {
 		t.Errorf("%d units with passages after upgrade, want %d", n, withText)
 	}
 	res, err = s.Search(ctx, search.Query{Text: query, Mode: search.Dense})

@@ -72,15 +72,23 @@ func TestCancelMidBatch(t *testing.T) {
 	if len(us) != pages {
 		t.Fatalf("%d units, want %d", len(us), pages)
 	}
+	docRow, err := k.Document(bg, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := kb.Scope{Collections: map[int64]bool{docRow.CollectionID: true}, Documents: map[int64]bool{doc: true}}
 	for _, u := range us {
 		w := longestWord(u.Text)
 		if w == "" {
 			continue
 		}
-		var n int
-		err := k.DB().QueryRow(`SELECT count(*) FROM units_fts WHERE units_fts MATCH ? AND rowid = ?`, `"`+w+`"`, u.ID).Scan(&n)
-		if err != nil || n != 1 {
-			t.Errorf("page %d: %q not found in the full-text index (%d, %v)", u.Ordinal, w, n, err)
+		hits, err := k.MatchingUnitTexts(bg, `"`+w+`"`, sc, len(us))
+		found := false
+		for _, h := range hits {
+			found = found || h.ID == u.ID
+		}
+		if err != nil || !found {
+			t.Errorf("page %d: %q not found in the full-text index (%v)", u.Ordinal, w, err)
 		}
 	}
 	if probs, err := k.Integrity(bg); err != nil || len(probs) > 0 {

@@ -127,8 +127,14 @@ func (k *KB) Optimize(ctx context.Context) error {
 	return nil
 }
 
-// DB gives packages that query the store (search, ingest) the shared connection pool.
+// DB is the shared connection pool, for kb/kbtest's fixtures: everything else reads and writes through kb's
+// methods (SnapshotDB for kb/lexical).
 func (k *KB) DB() *sql.DB { return k.db }
+
+// SnapshotDB is the connection pool for kb/lexical's word index, which reads FTS5's tokens and the unit change log
+// as one state in read-only transactions on a connection of its own (and opens an fts5vocab table in that
+// connection's temp schema); it must not write the knowledge base.
+func (k *KB) SnapshotDB() *sql.DB { return k.db }
 
 // Path is the database file.
 func (k *KB) Path() string { return k.path }

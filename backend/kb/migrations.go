@@ -355,7 +355,7 @@ CREATE TABLE evaluation_items (
   PRIMARY KEY (evaluation_id, question_id, mode, sample)
 ) WITHOUT ROWID;`,
 	// 10: a log of unit text changes (insert, delete, text update), so an in-memory word index built at change seq
-	// S learns exactly which units changed since and need not be rebuilt (backend/lexical).
+	// S learns exactly which units changed since and need not be rebuilt (backend/kb/lexical).
 	`CREATE TABLE unit_changes (
   seq     INTEGER PRIMARY KEY AUTOINCREMENT,
   unit_id INTEGER NOT NULL

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -67,22 +66,16 @@ func synthKB(b *testing.B, n int) (dir string) {
 	tb, _ := glove.Default()
 	zipf := rand.NewZipf(rand.New(rand.NewPCG(3, 5)), 1.07, 2, uint64(len(words)-1))
 	start := time.Now()
-	tx, err := k.DB().BeginTx(ctx, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	// One transaction larger than the default 2 MB page cache spills and re-reads pages through the WAL on every
-	// insert (a 100k build took over 20 minutes); 512 MB keeps its working set in memory.
-	if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -524288`); err != nil {
-		b.Fatal(err)
-	}
+	// A write transaction per document, as ingest writes: one for the whole library outgrew the page cache and
+	// re-read pages through the WAL on every insert.
 	for d := 0; d*100 < n; d++ {
-		res, err := tx.ExecContext(ctx, `INSERT INTO documents(collection_id, sha256, name, kind, status, pages, created_at, updated_at)
-			VALUES (?, ?, ?, 'pdf', 'ready', 100, 0, 0)`, c.ID, fmt.Sprintf("%064x", d), fmt.Sprintf("doc%05d.pdf", d))
+		doc, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: fmt.Sprintf("%064x", d),
+			Name: fmt.Sprintf("doc%05d.pdf", d), Kind: "pdf", Status: kb.StatusReady, Pages: 100})
 		if err != nil {
 			b.Fatal(err)
 		}
-		docID, _ := res.LastInsertId()
+		var units []kb.Unit
+		var vecs [][]float32
 		for p := 1; p <= 100 && d*100+p <= n; p++ {
 			ws := make([]kb.Word, 150)
 			texts := make([]string, 150)
@@ -92,21 +85,25 @@ func synthKB(b *testing.B, n int) (dir string) {
 				ws[i] = kb.Word{Text: texts[i], X0: x, Y0: y, X1: x + 35, Y1: y + 10}
 			}
 			text := strings.Join(texts, " ")
-			wj, _ := json.Marshal(ws)
-			res, err := tx.ExecContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, text, text_source, words)
-				VALUES (?, ?, 'page', 612, 792, ?, 'layer', ?)`, docID, p, text, string(wj))
-			if err != nil {
-				b.Fatal(err)
-			}
-			uid, _ := res.LastInsertId()
-			if _, err := tx.ExecContext(ctx, `INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (?, ?, 'text', 100, ?)`,
-				uid, glove.ModelID, kb.EncodeVector(tb.Embed(text))); err != nil {
-				b.Fatal(err)
-			}
+			units = append(units, kb.Unit{DocumentID: doc.ID, Ordinal: p, Kind: kb.UnitPage, Width: 612, Height: 792,
+				Text: text, TextSource: kb.TextLayer, Words: ws})
+			vecs = append(vecs, tb.Embed(text))
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		b.Fatal(err)
+		err = k.Batch(ctx, func(bt *kb.Batch) error {
+			ids, err := bt.PutUnits(ctx, units)
+			if err != nil {
+				return err
+			}
+			for i, id := range ids {
+				if err := bt.PutVector(ctx, id, glove.ModelID, kb.ModalityText, vecs[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.Logf("synthetic knowledge base: %d units written in %v", n, time.Since(start))
 	// The first search builds the dense index and saves it under index/.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"proofglass/backend/kb"
-	"proofglass/backend/lexical"
+	"proofglass/backend/kb/lexical"
 )
 
 // kbScope is the scope as kb filters documents by it.

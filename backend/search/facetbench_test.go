@@ -25,11 +25,16 @@ func BenchmarkFacetSignal(b *testing.B) {
 	}
 	defer k.Close()
 	// Facets for every document (rewritten each run; the library itself is kept by PROOFGLASS_BENCH_DIR).
-	if _, err := k.DB().ExecContext(ctx, `DELETE FROM document_facets;
-INSERT INTO document_facets SELECT id, 'org', 'extracted', 'Company'||(id % 40)||' Inc.', 'company'||(id % 40)||' inc.' FROM documents;
-INSERT INTO document_facets SELECT id, 'year', 'extracted', 2000 + id % 25, 2000 + id % 25 FROM documents;
-INSERT INTO document_facets SELECT id, 'kind', 'extracted', '10-K', '10-k' FROM documents;`); err != nil {
+	docs, err := k.Documents(ctx, 0)
+	if err != nil {
 		b.Fatal(err)
+	}
+	for _, d := range docs {
+		org, year := fmt.Sprintf("Company%d Inc.", d.ID%40), fmt.Sprint(2000+d.ID%25)
+		if err := k.ReplaceExtractedFacets(ctx, d.ID, []kb.Facet{{Name: "org", Value: org, Norm: strings.ToLower(org)},
+			{Name: "year", Value: year, Norm: year}, {Name: "kind", Value: "10-K", Norm: "10-k"}}); err != nil {
+			b.Fatal(err)
+		}
 	}
 	s := New(k, Options{IndexDir: filepath.Join(dir, "index"), RecheckEvery: time.Second, Lexical: true})
 	defer s.Close()

@@ -6,36 +6,60 @@ import (
 	"testing"
 
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 )
 
+// plans is what fillForPlans wrote: its collection and its documents' ids in order.
+type plans struct {
+	coll int64
+	docs []int64
+}
+
 // fillForPlans gives the planner a library-shaped database: many passages per embedder, a few per unit.
-func fillForPlans(t *testing.T, k *kb.KB) {
+func fillForPlans(t *testing.T, k *kb.KB) plans {
 	t.Helper()
 	ctx := context.Background()
-	db := k.DB()
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := db.ExecContext(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
+	c, err := k.CreateCollection(ctx, kb.Collection{Name: "c", TextEmbedder: "e", TextDim: 2})
+	if err != nil {
+		t.Fatal(err)
 	}
-	exec(`INSERT INTO collections(id, name, text_embedder, text_dim, created_at) VALUES (1, 'c', 'e', 2, 0)`)
-	vec := kb.EncodeVector([]float32{1, 0})
+	out := plans{coll: c.ID}
+	vec := []float32{1, 0}
 	for d := 1; d <= 5; d++ {
-		exec(`INSERT INTO documents(id, collection_id, sha256, name, kind, created_at, updated_at) VALUES (?, 1, ?, 'd', 'pdf', 0, 0)`,
-			d, string(rune('a'+d)))
-		for o := 1; o <= 40; o++ {
-			u := d*100 + o
-			exec(`INSERT INTO units(id, document_id, ordinal, kind, text) VALUES (?, ?, ?, 'page', 'words')`, u, d, o)
-			exec(`INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (?, 'e', 'text', 2, ?)`, u, vec)
-			exec(`INSERT INTO ingest_steps(document_id, ordinal, stage, status, updated_at) VALUES (?, ?, 'embed', 'done', 0)`, d, o)
-			if o%2 == 0 {
-				for p := range 6 {
-					exec(`INSERT INTO passages(unit_id, embedder, ordinal, start, end, dim, vec) VALUES (?, 'e', ?, 0, 1, 2, ?)`, u, p, vec)
+		doc, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: string(rune('a' + d)), Name: "d", Kind: "pdf"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.docs = append(out.docs, doc.ID)
+		err = k.Batch(ctx, func(b *kb.Batch) error {
+			for o := 1; o <= 40; o++ {
+				u, err := b.PutUnit(ctx, kb.Unit{DocumentID: doc.ID, Ordinal: o, Kind: kb.UnitPage, Text: "words"})
+				if err != nil {
+					return err
+				}
+				if err := b.PutVector(ctx, u, "e", kb.ModalityText, vec); err != nil {
+					return err
+				}
+				if err := b.MarkStep(ctx, doc.ID, kb.Step{Ordinal: o, Stage: "embed", Status: "done"}); err != nil {
+					return err
+				}
+				if o%2 == 0 {
+					ps := make([]kb.Passage, 6)
+					for p := range ps {
+						ps[p] = kb.Passage{Ordinal: p, Start: 0, End: 1, Vec: vec}
+					}
+					if err := b.PutPassages(ctx, u, "e", ps); err != nil {
+						return err
+					}
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
+	return out
 }
 
 // The ids a saved text index is compared with are SQLite's full list, whether the shortcut (count the saved
@@ -43,7 +67,7 @@ func fillForPlans(t *testing.T, k *kb.KB) {
 func TestCurrentIDsMatchesFullList(t *testing.T) {
 	ctx := context.Background()
 	k := openKB(t)
-	fillForPlans(t, k)
+	filled := fillForPlans(t, k)
 	s := New(k, Options{})
 	key := indexKey{embedder: "e", modality: kb.ModalityText, dim: 2}
 	full := func() []int64 {
@@ -68,13 +92,27 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 		return m.sorted()
 	}
 	saved := savedMeta()
-	exec := func(q string, args ...any) {
+	vec := []float32{0, 1}
+	// addPage adds a page with its text vector (and passages when it has some) to the document at index doc.
+	addPage := func(doc, ordinal int, passages int) {
 		t.Helper()
-		if _, err := k.DB().ExecContext(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
+		u, err := k.PutUnit(ctx, kb.Unit{DocumentID: filled.docs[doc], Ordinal: ordinal, Kind: kb.UnitPage, Text: "new words"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := k.PutVector(ctx, u, "e", kb.ModalityText, vec); err != nil {
+			t.Fatal(err)
+		}
+		if passages > 0 {
+			ps := make([]kb.Passage, passages)
+			for p := range ps {
+				ps[p] = kb.Passage{Ordinal: p, Start: 0, End: 1, Vec: vec}
+			}
+			if err := k.PutPassages(ctx, u, "e", ps); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	vec := kb.EncodeVector([]float32{0, 1})
 	for i, step := range []struct {
 		name   string
 		change func()
@@ -82,21 +120,24 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 	}{
 		{"unchanged", func() {}, true},
 		{"a page with passages and one indexed by its whole text added", func() {
-			exec(`INSERT INTO units(id, document_id, ordinal, kind, text) VALUES (901, 1, 41, 'page', 'new words')`)
-			exec(`INSERT INTO units(id, document_id, ordinal, kind, text) VALUES (902, 1, 42, 'page', 'more words')`)
-			exec(`INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (901, 'e', 'text', 2, ?), (902, 'e', 'text', 2, ?)`, vec, vec)
-			exec(`INSERT INTO passages(id, unit_id, embedder, ordinal, start, end, dim, vec) VALUES (5000, 901, 'e', 0, 0, 1, 2, ?), (5001, 901, 'e', 1, 0, 1, 2, ?)`, vec, vec)
+			addPage(0, 41, 2)
+			addPage(0, 42, 0)
 		}, true},
-		{"a page with passages deleted", func() { exec(`DELETE FROM units WHERE id = 104`) }, false},
+		{"a page with passages deleted", func() {
+			u, err := k.UnitID(ctx, filled.docs[0], 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kbtest.DeleteUnit(t, k, u)
+		}, false},
 		// A knowledge base whose every text vector has passages, saved; then a unit indexed by its whole text
 		// arrives: only units added since are checked for that, and it is found.
 		{"saved without whole-text units", func() {
-			exec(`DELETE FROM vectors WHERE unit_id NOT IN (SELECT unit_id FROM passages)`)
+			kbtest.DropVectorsWithoutPassages(t, k)
 			saved = savedMeta()
 		}, true},
 		{"a unit indexed by its whole text added", func() {
-			exec(`INSERT INTO units(id, document_id, ordinal, kind, text) VALUES (903, 2, 41, 'page', 'text')`)
-			exec(`INSERT INTO vectors(unit_id, embedder, modality, dim, vec) VALUES (903, 'e', 'text', 2, ?)`, vec)
+			addPage(1, 41, 0)
 		}, true},
 	} {
 		step.change()
@@ -117,16 +158,14 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 func TestPendingUnits(t *testing.T) {
 	ctx := context.Background()
 	k := openKB(t)
-	fillForPlans(t, k)
+	filled := fillForPlans(t, k)
 	s := New(k, Options{})
 	got, err := s.pendingUnits(ctx)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("every unit has its embed step: pending %v (%v)", got, err)
 	}
-	if _, err := k.DB().ExecContext(ctx, `DELETE FROM ingest_steps WHERE document_id = 2 AND ordinal <= 3`); err != nil {
-		t.Fatal(err)
-	}
-	if got, err = s.pendingUnits(ctx); err != nil || got[1] != 3 || len(got) != 1 {
+	kbtest.ForgetSteps(t, k, filled.docs[1], 1, 2, 3)
+	if got, err = s.pendingUnits(ctx); err != nil || got[filled.coll] != 3 || len(got) != 1 {
 		t.Errorf("three units without their step: pending %v (%v), want collection 1: 3", got, err)
 	}
 }

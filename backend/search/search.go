@@ -17,7 +17,7 @@ import (
 
 	"proofglass/backend/glove"
 	"proofglass/backend/kb"
-	"proofglass/backend/lexical"
+	"proofglass/backend/kb/lexical"
 	"proofglass/backend/model"
 	"proofglass/backend/model/provider"
 )
@@ -169,7 +169,7 @@ type Options struct {
 	// IndexDir, when set, keeps each built index in a file there (the data directory's index/), reopened by the
 	// next process instead of rebuilt, as long as SQLite still holds the same vectors.
 	IndexDir string
-	// Lexical keeps an in-memory word index (backend/lexical) that answers BM25 exactly as FTS5 would, built in the
+	// Lexical keeps an in-memory word index (backend/kb/lexical) that answers BM25 exactly as FTS5 would, built in the
 	// background on the first search and kept current from SQLite's unit change log: for long-lived processes
 	// (window, server), where it makes full-text ranking independent of how many rows match. Call Close to stop it.
 	Lexical bool
@@ -213,7 +213,7 @@ func New(k *kb.KB, o Options) *Searcher {
 	s := &Searcher{kb: k, opts: o, indexes: map[indexKey]*cachedIndex{}, embeds: map[string]model.Embedder{},
 		running: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	if o.Lexical {
-		s.lex.Store(lexical.New(k.DB()))
+		s.lex.Store(lexical.New(k.SnapshotDB()))
 	}
 	return s
 }
@@ -222,7 +222,7 @@ func New(k *kb.KB, o Options) *Searcher {
 // that will serve many searches (the window, `proofglass serve`, `proofglass mcp`, `proofglass watch`).
 func (s *Searcher) UseLexicalIndex() {
 	if s.lex.Load() == nil {
-		s.lex.CompareAndSwap(nil, lexical.New(s.kb.DB()))
+		s.lex.CompareAndSwap(nil, lexical.New(s.kb.SnapshotDB()))
 	}
 	s.lex.Load().Refresh()
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -30,17 +31,14 @@ func BenchmarkVRAGSearch(b *testing.B) {
 	lib := f.lib
 	// 100 queries made of the corpus's own words, so they hit many different pages.
 	var words []string
-	rows, _ := lib.KB.DB().Query(`SELECT text FROM units ORDER BY id`)
-	for rows.Next() {
-		var t string
-		rows.Scan(&t)
+	lib.KB.EachLibraryUnitText(context.Background(), func(t string) error {
 		for _, w := range strings.Fields(t) {
 			if len(w) > 6 && !slices.Contains(words, w) {
 				words = append(words, w)
 			}
 		}
-	}
-	rows.Close()
+		return nil
+	})
 	qs := make([]string, 100)
 	for i := range qs {
 		qs[i] = words[(i*7)%len(words)] + " " + words[(i*13+5)%len(words)]

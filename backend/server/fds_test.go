@@ -14,6 +14,7 @@ import (
 
 	fx "proofglass/backend/fixture"
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 )
 
 // dbDescriptors counts this process's open descriptors on the database at path (its -wal and -shm included).
@@ -38,8 +39,7 @@ func TestDescriptorsAfterABurst(t *testing.T) {
 	f := newFixture(t, nil)
 	ctx := context.Background()
 	// Idle connections are closed after 30 s; the test does not wait that long.
-	f.lib.KB.DB().SetConnMaxIdleTime(200 * time.Millisecond)
-	defer f.lib.KB.DB().SetConnMaxIdleTime(30 * time.Second)
+	kbtest.CloseIdleConnectionsAfter(t, f.lib.KB, 200*time.Millisecond)
 	run, err := f.lib.KB.CreateRun(ctx, kb.Run{Question: "How much blood?", Mode: "vrag"})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 	"proofglass/backend/pagecache"
 	"proofglass/backend/pagefile"
 )
@@ -43,16 +46,13 @@ func TestSlowTurnKeepsItsPage(t *testing.T) {
 
 	u1, p1 := turn(t, c, "blood loss")
 	// Turn 2 asks for another page: the words of a page that is not u1.
-	var u2want int64
 	var text string
-	rows, err := f.lib.KB.DB().Query(`SELECT id, text FROM units WHERE kind = 'page' AND id != ? AND length(text) > 200 ORDER BY id`, u1)
-	if err != nil {
-		t.Fatal(err)
+	for _, u := range kbtest.Units(t, f.lib.KB) {
+		if u.Kind == kb.UnitPage && u.ID != u1 && utf8.RuneCountInString(u.Text) > 200 {
+			text = u.Text
+			break
+		}
 	}
-	for rows.Next() && u2want == 0 {
-		rows.Scan(&u2want, &text)
-	}
-	rows.Close()
 	words := strings.Fields(text)
 	now = now.Add(65 * time.Second)
 	u2, p2 := turn(t, c, strings.Join(words[:min(12, len(words))], " "))

@@ -17,8 +17,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
 	"proofglass/backend/library"
 	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pagefile"
@@ -102,11 +104,35 @@ var edgeQueries = []string{"", "   \t\n", "zzzqqq xxyyzz", "出血量", `"unbala
 	"NOT", "*", strings.Repeat("haemorrhage ", 5000)}
 
 func unitCount(t *testing.T, lib *library.Library) int {
-	var n int
-	if err := lib.KB.DB().QueryRow(`SELECT count(*) FROM units u JOIN documents d ON d.id = u.document_id WHERE d.status = 'ready'`).Scan(&n); err != nil {
+	counts, err := lib.KB.ReadyUnitCounts(context.Background())
+	if err != nil {
 		t.Fatal(err)
 	}
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
 	return n
+}
+
+// namedUnits lists the units of the (oldest) document named name, in page order, with their text and word boxes
+// unless refs.
+func namedUnits(t *testing.T, lib *library.Library, name string, refs bool) []kb.Unit {
+	t.Helper()
+	ctx := context.Background()
+	ids, err := lib.KB.DocumentIDsNamed(ctx, name, 0)
+	if err != nil || len(ids) == 0 {
+		t.Fatalf("no document %s: %v", name, err)
+	}
+	list := lib.KB.Units
+	if refs {
+		list = lib.KB.UnitRefs
+	}
+	us, err := list(ctx, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return us
 }
 
 // checkPageFile asserts a returned file opens as a JPEG page at 200 DPI named {stem}_{page}.jpg.
@@ -129,8 +155,11 @@ func checkPageFile(t *testing.T, path string) {
 		var page int
 		fmt.Sscanf(strings.TrimPrefix(base, "blood_loss_report_"), "%d.jpg", &page)
 		var pt float64
-		fixLib.KB.DB().QueryRow(`SELECT u.width FROM units u JOIN documents d ON d.id = u.document_id
-			WHERE d.name = 'blood_loss_report.pdf' AND u.ordinal = ?`, page).Scan(&pt)
+		for _, u := range namedUnits(t, fixLib, "blood_loss_report.pdf", true) {
+			if u.Ordinal == page {
+				pt = u.Width
+			}
+		}
 		want := pt * 200 / 72
 		if pt == 0 || math.Abs(float64(cfg.Width)-want) > 1.5 {
 			t.Errorf("%s: %d px wide, want %.1f (%.1f pt at 200 dpi)", base, cfg.Width, want, pt)
@@ -310,26 +339,34 @@ func TestNDCGFromFileNameAndPage(t *testing.T) {
 	// The gold page is found independently of search: the page whose text holds a phrase no other page has.
 	var page int
 	var text string
-	rows, err := f.lib.KB.DB().Query(`SELECT u.ordinal, u.text FROM units u JOIN documents d ON d.id = u.document_id
-		WHERE d.name = 'blood_loss_report.pdf' AND length(u.text) > 200 ORDER BY u.ordinal`)
-	if err != nil {
+	var texts []string
+	if err := f.lib.KB.EachLibraryUnitText(context.Background(), func(s string) error {
+		texts = append(texts, s)
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() && page == 0 {
-		var o int
-		var txt string
-		rows.Scan(&o, &txt)
-		words := strings.Fields(txt)
+	for _, u := range namedUnits(t, f.lib, "blood_loss_report.pdf", false) {
+		if page != 0 {
+			break
+		}
+		if utf8.RuneCountInString(u.Text) <= 200 {
+			continue
+		}
+		words := strings.Fields(u.Text)
 		for i := 0; i+4 < len(words) && page == 0; i += 3 {
 			phrase := strings.Join(words[i:i+4], " ")
-			var n int
-			f.lib.KB.DB().QueryRow(`SELECT count(*) FROM units WHERE instr(text, ?) > 0`, phrase).Scan(&n)
+			n := 0
+			for _, s := range texts {
+				if strings.Contains(s, phrase) {
+					n++
+				}
+			}
 			if n == 1 && len(phrase) > 20 {
-				page, text = o, phrase
+				page, text = u.Ordinal, phrase
 			}
 		}
 	}
-	rows.Close()
 	if page == 0 {
 		t.Fatal("no page with a unique phrase")
 	}

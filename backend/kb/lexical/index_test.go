@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 )
 
 // stemFTS asks SQLite's own porter tokenizer for a word's token, so these tests do not trust any Go stemmer.
@@ -62,14 +62,8 @@ type corpus struct {
 
 func newCorpus(t testing.TB) *corpus {
 	t.Helper()
-	dir := t.TempDir()
-	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { k.Close() })
-	c, err := k.EnsureCollection(ctx, "c")
+	k := kbtest.Open(t)
+	c, err := k.EnsureCollection(context.Background(), "c")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,20 +74,29 @@ func newCorpus(t testing.TB) *corpus {
 func (c *corpus) add(t testing.TB, name string, texts []string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	res, err := c.k.DB().ExecContext(ctx, `INSERT INTO documents(collection_id, sha256, name, kind, status, pages, created_at, updated_at)
-		VALUES (?, ?, ?, 'pdf', 'ready', ?, 0, 0)`, c.coll, fmt.Sprintf("%064d", len(c.docs)), name, len(texts))
+	d, _, err := c.k.AddDocument(ctx, kb.Document{CollectionID: c.coll, SHA256: fmt.Sprintf("%064d", len(c.docs)), Name: name,
+		Kind: "pdf", Status: kb.StatusReady, Pages: len(texts)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, _ := res.LastInsertId()
+	units := make([]kb.Unit, len(texts))
 	for i, text := range texts {
-		if _, err := c.k.DB().ExecContext(ctx, `INSERT INTO units(document_id, ordinal, kind, width, height, text, text_source)
-			VALUES (?, ?, 'page', 612, 792, ?, 'layer')`, id, i+1, text); err != nil {
-			t.Fatal(err)
-		}
+		units[i] = kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 612, Height: 792, Text: text,
+			TextSource: kb.TextLayer}
 	}
-	c.docs[name] = id
-	return id
+	if err := c.k.Batch(ctx, func(b *kb.Batch) error { _, err := b.PutUnits(ctx, units); return err }); err != nil {
+		t.Fatal(err)
+	}
+	c.docs[name] = d.ID
+	return d.ID
+}
+
+// remove deletes a document, its units with it.
+func (c *corpus) remove(t testing.TB, id int64) {
+	t.Helper()
+	if err := c.k.DeleteDocument(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // fts5 ranks with SQLite's own bm25() over units_fts: the reference.
@@ -103,21 +106,7 @@ func (c *corpus) fts5(t testing.TB, words []string, depth int) ([]int64, []float
 	for i, w := range words {
 		q[i] = `"` + w + `"`
 	}
-	rows, err := c.k.DB().Query(`SELECT rowid, -bm25(units_fts) FROM units_fts WHERE units_fts MATCH ? ORDER BY bm25(units_fts), rowid LIMIT ?`,
-		strings.Join(q, " OR "), depth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var ids []int64
-	var scores []float64
-	for rows.Next() {
-		var id int64
-		var s float64
-		rows.Scan(&id, &s)
-		ids, scores = append(ids, id), append(scores, s)
-	}
-	return ids, scores
+	return kbtest.BM25(t, c.k, strings.Join(q, " OR "), depth)
 }
 
 // sameRanking fails unless both rankings hold the same units with the same scores (to the last bits: the
@@ -149,18 +138,24 @@ func realCorpus(t *testing.T) *corpus {
 
 // queryWords draws query words from the corpus' own tokens: frequent and rare, with inflected forms.
 func queryWords(t *testing.T, c *corpus, n int) [][]string {
-	rows, err := c.k.DB().Query(`SELECT DISTINCT lower(value) FROM units, json_each('["' || replace(replace(replace(replace(replace(lower(units.text), '\', ' '), '"', ' '), char(10), ' '), char(9), ' '), ' ', '","') || '"]')
-		WHERE value GLOB '[a-z0-9]*' AND value NOT GLOB '*[^a-z0-9]*' LIMIT 20000`)
+	// The distinct ASCII-lower-cased words of letters and digits only, split at spaces, tabs, newlines,
+	// backslashes and quotes, in the order they first occur (units in id order), at most 20,000.
+	var vocab []string
+	seen := map[string]bool{}
+	sep := func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\\' || r == '"' }
+	err := c.k.EachLibraryUnitText(context.Background(), func(text string) error {
+		for _, w := range strings.FieldsFunc(text, sep) {
+			w = asciiLower(w)
+			if len(vocab) < 20000 && !seen[w] && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789") == "" {
+				seen[w] = true
+				vocab = append(vocab, w)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vocab []string
-	for rows.Next() {
-		var w string
-		rows.Scan(&w)
-		vocab = append(vocab, w)
-	}
-	rows.Close()
 	if len(vocab) < 100 {
 		t.Fatalf("only %d query words in the corpus", len(vocab))
 	}
@@ -174,6 +169,16 @@ func queryWords(t *testing.T, c *corpus, n int) [][]string {
 	}
 	out = append(out, []string{"the", "of", "and"}, []string{"degree", "degrees", "degree"}, []string{"2023"}, []string{"cafe"}, []string{"zzzznotaword"})
 	return out
+}
+
+// asciiLower lower-cases A-Z only, as SQLite's lower() does.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }
 
 func tokensOf(t *testing.T, stem func(string) string, words []string) []string {
@@ -191,7 +196,7 @@ func tokensOf(t *testing.T, stem func(string) string, words []string) []string {
 func TestSearchEqualsFTS5(t *testing.T) {
 	c := realCorpus(t)
 	ctx := context.Background()
-	ix := New(c.k.DB())
+	ix := New(c.k.SnapshotDB())
 	defer ix.Close()
 	if _, _, ok, err := ix.Search(ctx, []string{"report"}, 10, nil); err != nil || ok {
 		t.Fatalf("a search before the first build: ok=%v err=%v, want FTS5 to serve it", ok, err)
@@ -250,17 +255,21 @@ func TestIndexFollowsChanges(t *testing.T) {
 	}
 	c.add(t, "added", pdfTexts(t, "pdf/real/hsaur3-Ch_logistic_regression_glm.pdf"))
 	check("after adding a document")
-	if _, err := c.k.DB().Exec(`UPDATE units SET text = 'variance analysis replaced this page entirely' WHERE id IN (SELECT id FROM units ORDER BY id LIMIT 3 OFFSET 5)`); err != nil {
+	// The 6th to 8th units by id: pages of the first document, in the main segment.
+	first, err := c.k.Units(ctx, c.docs["pdf/real/reportlab-userguide.pdf"])
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, u := range first[5:8] {
+		u.Text = "variance analysis replaced this page entirely"
+		if _, err := c.k.PutUnit(ctx, u); err != nil {
+			t.Fatal(err)
+		}
 	}
 	check("after rewriting pages in the main segment")
-	if _, err := c.k.DB().Exec(`DELETE FROM documents WHERE id = ?`, c.docs["pdf/real/hsaur3-Ch_analysis_of_variance.pdf"]); err != nil {
-		t.Fatal(err)
-	}
+	c.remove(t, c.docs["pdf/real/hsaur3-Ch_analysis_of_variance.pdf"])
 	check("after deleting a document")
-	if _, err := c.k.DB().Exec(`DELETE FROM documents WHERE id = ?`, c.docs["added"]); err != nil {
-		t.Fatal(err)
-	}
+	c.remove(t, c.docs["added"])
 	check("after deleting the document only the delta held")
 	// More changes than a delta keeps: the main segment is rebuilt.
 	old := maxDelta
@@ -282,10 +291,12 @@ func TestSearchKeepsToAllowedDocuments(t *testing.T) {
 	if err != nil || !ok || len(ids) == 0 {
 		t.Fatalf("scoped search: %d hits, ok=%v err=%v", len(ids), ok, err)
 	}
+	docs, err := c.k.UnitDocuments(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, id := range ids {
-		var doc int64
-		c.k.DB().QueryRow(`SELECT document_id FROM units WHERE id = ?`, id).Scan(&doc)
-		if doc != keep {
+		if doc := docs[id]; doc != keep {
 			t.Fatalf("unit %d of document %d outside the scope", id, doc)
 		}
 	}
@@ -299,7 +310,7 @@ func BenchmarkSearch(b *testing.B) {
 		c.add(b, fmt.Sprintf("copy%d", i), pages)
 	}
 	ctx := context.Background()
-	ix := New(c.k.DB())
+	ix := New(c.k.SnapshotDB())
 	defer ix.Close()
 	t0 := time.Now()
 	if err := ix.WaitCurrent(ctx); err != nil {
@@ -335,7 +346,7 @@ func TestConcurrentSearchesDuringRefresh(t *testing.T) {
 	pages := pdfTexts(t, "pdf/real/hsaur3-Ch_analysis_of_variance.pdf")
 	c.add(t, "first", pages)
 	ctx := context.Background()
-	ix := New(c.k.DB())
+	ix := New(c.k.SnapshotDB())
 	defer ix.Close()
 	stem := stemFTS(t)
 	words := []string{"analysis", "variance", "weight"}
@@ -379,9 +390,7 @@ func TestConcurrentSearchesDuringRefresh(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i%2 == 1 {
-			if _, err := c.k.DB().Exec(`DELETE FROM documents WHERE id = ?`, id); err != nil {
-				t.Fatal(err)
-			}
+			c.remove(t, id)
 		}
 	}
 	if err := ix.WaitCurrent(ctx); err != nil {
@@ -433,7 +442,7 @@ func TestSearchesDoNotRefreshBackToBack(t *testing.T) {
 // currentIndex builds the word index of c's knowledge base and waits until it serves; it is closed with the test.
 func currentIndex(t *testing.T, c *corpus) *Index {
 	t.Helper()
-	ix := New(c.k.DB())
+	ix := New(c.k.SnapshotDB())
 	t.Cleanup(ix.Close)
 	if err := ix.WaitCurrent(context.Background()); err != nil {
 		t.Fatal(err)
