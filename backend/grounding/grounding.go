@@ -237,9 +237,16 @@ type RegionOCR interface {
 	RegionWords(ctx context.Context, u kb.Unit, region [4]float64) ([]kb.Word, error)
 }
 
+// Units is what grounding reads of a knowledge base (kb.KB): the words of the units an answer cites or was shown.
+type Units interface {
+	Unit(ctx context.Context, id int64) (kb.Unit, error)
+	UnitsByID(ctx context.Context, ids []int64) (map[int64]kb.Unit, error)
+	EachUnitText(ctx context.Context, documentID int64, fn func(kb.Unit) bool) error
+}
+
 // Grounder grounds a run's answer in a knowledge base: it is the agent.Grounder kbagent gives the agent.
 type Grounder struct {
-	KB *kb.KB
+	KB Units
 	// MaxRestPages bounds the pages of the rest of the documents read per answer (0: 5000).
 	MaxRestPages int
 	// OCR, when set, reads a zoomed or cited region of a page without text; each region is read once per Grounder

@@ -90,9 +90,28 @@ type Status struct {
 	Seq uint64 `json:"seq"`
 }
 
+// Store is what watching reads and writes of a knowledge base (kb.KB): its watched folders and their files, and
+// the documents and blobs that come and go with them.
+type Store interface {
+	WatchedFolders(ctx context.Context) ([]kb.WatchedFolder, error)
+	WatchedFolderExists(ctx context.Context, id int64) bool
+	AddWatchedFolder(ctx context.Context, collectionID int64, path string) (int64, error)
+	RemoveWatchedFolder(ctx context.Context, id int64, keep bool) ([]int64, error)
+	WatchedFiles(ctx context.Context, folderID int64) (map[string]kb.WatchedFile, error)
+	ApplyWatchedFiles(ctx context.Context, folderID int64, remove []string, put []kb.WatchedFile) ([]int64, error)
+	SetWatchScanned(ctx context.Context, id int64, at time.Time, errText string) error
+	CollectionByName(ctx context.Context, name string) (kb.Collection, error)
+	EnsureCollection(ctx context.Context, name string) (kb.Collection, error)
+	Documents(ctx context.Context, collectionID int64) ([]kb.Document, error)
+	Units(ctx context.Context, documentID int64) ([]kb.Unit, error)
+	MoveDocument(ctx context.Context, id int64, name, sourcePath string) error
+	PendingDeletions(ctx context.Context) ([]int64, error)
+	PurgeBlobs(ctx context.Context) (int, error)
+}
+
 // Manager watches the folders recorded in a knowledge base.
 type Manager struct {
-	kb *kb.KB
+	kb Store
 	in Ingester
 	o  Options
 
@@ -127,7 +146,7 @@ type folder struct {
 }
 
 // New returns a Manager over k that ingests through in.
-func New(k *kb.KB, in Ingester, o Options) *Manager {
+func New(k Store, in Ingester, o Options) *Manager {
 	if o.Debounce <= 0 {
 		o.Debounce = 500 * time.Millisecond
 	}
