@@ -102,10 +102,10 @@ glove-table:
 # generate-check fails when the committed files are stale (as TestGeneratedTypeScriptIsCurrent does in `make test`).
 .PHONY: generate generate-check
 generate:
-	go generate ./backend/wire
+	go generate ./backend/desktop
 
 generate-check:
-	go run ./backend/wire/internal/gents -check
+	go run ./backend/desktop/internal/gents -check
 
 # The Windows executables, cross-compiled with MinGW-w64 (build/windows/bin: the headless CLI and the worker);
 # `make test-windows` also runs them under Wine and builds and installs the installer there (scripts/windows-test.sh).

@@ -173,9 +173,9 @@ func (s *ChatService) RunEvents(runID int64) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// ChooseSavePath asks where to save an export; "" when cancelled. The path chosen is remembered: it is the only
+// ChooseSavePath asks where to save an export, in a dialog titled in the window's language; "" when cancelled. The path chosen is remembered: it is the only
 // one WriteTextFile will write, once.
-func (s *ChatService) ChooseSavePath(defaultName string) (string, error) {
+func (s *ChatService) ChooseSavePath(defaultName, title string) (string, error) {
 	if len(defaultName) > 255 || strings.ContainsAny(defaultName, "/\\\x00") {
 		defaultName = "conversation.md"
 	}
@@ -183,7 +183,7 @@ func (s *ChatService) ChooseSavePath(defaultName string) (string, error) {
 	if ui == nil {
 		return "", errNoWindow
 	}
-	path, err := ui.SaveFile("Export conversation", defaultName)
+	path, err := ui.SaveFile(dialogTitle(title, "Export conversation"), defaultName)
 	if err != nil {
 		s.exports.Choose("")
 		return "", err

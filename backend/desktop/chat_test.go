@@ -93,7 +93,7 @@ func TestChatExportOnlyWhereTheUserChose(t *testing.T) {
 	dir := t.TempDir()
 	chosen := filepath.Join(dir, "talk.md")
 	ui.save = chosen
-	got, err := chat.ChooseSavePath("../../.bashrc")
+	got, err := chat.ChooseSavePath("../../.bashrc", "")
 	if err != nil || got != chosen {
 		t.Fatalf("ChooseSavePath = %q, %v", got, err)
 	}
@@ -115,8 +115,11 @@ func TestChatExportOnlyWhereTheUserChose(t *testing.T) {
 	}
 
 	ui.save, ui.dialogErr = "", errors.New("dialog failed")
-	if _, err := chat.ChooseSavePath("x.md"); err == nil {
+	if _, err := chat.ChooseSavePath("x.md", "导出对话"); err == nil {
 		t.Error("a failing dialog was not reported")
+	}
+	if title := ui.titles[len(ui.titles)-1]; title != "导出对话" {
+		t.Errorf("the save dialog's title is %q, not the window's", title)
 	}
 	if err := chat.WriteTextFile(chosen, "# stale"); err == nil {
 		t.Error("a failed dialog left the previous path writable")

@@ -39,7 +39,8 @@ type fakeUI struct {
 	file, folder  string
 	save          string
 	dialogErr     error
-	titles, names []string // the dialogs' titles and suggested file names, in order
+	titles, names []string       // the dialogs' titles and suggested file names, in order
+	filters       [][]FileFilter // the open dialogs' filters, in order
 	shown         int
 	urls          []string
 }
@@ -56,17 +57,17 @@ func (u *fakeUI) Emit(name string, data any) {
 	}
 }
 
-func (u *fakeUI) OpenFiles(title string, _ []FileFilter) ([]string, error) {
+func (u *fakeUI) OpenFiles(title string, filters []FileFilter) ([]string, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.titles = append(u.titles, title)
+	u.titles, u.filters = append(u.titles, title), append(u.filters, filters)
 	return u.files, u.dialogErr
 }
 
-func (u *fakeUI) OpenFile(title string, _ []FileFilter) (string, error) {
+func (u *fakeUI) OpenFile(title string, filters []FileFilter) (string, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.titles = append(u.titles, title)
+	u.titles, u.filters = append(u.titles, title), append(u.filters, filters)
 	return u.file, u.dialogErr
 }
 
@@ -178,7 +179,7 @@ func TestNotReady(t *testing.T) {
 	if _, err := d.Library.Status(); err == nil || !strings.Contains(err.Error(), "still starting") {
 		t.Errorf("Status before startup: err = %v, want still starting", err)
 	}
-	if _, err := d.Library.PickFiles(); err == nil {
+	if _, err := d.Library.PickFiles(""); err == nil {
 		t.Error("PickFiles before startup: no error")
 	}
 	if _, err := d.Chat.Conversations(); err == nil {

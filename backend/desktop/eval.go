@@ -48,8 +48,8 @@ type EvalState struct {
 	Error      string `json:"error,omitempty"`
 }
 
-// PickDataset asks for a questions file (JSON lines).
-func (s *EvalService) PickDataset() (string, error) {
+// PickDataset asks for a questions file (JSON lines) in a dialog titled in the window's language.
+func (s *EvalService) PickDataset(title string) (string, error) {
 	if err := s.c.ready(); err != nil {
 		return "", err
 	}
@@ -57,7 +57,7 @@ func (s *EvalService) PickDataset() (string, error) {
 	if ui == nil {
 		return "", errNoWindow
 	}
-	return ui.OpenFile("Evaluation questions", []FileFilter{{DisplayName: "Questions (*.jsonl)", Pattern: "*.jsonl;*.json"}})
+	return ui.OpenFile(dialogTitle(title, "Evaluation questions"), []FileFilter{{DisplayName: "Questions (*.jsonl)", Pattern: "*.jsonl;*.json"}})
 }
 
 // Start begins an evaluation in the background; progress arrives as eval:progress events.

@@ -76,7 +76,7 @@ func TestEvalFailureIsReported(t *testing.T) {
 	}
 
 	ui.file = "/home/u/questions.jsonl"
-	if got, err := ev.PickDataset(); err != nil || got != ui.file || ui.titles[len(ui.titles)-1] != "Evaluation questions" {
+	if got, err := ev.PickDataset(""); err != nil || got != ui.file || ui.titles[len(ui.titles)-1] != "Evaluation questions" {
 		t.Errorf("PickDataset = %q, %v (titles %q)", got, err, ui.titles)
 	}
 }

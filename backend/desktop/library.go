@@ -231,28 +231,38 @@ func (s *LibraryService) SearchWhere(query, collection, where string, k int) (se
 	return s.c.lib.Search.Search(s.c.ctx, q)
 }
 
-// addFilters are the files the add dialog offers.
-var addFilters = []FileFilter{
-	{DisplayName: "Documents, images and videos", Pattern: "*.pdf;*.png;*.jpg;*.jpeg;*.webp;*.gif;*.tif;*.tiff;*.bmp;*.mp4;*.mov;*.mkv;*.webm"},
-	{DisplayName: "All files", Pattern: "*"},
+// addFilters are the files the add dialog offers: every format ingest reads, then each format, then all files.
+func addFilters() []FileFilter {
+	var all []string
+	var each []FileFilter
+	for _, f := range ingest.Formats {
+		pats := make([]string, len(f.Extensions))
+		for i, e := range f.Extensions {
+			pats[i] = "*" + e
+		}
+		all = append(all, pats...)
+		each = append(each, FileFilter{DisplayName: f.Name, Pattern: strings.Join(pats, ";")})
+	}
+	return append(append([]FileFilter{{DisplayName: "Documents, images and videos", Pattern: strings.Join(all, ";")}}, each...),
+		FileFilter{DisplayName: "All files", Pattern: "*"})
 }
 
-// PickFiles opens the system file dialog for documents to add.
-func (s *LibraryService) PickFiles() ([]string, error) {
+// PickFiles opens the system file dialog for documents to add, titled in the window's language.
+func (s *LibraryService) PickFiles(title string) ([]string, error) {
 	ui := s.c.window()
 	if ui == nil {
 		return nil, errNoWindow
 	}
-	return ui.OpenFiles("Add documents", addFilters)
+	return ui.OpenFiles(dialogTitle(title, "Add documents"), addFilters())
 }
 
-// PickFolder opens the system dialog for a folder to add.
-func (s *LibraryService) PickFolder() (string, error) {
+// PickFolder opens the system dialog for a folder to add, titled in the window's language.
+func (s *LibraryService) PickFolder(title string) (string, error) {
 	ui := s.c.window()
 	if ui == nil {
 		return "", errNoWindow
 	}
-	return ui.OpenFolder("Add a folder")
+	return ui.OpenFolder(dialogTitle(title, "Add a folder"))
 }
 
 var errNoWindow = errors.New("the window is still starting")

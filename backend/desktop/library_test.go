@@ -229,14 +229,45 @@ func TestLibraryCollectionsAndDialogs(t *testing.T) {
 	}
 
 	ui.files, ui.folder = []string{"/home/u/a.pdf", "/home/u/b.png"}, "/home/u/scans"
-	if got, err := lib.PickFiles(); err != nil || len(got) != 2 || got[1] != "/home/u/b.png" {
+	if got, err := lib.PickFiles("添加文档"); err != nil || len(got) != 2 || got[1] != "/home/u/b.png" {
 		t.Errorf("PickFiles = %q, %v", got, err)
 	}
-	if got, err := lib.PickFolder(); err != nil || got != "/home/u/scans" {
+	if got, err := lib.PickFolder("Add a folder\n\x1b[2J"); err != nil || got != "/home/u/scans" {
 		t.Errorf("PickFolder = %q, %v", got, err)
 	}
-	if len(ui.titles) != 2 || ui.titles[0] != "Add documents" || ui.titles[1] != "Add a folder" {
+	if _, err := lib.PickFiles(""); err != nil {
+		t.Fatal(err)
+	}
+	// The window's title, cleaned; none gives the English one.
+	if len(ui.titles) != 3 || ui.titles[0] != "添加文档" || ui.titles[1] != "Add a folder[2J" || ui.titles[2] != "Add documents" {
 		t.Errorf("dialog titles = %q", ui.titles)
+	}
+}
+
+// The add dialog offers exactly what ingest reads: every extension of ingest.Formats, first all together, then each
+// format, then all files.
+func TestAddDialogOffersIngestFormats(t *testing.T) {
+	d, ui := start(t)
+	if _, err := d.Library.PickFiles("Add"); err != nil {
+		t.Fatal(err)
+	}
+	fs := ui.filters[0]
+	if len(fs) != len(ingest.Formats)+2 || fs[len(fs)-1].Pattern != "*" {
+		t.Fatalf("filters = %+v", fs)
+	}
+	var all []string
+	for i, f := range ingest.Formats {
+		var pats []string
+		for _, e := range f.Extensions {
+			pats = append(pats, "*"+e)
+		}
+		all = append(all, pats...)
+		if got := fs[i+1]; got.DisplayName != f.Name || got.Pattern != strings.Join(pats, ";") {
+			t.Errorf("filter %d = %+v, want %s: %s", i+1, got, f.Name, strings.Join(pats, ";"))
+		}
+	}
+	if fs[0].Pattern != strings.Join(all, ";") || !strings.Contains(fs[0].Pattern, "*.m4v") {
+		t.Errorf("the first filter %q is not every format ingest reads", fs[0].Pattern)
 	}
 }
 

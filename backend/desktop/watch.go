@@ -78,9 +78,9 @@ func (w *WatchService) Folders() ([]watch.Status, error) {
 	return m.Folders(w.c.ctx)
 }
 
-// Add asks for a folder in the system dialog and watches it for the collection. A cancelled dialog returns a
-// folder with id 0.
-func (w *WatchService) Add(collection string) (watch.Folder, error) {
+// Add asks for a folder in the system dialog (title: in the window's language, naming the collection) and watches
+// it for the collection. A cancelled dialog returns a folder with id 0.
+func (w *WatchService) Add(collection, title string) (watch.Folder, error) {
 	m, err := w.manager()
 	if err != nil {
 		return watch.Folder{}, err
@@ -92,7 +92,7 @@ func (w *WatchService) Add(collection string) (watch.Folder, error) {
 	if ui == nil {
 		return watch.Folder{}, errNoWindow
 	}
-	dir, err := ui.OpenFolder("Watch a folder for " + collection)
+	dir, err := ui.OpenFolder(dialogTitle(title, "Watch a folder for "+collection))
 	if err != nil || dir == "" {
 		return watch.Folder{}, err
 	}

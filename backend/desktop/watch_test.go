@@ -28,11 +28,11 @@ func TestWatchAddListRemove(t *testing.T) {
 	}
 
 	ui.folder = "" // a cancelled dialog watches nothing
-	if f, err := w.Add("watched"); err != nil || f.ID != 0 {
+	if f, err := w.Add("watched", ""); err != nil || f.ID != 0 {
 		t.Errorf("Add with a cancelled dialog = %+v, %v", f, err)
 	}
 	ui.folder = dir
-	f, err := w.Add("watched")
+	f, err := w.Add("watched", "监视 watched 的文件夹")
 	if err != nil || f.ID <= 0 || f.Path != dir {
 		t.Fatalf("Add = %+v, %v", f, err)
 	}
@@ -59,7 +59,7 @@ func TestWatchAddListRemove(t *testing.T) {
 		t.Errorf("Folders after Remove = %+v, %v", fs, err)
 	}
 
-	if _, err := w.Add("a\nb"); err == nil {
+	if _, err := w.Add("a\nb", ""); err == nil {
 		t.Error("Add accepted a collection name with a newline")
 	}
 	if _, err := w.Remove(0, false); err == nil {

@@ -120,14 +120,8 @@ func mimeOf(k imagefile.Kind) string {
 	return ""
 }
 
-var extKinds = map[string]string{
-	".pdf": "pdf",
-	".jpg": "image", ".jpeg": "image", ".png": "image", ".gif": "image", ".webp": "image", ".tif": "image",
-	".tiff": "image", ".bmp": "image", ".heic": "image", ".icns": "image", ".sgi": "image", ".j2k": "image",
-	".jp2": "image", ".blp": "image", ".dds": "image", ".fli": "image",
-	".mp4": "video", ".m4v": "video", ".mov": "video", ".mkv": "video", ".webm": "video", ".ogv": "video",
-	".ogg": "video", ".avi": "video", ".mpeg": "video", ".mpg": "video", ".ts": "video",
-}
+// extKinds is the kind each extension of Formats claims.
+var extKinds = formatKinds(Formats)
 
 // knownExtension reports whether a name claims to be a PDF, image or video.
 func knownExtension(path string) bool { return extKinds[strings.ToLower(filepath.Ext(path))] != "" }

@@ -1,10 +1,8 @@
-// Package wire names the events the Go backend sends to the window; their payloads and the window's other Go types are generated into TypeScript from Go (go generate ./backend/wire).
+// Package wire names the events the Go backend sends to the window; backend/desktop's generator writes them, with their payload types, into TypeScript (go generate ./backend/desktop).
 package wire
 
-//go:generate go run ./internal/gents
-
 // The events of the window's bus (Wails EventsEmit/EventsOn). Every name here must be given its payload type in
-// internal/gents, which writes them, with those types, to frontend/src/lib/generated/events.ts.
+// backend/desktop/internal/gents, which writes them, with those types, to frontend/src/lib/generated/events.ts.
 const (
 	// EventAgent carries each agent.Event of a run the window started (Ask), as it happens.
 	EventAgent = "agent:event"

@@ -9,8 +9,12 @@ import { GraphView } from './features/graph/GraphView'
 import { Library } from './features/library/Library'
 import { Settings } from './features/settings/Settings'
 import { useTranslation } from './i18n'
-import { backend, hasBackend, onFilesDropped, onIngestProgress, onOpenFiles, type Status } from './lib/backend'
-import { foldProgress, progressState, type Collection, type IngestProgress, type Notice, type Settings as SettingsT } from './lib/types'
+import { libraryApi, onIngestProgress } from './features/library/api'
+import { settingsApi } from './features/settings/api'
+import { onFilesDropped } from './lib/fileDrop'
+import { hasBackend } from './lib/generated/services'
+import { onOpenFiles } from './lib/openFiles'
+import { foldProgress, progressState, type Collection, type IngestProgress, type Notice, type Settings as SettingsT, type Status } from './lib/types'
 
 export function App() {
   const { t } = useTranslation()
@@ -38,8 +42,8 @@ export function App() {
       setError(t('app.backendNotConnected'))
       return
     }
-    backend.status().then(setStatus, (e: unknown) => setError(String(e)))
-    backend.collections().then(
+    libraryApi.status().then(setStatus, (e: unknown) => setError(String(e)))
+    libraryApi.collections().then(
       (cs) => {
         setCollections(cs ?? [])
         setCollection((cur) => cur || cs?.[0]?.name || '')
@@ -50,12 +54,12 @@ export function App() {
   }, [t])
   useEffect(refresh, [refresh])
   useEffect(() => {
-    if (hasBackend()) backend.settings().then(setSettings, () => {})
+    if (hasBackend()) settingsApi.settings().then(setSettings, () => {})
   }, [])
   // Messages of this start the backend gives once (a Loupe library adopted), shown until dismissed.
   const [notices, setNotices] = useState<Notice[]>([])
   useEffect(() => {
-    if (hasBackend()) backend.notices().then((n) => setNotices(n ?? []), () => {})
+    if (hasBackend()) libraryApi.notices().then((n) => setNotices(n ?? []), () => {})
   }, [])
 
   // Theme: follow the OS unless the settings pin one.
@@ -97,7 +101,7 @@ export function App() {
   const add = useCallback(
     (paths: string[]) => {
       const target = collection || 'default'
-      backend.addPaths(target, paths).then(
+      libraryApi.addPaths(target, paths).then(
         () => {
           if (!collection) setCollection(target)
           refresh()
@@ -180,7 +184,7 @@ export function App() {
               onCollectionsChanged={refresh}
               progress={items}
               onAdd={add}
-              onRetry={(p, password) => (p.document_id ? backend.retry(p.document_id, password) : backend.addPaths(collection, [p.path ?? p.name])).catch((e: unknown) => setError(String(e)))}
+              onRetry={(p, password) => (p.document_id ? libraryApi.retry(p.document_id, password) : libraryApi.addPaths(collection, [p.path ?? p.name])).catch((e: unknown) => setError(String(e)))}
               refreshKey={refreshKey}
               searchRef={searchRef}
               onAskAbout={(d) => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from '../i18n'
-import { backend } from '../lib/backend'
+import { libraryApi } from '../features/library/api'
 import { zoomToRegion } from '../lib/geometry'
 import { usePage } from '../lib/images'
 import type { PageRef } from '../lib/types'
@@ -21,7 +21,7 @@ export function PageViewer({ target, onClose }: { target: ViewerTarget; onClose:
   const [vh, setVh] = useState(600)
 
   useEffect(() => {
-    backend.pages(target.documentId).then(setPages, () => setPages([]))
+    libraryApi.pages(target.documentId).then(setPages, () => setPages([]))
   }, [target.documentId])
   useEffect(() => setUnitId(target.unitId), [target.unitId])
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react'
 import { i18n, useTranslation } from '../i18n'
-import type { Status } from '../lib/backend'
+import type { Status } from '../lib/types'
 import type { Notice } from '../lib/types'
 
 export type View = 'library' | 'chat' | 'graph' | 'settings' | 'eval'

@@ -2,7 +2,7 @@
 // so that scrolling a 10,000-page grid never floods the bridge. A request whose every caller went away (its thumbnail
 // scrolled off) before it started is dropped, so the cells on screen never wait behind the ones scrolled past.
 import { useEffect, useState } from 'react'
-import { backend, hasBackend } from './backend'
+import { hasBackend, LibraryService } from './generated/services'
 
 const MAX_ENTRIES = 600
 const MAX_INFLIGHT = 4
@@ -130,11 +130,11 @@ export function useImage(key: string | undefined, fetcher: () => Promise<string>
 }
 
 export function useBlob(hash: string | undefined) {
-  return useImage(hash ? 'blob:' + hash : undefined, () => backend.blob(hash ?? ''))
+  return useImage(hash ? 'blob:' + hash : undefined, () => LibraryService.Blob(hash ?? ''))
 }
 
 /** usePage renders a unit at a width rounded up to a step, so nearby zoom levels share renders. */
 export function usePage(unitId: number | undefined, width: number) {
   const w = Math.min(4096, Math.max(128, Math.ceil(width / 256) * 256))
-  return useImage(unitId ? `page:${unitId}:${w}` : undefined, () => backend.pageImage(unitId ?? 0, w))
+  return useImage(unitId ? `page:${unitId}:${w}` : undefined, () => LibraryService.PageImage(unitId ?? 0, w))
 }

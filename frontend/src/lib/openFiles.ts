@@ -1,6 +1,8 @@
 // Files Proofglass is asked to open from outside the window: its command line, a file manager's "Open with Proofglass", or a
 // later launch that handed its files to this one. The backend keeps them until taken, so none is lost while the
 // window starts, and each is taken once.
+import { EventOpenFiles, on } from './bus'
+import { hasBackend, OpenFilesService } from './generated/services'
 
 /** subscribeOpenFiles delivers the files waiting now, then each batch announced by onAnnounce, to cb. */
 export function subscribeOpenFiles(
@@ -19,4 +21,15 @@ export function subscribeOpenFiles(
   const off = onAnnounce(drain)
   drain()
   return off
+}
+
+/** onOpenFiles calls cb with the files Proofglass was asked to open from outside (command line, "Open with Proofglass", a
+ * later launch): those waiting now, then each batch as it arrives. */
+export function onOpenFiles(cb: (paths: string[]) => void): () => void {
+  if (!hasBackend()) return () => {}
+  return subscribeOpenFiles(
+    async () => (await OpenFilesService.TakeOpenFiles()) ?? [],
+    (f) => on(EventOpenFiles, f),
+    cb,
+  )
 }

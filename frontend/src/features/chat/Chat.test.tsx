@@ -16,9 +16,9 @@ function chatState(ask: ChatState['ask']): ChatState {
     ask,
     stop: () => {},
     newChat: () => {},
-    reload: async () => {},
+    reload: () => {},
     setActiveRun: () => {},
-  } as unknown as ChatState
+  }
 }
 
 describe('Chat scope', () => {

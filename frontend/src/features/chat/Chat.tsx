@@ -4,7 +4,8 @@ import { liveAnswer, type RunView } from '../../lib/run'
 import { progressState, type IngestProgress } from '../../lib/types'
 import { exportHTML, exportMarkdown } from '../../lib/export'
 import { formatNumber, ingestNotice, promptsCut } from '../../lib/format'
-import { backend } from '../../lib/backend'
+import { libraryApi } from '../library/api'
+import { chatApi } from './api'
 import { Trans, useTranslation } from '../../i18n'
 import { CitationChips, StepCard } from './StepCard'
 import { RewriteNote } from './RewriteNote'
@@ -73,12 +74,12 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
     const title = chat.conversations.find((c) => c.id === chat.current)?.title || chat.turns[0]?.question || t('chat.conversation')
     const name = title.replace(/[^\w\- ]+/g, '').slice(0, 60).trim() || 'conversation'
     try {
-      const path = await backend.chooseSavePath(`${name}.${kind}`)
+      const path = await chatApi.chooseSavePath(`${name}.${kind}`)
       if (!path) return
       setExportMsg(t('chat.exporting'))
       const turns = chat.turns.map((t) => ({ question: t.question, run: t.runKey ? chat.runs[t.runKey] : undefined, stored: t.stored }))
-      const content = kind === 'md' ? exportMarkdown(title, turns) : await exportHTML(title, turns, backend)
-      await backend.writeTextFile(path, content)
+      const content = kind === 'md' ? exportMarkdown(title, turns) : await exportHTML(title, turns, libraryApi)
+      await chatApi.writeTextFile(path, content)
       setExportMsg(t('chat.saved', { path }))
     } catch (err) {
       setExportMsg(String(err))

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react'
-import { backend, hasBackend, onAgentEvent } from '../../lib/backend'
+import { hasBackend } from '../../lib/generated/services'
+import { chatApi, onAgentEvent } from './api'
 import { emptyRun, reduceRun, replayRun, type RunView } from '../../lib/run'
-import type { Conversation } from '../../lib/types'
+import type { AskRequest, Conversation } from '../../lib/types'
 
 export interface Turn {
   question: string
@@ -13,14 +14,8 @@ export interface Turn {
   notice?: string
 }
 
-export interface AskOptions {
-  mode: string
-  think: boolean
-  collection: string
-  documents?: number[]
-  /** only documents whose facets pass this filter ("org=acme,year=2022") */
-  where?: string
-}
+/** AskOptions are a question's choices besides its text and conversation: backend/desktop's AskRequest, from Go. */
+export type AskOptions = Omit<AskRequest, 'conversation_id' | 'question'>
 
 /** useChat holds conversations, the turns of the open one and every run's folded events (live or replayed). */
 export function useChat() {
@@ -32,7 +27,7 @@ export function useChat() {
 
   const reload = useCallback(() => {
     if (!hasBackend()) return
-    backend.conversations().then((c) => setConversations(c ?? []), () => {})
+    chatApi.conversations().then((c) => setConversations(c ?? []), () => {})
   }, [])
   useEffect(reload, [reload])
 
@@ -49,7 +44,7 @@ export function useChat() {
     setCurrent(id)
     setTurns([])
     if (!id) return
-    const msgs = (await backend.messages(id)) ?? []
+    const msgs = (await chatApi.messages(id)) ?? []
     const out: Turn[] = []
     for (const m of msgs) {
       if (m.role === 'user') out.push({ question: m.content })
@@ -60,7 +55,7 @@ export function useChat() {
           // Live runs are keyed by the agent's run id, which is the stored run's id: one key for both.
           const key = String(m.run_id)
           t.runKey = key
-          backend.runEvents(m.run_id).then(
+          chatApi.runEvents(m.run_id).then(
             (evs) => setRuns((rs) => (rs[key]?.done ? rs : { ...rs, [key]: replayRun(evs ?? []) })),
             () => {},
           )
@@ -75,7 +70,7 @@ export function useChat() {
       const turn: Turn = notice ? { question, notice } : { question }
       setTurns((ts) => [...ts, turn])
       try {
-        const started = await backend.ask({ conversation_id: current, question, ...o })
+        const started = await chatApi.ask({ conversation_id: current, question, ...o })
         setCurrent(started.conversation_id)
         setActiveRun(started.run_id)
         setRuns((rs) => (rs[started.run_id] ? rs : { ...rs, [started.run_id]: emptyRun(started.run_id) }))
@@ -89,7 +84,7 @@ export function useChat() {
   )
 
   const stop = useCallback(() => {
-    if (activeRun) backend.stop(activeRun).catch(() => {})
+    if (activeRun) chatApi.stop(activeRun).catch(() => {})
   }, [activeRun])
 
   const newChat = useCallback(() => {

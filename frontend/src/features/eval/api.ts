@@ -1,7 +1,8 @@
-// The evaluation service of the Go backend (EvalService in backend/desktop/eval.go), with plain types.
-import * as Eval from '../../../wailsjs/go/desktop/EvalService'
-import { desktop } from '../../../wailsjs/go/models'
+// The evaluation service of the Go backend (EvalService in backend/desktop/eval.go, generated wrappers), with plain
+// types.
+import { t } from '../../i18n'
 import { EventEval, on } from '../../lib/bus'
+import { EvalService as Eval } from '../../lib/generated/services'
 import type { EvalRequest, EvalState, Evaluation } from '../../lib/types'
 
 export type { EvalRequest, EvalState }
@@ -20,8 +21,8 @@ export interface EvalApi {
 }
 
 export const evalApi: EvalApi = {
-  pickDataset: () => Eval.PickDataset(),
-  start: (r) => Eval.Start(desktop.EvalRequest.createFrom(r)),
+  pickDataset: () => Eval.PickDataset(t('dialog.evalQuestions')),
+  start: (r) => Eval.Start(r),
   stop: () => Eval.Stop(),
   state: () => Eval.State(),
   evaluations: async () =>

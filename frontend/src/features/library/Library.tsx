@@ -3,7 +3,7 @@ import { Thumb } from '../../components/Thumb'
 import { Overlay } from '../../components/Overlay'
 import { useOpenViewer } from '../../components/viewerContext'
 import { useTranslation } from '../../i18n'
-import { backend } from '../../lib/backend'
+import { libraryApi } from './api'
 import type { Box4 } from '../../lib/events'
 import { formatBytes, formatNumber } from '../../lib/format'
 import { regionOf } from '../../lib/geometry'
@@ -55,7 +55,7 @@ export function Library(p: Props) {
       setDocs([])
       return
     }
-    backend.documents(coll.id).then((d) => setDocs(d ?? []), (e: unknown) => setError(String(e)))
+    libraryApi.documents(coll.id).then((d) => setDocs(d ?? []), (e: unknown) => setError(String(e)))
   }, [coll, p.refreshKey])
   useEffect(() => {
     setChosen({})
@@ -63,7 +63,7 @@ export function Library(p: Props) {
   useEffect(() => {
     // Again on returning from a document, whose facets may have been edited.
     if (!coll || open) return
-    backend.collectionFacets(coll.id).then((g) => setFacetGroups(g ?? []), (e: unknown) => setError(String(e)))
+    libraryApi.collectionFacets(coll.id).then((g) => setFacetGroups(g ?? []), (e: unknown) => setError(String(e)))
   }, [coll, open, p.refreshKey])
   const choose = (name: string, value: string) => {
     const next = toggle(chosen, name, value)
@@ -72,16 +72,16 @@ export function Library(p: Props) {
   }
   useEffect(() => {
     if (!open) return
-    backend.pages(open.id).then((u) => setPages(u ?? []), (e: unknown) => setError(String(e)))
+    libraryApi.pages(open.id).then((u) => setPages(u ?? []), (e: unknown) => setError(String(e)))
   }, [open, p.refreshKey])
   useEffect(() => {
     setFacets(null)
     if (!open) return
-    backend.facets(open.id).then(setFacets, (e: unknown) => setError(String(e)))
+    libraryApi.facets(open.id).then(setFacets, (e: unknown) => setError(String(e)))
   }, [open, p.refreshKey])
 
   const deleteOpen = async (d: Document) => {
-    await backend.deleteDocument(d.id)
+    await libraryApi.deleteDocument(d.id)
     setOpen(null)
     setDocs((ds) => ds.filter((x) => x.id !== d.id))
     p.onCollectionsChanged() // document and page counts
@@ -95,7 +95,7 @@ export function Library(p: Props) {
         setHits(null)
         return
       }
-      backend.searchWhere(query, p.current, where.trim(), 20).then(
+      libraryApi.searchWhere(query, p.current, where.trim(), 20).then(
         (r) => {
           setHits(r.hits ?? [])
           setNotes(r.notes ?? [])
@@ -110,7 +110,7 @@ export function Library(p: Props) {
 
   const pick = async (folder: boolean) => {
     try {
-      const paths = folder ? [await backend.pickFolder()].filter(Boolean) : await backend.pickFiles()
+      const paths = folder ? [await libraryApi.pickFolder()].filter(Boolean) : await libraryApi.pickFiles()
       if (paths && paths.length) p.onAdd(paths)
     } catch (e) {
       setError(String(e))
@@ -121,7 +121,7 @@ export function Library(p: Props) {
     e.preventDefault()
     if (!newName.trim()) return
     try {
-      await backend.createCollection(newName.trim())
+      await libraryApi.createCollection(newName.trim())
       p.onCollectionsChanged()
       p.onCollection(newName.trim())
       setNewName('')
@@ -243,8 +243,8 @@ export function Library(p: Props) {
             </div>
             <Facets
               facets={facets}
-              onSet={async (name, value) => setFacets(await backend.setFacet(open.id, name, value))}
-              onReset={async (name) => setFacets(await backend.resetFacet(open.id, name))}
+              onSet={async (name, value) => setFacets(await libraryApi.setFacet(open.id, name, value))}
+              onReset={async (name) => setFacets(await libraryApi.resetFacet(open.id, name))}
             />
             <PageGrid
               pages={pages}
@@ -297,7 +297,7 @@ function EmptyState({ collection, onPick }: { collection: string; onPick: () => 
           disabled={busy}
           onClick={() => {
             setBusy(true)
-            backend.addSample(collection).then(
+            libraryApi.addSample(collection).then(
               () => setBusy(false),
               (e: unknown) => {
                 setBusy(false)
@@ -352,7 +352,7 @@ function DocCover({ doc }: { doc: Document }) {
     if (first?.thumb || doc.pages === 0 || doc.status === 'failed') return
     let live = true
     let timer = 0
-    backend.cover(doc.id).then(
+    libraryApi.cover(doc.id).then(
       (u) => {
         if (!live) return
         setFirst(u ?? null)

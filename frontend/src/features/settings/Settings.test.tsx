@@ -23,8 +23,8 @@ const calls = vi.hoisted(() => ({
   settings: null as S | null, // what the backend holds, when a test sets it
 }))
 
-vi.mock('../../lib/backend', () => ({
-  backend: {
+vi.mock('./api', () => ({
+  settingsApi: {
     settings: () => Promise.resolve(structuredClone(calls.settings ?? settings)),
     saveSettings: (s: S) => {
       calls.saved.push(structuredClone(s))

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { backend, onPullProgress } from '../../lib/backend'
+import { onPullProgress, settingsApi } from './api'
 import { chooseLanguage, i18n, storedChoice, useTranslation, type LanguageChoice } from '../../i18n'
 import { modes } from '../../lib/events'
 import type { ModelInfo, Provider, ProviderResult, PullEvent, Settings as S } from '../../lib/types'
@@ -16,7 +16,7 @@ export function Settings({ dataDir, onSaved }: Props) {
   const [msg, setMsg] = useState('')
   const [pull, setPull] = useState<PullEvent | null>(null)
   useEffect(() => {
-    backend.settings().then(setS, (e: unknown) => setMsg(String(e)))
+    settingsApi.settings().then(setS, (e: unknown) => setMsg(String(e)))
   }, [])
   useEffect(() => onPullProgress(setPull), [])
   if (!s) return <p className="muted">{msg || t('settings.loading')}</p>
@@ -25,7 +25,7 @@ export function Settings({ dataDir, onSaved }: Props) {
   const setProvider = (i: number, p: Provider) => setS({ ...s, providers: providers.map((x, j) => (j === i ? p : x)) })
   const save = async () => {
     try {
-      await backend.saveSettings(s)
+      await settingsApi.saveSettings(s)
       setMsg(t('settings.saved'))
       onSaved(s)
     } catch (e) {
@@ -113,7 +113,7 @@ export function Settings({ dataDir, onSaved }: Props) {
           value={s.rerank ?? { kind: '', provider: '', model: '', candidates: 0, images: false }}
           providers={providers}
           onChange={(r) => setS({ ...s, rerank: r })}
-          test={backend.testReranker}
+          test={settingsApi.testReranker}
         />
       </section>
       <section>
@@ -205,9 +205,9 @@ function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; 
     setBusy(true)
     try {
       // A key typed and not yet saved is tried as given; else the backend uses the stored key for the saved URL only.
-      const r = await backend.testProvider(p, key)
+      const r = await settingsApi.testProvider(p, key)
       setResult(r)
-      if (r.reachable) setModels(await backend.listModels(p, key).catch(() => []))
+      if (r.reachable) setModels(await settingsApi.listModels(p, key).catch(() => []))
     } finally {
       setBusy(false)
     }
@@ -238,7 +238,7 @@ function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; 
               <button
                 disabled={!key}
                 onClick={() =>
-                  backend.setAPIKey(p.name, key).then(
+                  settingsApi.setAPIKey(p.name, key).then(
                     () => {
                       setKey('')
                       setKeyMsg(t('settings.keySaved'))
@@ -261,7 +261,7 @@ function ProviderCard({ p, mode, pull, onChange }: { p: Provider; mode: string; 
         {result && <TestResult r={result} />}
       </div>
       {p.kind !== 'builtin' && (
-        <ModelCheck p={p} mode={mode} probe={backend.probeModel} pull={backend.pullModel} progress={pull} />
+        <ModelCheck p={p} mode={mode} probe={settingsApi.probeModel} pull={settingsApi.pullModel} progress={pull} />
       )}
     </div>
   )

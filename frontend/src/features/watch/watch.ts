@@ -1,7 +1,6 @@
-// Watched folders: the typed face of the Go WatchService binding and its watch:status events.
-import * as Bound from '../../../wailsjs/go/desktop/WatchService'
+// Watched folders: the typed face of the Go WatchService binding (generated wrappers) and its watch:status events.
 import { EventWatch, on } from '../../lib/bus'
-import { hasBackend } from '../../lib/backend'
+import { hasBackend, WatchService } from '../../lib/generated/services'
 import { t } from '../../i18n'
 import type { WatchStatus } from '../../lib/types'
 
@@ -11,7 +10,7 @@ export type { WatchStatus }
 /** WatchAPI is what the watched-folders panel needs; tests pass their own. */
 export interface WatchAPI {
   folders: () => Promise<WatchStatus[]>
-  /** add opens the system folder dialog; a cancelled dialog gives a folder with id 0. */
+  /** add opens the system folder dialog (titled in the window's language); a cancelled dialog gives a folder with id 0. */
   add: (collection: string) => Promise<{ id: number }>
   remove: (id: number, keepDocuments: boolean) => Promise<number>
   onStatus: (cb: (s: WatchStatus) => void) => () => void
@@ -19,9 +18,9 @@ export interface WatchAPI {
 
 /** watchBackend is the real API (usable where available() is true). */
 export const watchBackend: WatchAPI | undefined = {
-  folders: () => Bound.Folders() as unknown as Promise<WatchStatus[]>,
-  add: (collection: string) => Bound.Add(collection),
-  remove: (id: number, keep: boolean) => Bound.Remove(id, keep),
+  folders: async () => (await WatchService.Folders()) ?? [],
+  add: (collection: string) => WatchService.Add(collection, t('dialog.watchFolder', { collection })),
+  remove: (id: number, keep: boolean) => WatchService.Remove(id, keep),
   onStatus: (cb: (s: WatchStatus) => void) => on(EventWatch, cb),
 }
 

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"proofglass/backend/desktop/internal/tsgen"
 )
 
 // TestGeneratedTypeScriptIsCurrent fails when the committed TypeScript differs from what the Go types and event names
@@ -63,5 +67,59 @@ func TestEveryEventHasAPayload(t *testing.T) {
 	}
 	if _, err := Generate(root, module); err == nil || !strings.Contains(err.Error(), "has no payload") {
 		t.Errorf("Generate with an event missing from payloads: err = %v", err)
+	}
+}
+
+// services.ts has one typed wrapper per bound method, each calling that method of the Wails runtime's object, and no
+// result left as unknown JSON.
+func TestServicesWrapEveryBoundMethod(t *testing.T) {
+	root, module, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(root, module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := string(files[servicesFile])
+	methods, err := tsgen.Methods(services...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(methods) < 40 {
+		t.Fatalf("only %d bound methods found", len(methods))
+	}
+	for _, m := range methods {
+		call := fmt.Sprintf("bound().then((d) => d.%s.%s(", m.Service.Name(), m.Name)
+		if strings.Count(ts, call) != 1 {
+			t.Errorf("services.ts does not call %s.%s once", m.Service.Name(), m.Name)
+		}
+	}
+	for _, want := range []string{
+		"PickFiles(title: string): Promise<string[] | null>",
+		"Search(query: string, collection: string, k: number): Promise<SearchResult>",
+		"RunEvents(runID: number): Promise<AgentEvent[] | null>",
+	} {
+		if !strings.Contains(ts, want) {
+			t.Errorf("services.ts lacks %q", want)
+		}
+	}
+	if strings.Contains(ts, "unknown") {
+		t.Error("services.ts has an unknown type: give the method's raw JSON its Go type in results")
+	}
+}
+
+// A results entry that names no bound method is an error, so a renamed method does not lose its type silently.
+func TestResultsNameBoundMethods(t *testing.T) {
+	root, module, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := results
+	t.Cleanup(func() { results = saved })
+	results = maps.Clone(saved)
+	results["ChatService.Gone"] = results["ChatService.RunEvents"]
+	if _, err := Generate(root, module); err == nil || !strings.Contains(err.Error(), "ChatService.Gone") {
+		t.Errorf("Generate with a stale results entry: err = %v", err)
 	}
 }

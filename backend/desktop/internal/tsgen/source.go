@@ -24,9 +24,23 @@ type Const struct {
 }
 
 type pkgInfo struct {
-	types  map[string]string            // type name → doc
-	fields map[string]map[string]string // type name → field name → doc
-	consts []Const
+	types   map[string]string            // type name → doc
+	fields  map[string]map[string]string // type name → field name → doc
+	consts  []Const
+	methods map[string]map[string]Method // receiver type name → method name → method
+}
+
+// Method is what a package's source says of a method: its doc comment and its parameters' names (""s where unnamed).
+type Method struct {
+	Doc    string
+	Params []string
+}
+
+// Method returns the doc comment and parameter names of the method name of type typeName (a value or pointer
+// receiver); ok is false when the package's source declares no such method (one promoted from an embedded field).
+func (s *Source) Method(pkgPath, typeName, name string) (m Method, ok bool) {
+	m, ok = s.pkg(pkgPath).methods[typeName][name]
+	return m, ok
 }
 
 // Constants lists the string constants a package declares, in the order of its files and declarations.
@@ -44,6 +58,9 @@ func (s *Source) constants(pkgPath, typeName string) []string {
 	return out
 }
 
+// TypeDoc is the doc comment of a package's type.
+func (s *Source) TypeDoc(pkgPath, name string) string { return s.typeDoc(pkgPath, name) }
+
 func (s *Source) typeDoc(pkgPath, name string) string { return s.pkg(pkgPath).types[name] }
 
 func (s *Source) fieldDoc(pkgPath, typeName, field string) string {
@@ -57,7 +74,7 @@ func (s *Source) pkg(path string) *pkgInfo {
 	if s.pkgs == nil {
 		s.pkgs = map[string]*pkgInfo{}
 	}
-	p := &pkgInfo{types: map[string]string{}, fields: map[string]map[string]string{}}
+	p := &pkgInfo{types: map[string]string{}, fields: map[string]map[string]string{}, methods: map[string]map[string]Method{}}
 	s.pkgs[path] = p
 	var dir string
 	switch {
@@ -89,6 +106,10 @@ func (s *Source) pkg(path string) *pkgInfo {
 
 func (p *pkgInfo) read(f *ast.File) {
 	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			p.readMethod(fd)
+			continue
+		}
 		gd, ok := d.(*ast.GenDecl)
 		if !ok {
 			continue
@@ -151,6 +172,26 @@ func (p *pkgInfo) read(f *ast.File) {
 			}
 		}
 	}
+}
+
+func (p *pkgInfo) readMethod(fd *ast.FuncDecl) {
+	if fd.Recv == nil || len(fd.Recv.List) != 1 {
+		return
+	}
+	recv := embeddedName(fd.Recv.List[0].Type)
+	var params []string
+	for _, fl := range fd.Type.Params.List {
+		if len(fl.Names) == 0 {
+			params = append(params, "")
+		}
+		for _, n := range fl.Names {
+			params = append(params, n.Name)
+		}
+	}
+	if p.methods[recv] == nil {
+		p.methods[recv] = map[string]Method{}
+	}
+	p.methods[recv][fd.Name.Name] = Method{Doc: text(fd.Doc), Params: params}
 }
 
 func embeddedName(e ast.Expr) string {

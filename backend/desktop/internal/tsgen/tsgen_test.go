@@ -363,3 +363,30 @@ func TestBound(t *testing.T) {
 		t.Errorf("declarations:\n%s", out)
 	}
 }
+
+type boundSvc struct{}
+
+func (*boundSvc) Plain(_ context.Context, name string, n int) (bool, error) { return false, nil }
+func (*boundSvc) Nothing() error                                            { return nil }
+
+type twoResults struct{}
+
+func (*twoResults) Both() (int, string, error) { return 0, "", nil }
+
+// Methods lists each bound method with its arguments (the context left out) and its one result besides error, and
+// refuses a method Wails cannot return from.
+func TestMethods(t *testing.T) {
+	ms, err := Methods(&boundSvc{})
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("Methods = %+v, %v", ms, err)
+	}
+	if n := ms[0]; n.Name != "Nothing" || len(n.In) != 0 || n.Out != nil || n.Service.Name() != "boundSvc" {
+		t.Errorf("Nothing = %+v", n)
+	}
+	if p := ms[1]; p.Name != "Plain" || len(p.In) != 2 || p.In[0].Kind() != reflect.String || p.Out.Kind() != reflect.Bool {
+		t.Errorf("Plain = %+v", p)
+	}
+	if _, err := Methods(&twoResults{}); err == nil {
+		t.Error("a method with two results besides error was accepted")
+	}
+}

@@ -46,6 +46,12 @@ func (g *Generator) Add(t reflect.Type) string {
 	return g.expr(t, false)
 }
 
+// Value is the TypeScript type of a value of type t as JSON carries it, null included where Go can hold nil (a
+// result: a nil slice arrives as null); t and every named type it reaches are declared as Add does.
+func (g *Generator) Value(t reflect.Type) string {
+	return g.elem(t)
+}
+
 // Err is every problem met so far: a type JSON cannot carry, one that marshals itself without an override, two types
 // with one TypeScript name.
 func (g *Generator) Err() error {
@@ -424,6 +430,44 @@ var (
 	errorType   = reflect.TypeFor[error]()
 	contextType = reflect.TypeFor[context.Context]()
 )
+
+// A BoundMethod is one method Wails binds: an exported method of a bound service (a struct pointer), called from
+// the window as window.go.<package>.<Service>.<Name>(...).
+type BoundMethod struct {
+	Service reflect.Type // the struct type
+	Name    string
+	In      []reflect.Type // the arguments, the receiver and a context.Context left out
+	Out     reflect.Type   // the one result besides error; nil when there is none
+}
+
+// Methods lists the bound methods of the given services, by service then method name (reflect's order). A method
+// with more than one result besides error is an error, as Wails cannot return it.
+func Methods(services ...any) ([]BoundMethod, error) {
+	var out []BoundMethod
+	for _, s := range services {
+		t := reflect.TypeOf(s)
+		for i := range t.NumMethod() {
+			m := t.Method(i)
+			bm := BoundMethod{Service: t.Elem(), Name: m.Name}
+			for j := 1; j < m.Type.NumIn(); j++ { // 0 is the receiver
+				if in := m.Type.In(j); in != contextType {
+					bm.In = append(bm.In, in)
+				}
+			}
+			for j := range m.Type.NumOut() {
+				switch o := m.Type.Out(j); {
+				case o == errorType:
+				case bm.Out != nil:
+					return nil, fmt.Errorf("%s.%s returns two values besides error, which Wails cannot bind", t.Elem().Name(), m.Name)
+				default:
+					bm.Out = o
+				}
+			}
+			out = append(out, bm)
+		}
+	}
+	return out, nil
+}
 
 // Bound lists the types the window exchanges with the given bound services (Wails binds the exported methods of a
 // struct pointer): every argument and result type of their exported methods, error and context.Context left out,
