@@ -3,6 +3,7 @@ package docs
 
 import (
 	"flag"
+	"go/ast"
 	"go/doc"
 	"go/parser"
 	"go/token"
@@ -25,12 +26,10 @@ const (
 // synopsisPrefix is what every package doc starts with and the tree leaves out: "Package kb is", "Command x is".
 var synopsisPrefix = regexp.MustCompile(`^(Package|Command) \S+ (is |are )?`)
 
-// packageTree lists every Go package of the module (test-only ones aside) with its doc's first sentence.
-func packageTree(t *testing.T, root string) string {
-	t.Helper()
-	type entry struct{ dir, synopsis string }
-	var entries []entry
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+// eachPackageDir parses the non-test Go files of every directory of the module below root (generated and foreign
+// trees aside) in mode, and gives fn the directory and its packages.
+func eachPackageDir(root string, mode parser.Mode, fn func(dir string, pkgs map[string]*ast.Package) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -41,12 +40,20 @@ func packageTree(t *testing.T, root string) string {
 		if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "node_modules" || name == "testdata" || name == "frontend" || name == "e2e" || name == "build") {
 			return filepath.SkipDir
 		}
-		fset := token.NewFileSet()
-		pkgs, err := parser.ParseDir(fset, p, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") },
-			parser.PackageClauseOnly|parser.ParseComments)
+		pkgs, err := parser.ParseDir(token.NewFileSet(), p, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, mode)
 		if err != nil {
 			return err
 		}
+		return fn(p, pkgs)
+	})
+}
+
+// packageTree lists every Go package of the module (test-only ones aside) with its doc's first sentence.
+func packageTree(t *testing.T, root string) string {
+	t.Helper()
+	type entry struct{ dir, synopsis string }
+	var entries []entry
+	err := eachPackageDir(root, parser.PackageClauseOnly|parser.ParseComments, func(p string, pkgs map[string]*ast.Package) error {
 		for _, pkg := range pkgs {
 			text := ""
 			for _, f := range pkg.Files {

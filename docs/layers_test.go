@@ -2,9 +2,8 @@ package docs
 
 import (
 	"fmt"
+	"go/ast"
 	"go/parser"
-	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -86,23 +85,7 @@ func readLayers(t *testing.T) []layer {
 func moduleImports(t *testing.T, root string) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "node_modules" || name == "testdata" || name == "frontend" || name == "e2e" || name == "build") {
-			return filepath.SkipDir
-		}
-		fset := token.NewFileSet()
-		pkgs, err := parser.ParseDir(fset, p, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") },
-			parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
+	err := eachPackageDir(root, parser.ImportsOnly, func(p string, pkgs map[string]*ast.Package) error {
 		if len(pkgs) == 0 {
 			return nil
 		}

@@ -10,6 +10,7 @@ import (
 
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 	"proofglass/backend/pdf"
 )
 
@@ -22,16 +23,7 @@ func TestMain(m *testing.M) {
 
 func testdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
 
-func openKB(t testing.TB) *kb.KB {
-	t.Helper()
-	dir := t.TempDir()
-	k, err := kb.Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { k.Close() })
-	return k
-}
+func openKB(t testing.TB) *kb.KB { return kbtest.Open(t) }
 
 func pdfClient(t testing.TB) *pdf.Client {
 	t.Helper()

@@ -16,20 +16,12 @@ import (
 	"proofglass/backend/fixture"
 	"proofglass/backend/glove"
 	"proofglass/backend/kb"
+	"proofglass/backend/kb/kbtest"
 )
 
 func testdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
 
-func openKB(t testing.TB) *kb.KB {
-	t.Helper()
-	dir := t.TempDir()
-	k, err := kb.Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { k.Close() })
-	return k
-}
+func openKB(t testing.TB) *kb.KB { return kbtest.Open(t) }
 
 type page struct {
 	w, h  float64
