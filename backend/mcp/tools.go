@@ -149,9 +149,20 @@ func (s *Server) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn
 }
 
 // scope restricts a query to a collection and documents, checking that they exist.
-func (s *Server) scope(ctx context.Context, q *search.Query, collection string, docs []int64, where string) error {
+// scopeLimits bounds what a tool's scope may name, before anything is read.
+func scopeLimits(where string, docs []int64) error {
 	if len(where) > 1<<10 {
 		return errors.New("where is over 1024 bytes")
+	}
+	if len(docs) > 100 {
+		return errors.New("at most 100 document_ids")
+	}
+	return nil
+}
+
+func (s *Server) scope(ctx context.Context, q *search.Query, collection string, docs []int64, where string) error {
+	if err := scopeLimits(where, docs); err != nil {
+		return err
 	}
 	f, err := facets.ParseWhere(where)
 	if err != nil {
@@ -163,9 +174,6 @@ func (s *Server) scope(ctx context.Context, q *search.Query, collection string, 
 			return fmt.Errorf("no collection named %q", collection)
 		}
 		q.Collections = []string{collection}
-	}
-	if len(docs) > 100 {
-		return errors.New("at most 100 document_ids")
 	}
 	for _, id := range docs {
 		if _, err := s.lib.KB.Document(ctx, id); err != nil {
@@ -325,11 +333,8 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	if utf8.RuneCountInString(question) > maxQuestion {
 		return nil, out, fmt.Errorf("question is longer than %d characters", maxQuestion)
 	}
-	if len(in.Where) > 1<<10 {
-		return nil, out, errors.New("where is over 1024 bytes")
-	}
-	if len(in.DocumentIDs) > 100 {
-		return nil, out, errors.New("at most 100 document_ids")
+	if err := scopeLimits(in.Where, in.DocumentIDs); err != nil {
+		return nil, out, err
 	}
 	// Settings' defaults and limits apply as in every face; the run is stored without a conversation.
 	q, err := s.lib.Prepare(ctx, library.AskRequest{Question: question, RunOnly: true,

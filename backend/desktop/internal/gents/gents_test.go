@@ -14,14 +14,7 @@ import (
 // TestGeneratedTypeScriptIsCurrent fails when the committed TypeScript differs from what the Go types and event names
 // give now: a field added to a window type, or an event added to backend/wire, without regenerating.
 func TestGeneratedTypeScriptIsCurrent(t *testing.T) {
-	root, module, err := ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(root, module)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, files := generated(t)
 	if stale := Stale(root, files); len(stale) > 0 {
 		t.Errorf("the generated TypeScript is stale; run %s and commit the result:\n%s", Regenerate,
 			strings.Join(stale, "\n"))
@@ -73,14 +66,7 @@ func TestEveryEventHasAPayload(t *testing.T) {
 // services.ts has one typed wrapper per bound method, each calling that method of the Wails runtime's object, and no
 // result left as unknown JSON.
 func TestServicesWrapEveryBoundMethod(t *testing.T) {
-	root, module, err := ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := Generate(root, module)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := generated(t)
 	ts := string(files[servicesFile])
 	methods, err := tsgen.Methods(services...)
 	if err != nil {
@@ -122,4 +108,18 @@ func TestResultsNameBoundMethods(t *testing.T) {
 	if _, err := Generate(root, module); err == nil || !strings.Contains(err.Error(), "ChatService.Gone") {
 		t.Errorf("Generate with a stale results entry: err = %v", err)
 	}
+}
+
+// generated is the module's root and the files the generator writes from today's Go.
+func generated(t *testing.T) (string, map[string][]byte) {
+	t.Helper()
+	root, module, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(root, module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, files
 }
