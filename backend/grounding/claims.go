@@ -482,54 +482,89 @@ var currencyWords = []struct{ word, sym string }{
 // its percent sign, scale word and currency, and a range when another number follows a dash. from is where the
 // claim starts.
 func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
-	from = i
+	pre := t.numberPrefix(i)
+	vals, dec, k := t.numeral(pre.digits, page)
+	if len(vals) == 0 {
+		return Claim{}, 0, 0, false
+	}
+	c = Claim{Kind: KindNumber, Decimals: dec, Currency: pre.cur}
+	e := t.scaleWord(k, vals)
+	e = t.unitSuffix(&c, e, pre.percent)
+	vals, from, e, neg := t.signed(pre, i, e, vals, page)
+	c.Values = vals
+	switch {
+	case c.Percent:
+		c.Kind = KindPercent
+	case c.Currency != "":
+		c.Kind = KindCurrency
+	case dec == 0 && len(vals) == 1 && vals[0] >= 1000 && vals[0] <= 2100 && k-pre.digits == 4 && e == k:
+		c.Kind = KindYear
+	}
+	if !pre.paren || !neg {
+		e = t.withRange(&c, from, e, pre.cur, page)
+	}
+	return c, from, e, true
+}
+
+// numberPrefix is what may stand before a number's digits.
+type numberPrefix struct {
+	cur     string // a currency mark: US$, $, €, £, ¥
+	paren   bool   // an opening parenthesis: an accounting negative if it closes after the number
+	neg     bool   // a minus sign (not a hyphen after a word or a number)
+	percent bool   // 百分之, "per hundred"
+	digits  int    // where the digits start
+}
+
+// numberPrefix reads the currency mark, parenthesis, minus sign and percent prefix at i, in that order.
+func (t *scanText) numberPrefix(i int) numberPrefix {
+	var p numberPrefix
 	j := i
-	paren := false
-	neg := false
-	cur := ""
 	if strings.HasPrefix(strings.ToLower(string(t.r[j:min(j+3, len(t.r))])), "us$") {
-		cur, j = "$", j+3
+		p.cur, j = "$", j+3
 	}
 	if t.at(j) == '(' {
-		paren = true
+		p.paren = true
 		j++
 	}
 	switch t.at(j) {
 	case '$', '€', '£', '¥':
-		cur = string(t.at(j))
+		p.cur = string(t.at(j))
 		j++
 		if t.at(j) == ' ' {
 			j++
 		}
 	}
 	if t.at(j) == '-' && !isLetter(t.at(j-1)) && !isDigit(t.at(j-1)) {
-		neg = true
+		p.neg = true
 		j++
 	}
-	percentPrefix := false
 	if t.at(j) == '百' && t.at(j+1) == '分' && t.at(j+2) == '之' {
-		percentPrefix = true
+		p.percent = true
 		j += 3
 	}
-	var vals []float64
-	var dec int
-	var k int
+	p.digits = j
+	return p
+}
+
+// numeral reads the Arabic or CJK numeral at j: its values (a page's figure may read more than one way), its
+// decimals and where it ends; no values where there is none.
+func (t *scanText) numeral(j int, page bool) (vals []float64, dec, end int) {
 	switch {
 	case isDigit(t.at(j)):
-		vals, dec, k = t.arabic(j, page)
+		return t.arabic(j, page)
 	case isCJKNumeral(t.at(j)):
-		var v float64
-		v, k = t.cjkNumber(j)
+		v, k := t.cjkNumber(j)
 		if k > j {
-			vals = []float64{v}
+			return []float64{v}, 0, k
 		}
+		return nil, 0, k
 	}
-	if len(vals) == 0 {
-		return Claim{}, 0, 0, false
-	}
-	c = Claim{Kind: KindNumber, Decimals: dec, Currency: cur}
-	e := k
-	// Scale words and percent.
+	return nil, 0, 0
+}
+
+// scaleWord multiplies vals by the scale word at e (thousand, million, bn, 万, 亿…; the English ones after a space)
+// and returns where the claim ends.
+func (t *scanText) scaleWord(e int, vals []float64) int {
 	sp := e
 	if t.at(sp) == ' ' {
 		sp++
@@ -544,11 +579,16 @@ func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
 			for n := range vals {
 				vals[n] *= s.mul
 			}
-			e = at + n
-			break
+			return at + n
 		}
 	}
-	sp = e
+	return e
+}
+
+// unitSuffix reads what follows the number at e into c, a percent sign or word, or a currency (元, 美元, USD,
+// euros…), and returns where the claim ends; after a percent prefix it reads nothing.
+func (t *scanText) unitSuffix(c *Claim, e int, percentPrefix bool) int {
+	sp := e
 	if t.at(sp) == ' ' {
 		sp++
 	}
@@ -574,9 +614,14 @@ func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
 			}
 		}
 	}
-	if paren && t.at(e) == ')' {
-		// Accounting negative: (1,234). Pages also read it as the bare number (a note mark, an enumeration).
-		neg = true
+	return e
+}
+
+// signed gives vals their sign: an accounting negative, (1,234), when the parenthesis closes at e (pages also read
+// it as the bare number: a note mark, an enumeration); otherwise a minus sign's, and an unclosed parenthesis is not
+// the number's. It returns the values, where the claim starts and ends, and whether it is negative.
+func (t *scanText) signed(pre numberPrefix, from, e int, vals []float64, page bool) ([]float64, int, int, bool) {
+	if pre.paren && t.at(e) == ')' {
 		alt := append([]float64(nil), vals...)
 		for n := range vals {
 			vals[n] = -vals[n]
@@ -584,55 +629,49 @@ func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
 		if page {
 			vals = append(vals, alt...)
 		}
-		e++
-	} else {
-		if paren {
-			from = j // the parenthesis is not the number's
-			if cur != "" {
-				from = j - 1
-			}
-		}
-		if neg {
-			for n := range vals {
-				vals[n] = -vals[n]
-			}
+		return vals, from, e + 1, true
+	}
+	if pre.paren {
+		from = pre.digits // the parenthesis is not the number's
+		if pre.cur != "" {
+			from--
 		}
 	}
-	c.Values = vals
+	if pre.neg {
+		for n := range vals {
+			vals[n] = -vals[n]
+		}
+	}
+	return vals, from, e, pre.neg
+}
+
+// withRange makes c a range when another, larger number follows at e after a dash, a tilde, 至 or "to" (or the
+// same currency mark as the claim's at from), and returns where the claim ends.
+func (t *scanText) withRange(c *Claim, from, e int, cur string, page bool) int {
+	r := e
 	switch {
-	case c.Percent:
-		c.Kind = KindPercent
-	case c.Currency != "":
-		c.Kind = KindCurrency
-	case dec == 0 && len(vals) == 1 && vals[0] >= 1000 && vals[0] <= 2100 && k-j == 4 && e == k:
-		c.Kind = KindYear
+	case t.at(r) == '-' || t.at(r) == '–' || t.at(r) == '—' || t.at(r) == '~' || t.at(r) == '～' || t.at(r) == '至':
+		r++
+	case t.at(r) == ' ' && (t.at(r+1) == '-' || t.at(r+1) == '–') && t.at(r+2) == ' ':
+		r += 3
+	case t.at(r) == ' ' && t.hasWordAt(r+1, "to") && t.at(r+3) == ' ':
+		r += 4
+	default:
+		return e
 	}
-	// A range: another number after a dash or "to".
-	if !paren || !neg {
-		r := e
-		switch {
-		case t.at(r) == '-' || t.at(r) == '–' || t.at(r) == '—' || t.at(r) == '~' || t.at(r) == '～' || t.at(r) == '至':
-			r++
-		case t.at(r) == ' ' && (t.at(r+1) == '-' || t.at(r+1) == '–') && t.at(r+2) == ' ':
-			r += 3
-		case t.at(r) == ' ' && t.hasWordAt(r+1, "to") && t.at(r+3) == ' ':
-			r += 4
-		default:
-			r = -1
-		}
-		if r > 0 && (isDigit(t.at(r)) || t.at(r) == t.at(from) && cur != "") {
-			if hi, _, hiEnd, ok := t.number(r, page); ok && hi.Kind != KindRange && hi.Kind != KindDate &&
-				len(hi.Values) > 0 && hi.Values[0] > vals[0] {
-				c.Kind = KindRange
-				c.Hi = hi.Values
-				if hi.Percent {
-					c.Percent = true
-				}
-				e = hiEnd
-			}
-		}
+	if !isDigit(t.at(r)) && (t.at(r) != t.at(from) || cur == "") {
+		return e
 	}
-	return c, from, e, true
+	hi, _, hiEnd, ok := t.number(r, page)
+	if !ok || hi.Kind == KindRange || hi.Kind == KindDate || len(hi.Values) == 0 || hi.Values[0] <= c.Values[0] {
+		return e
+	}
+	c.Kind = KindRange
+	c.Hi = hi.Values
+	if hi.Percent {
+		c.Percent = true
+	}
+	return hiEnd
 }
 
 type span struct {

@@ -326,72 +326,117 @@ func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []
 		info, err := Check(answer.Text, Evidence{}) // nothing to look up: no page is read
 		return &info, err
 	}
-	type areaRef struct {
-		unit   int64
-		region *[4]float64
+	refs := collectRefs(answer, trail)
+	ids := refs.ids()
+	units, err := g.KB.UnitsByID(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("ground answer: %w", err)
 	}
-	var areas []areaRef
-	var cited, shown []int64
-	names := map[int64]string{}
-	seen := map[int64]bool{}
-	want := func(id string, doc string, list *[]int64) int64 {
-		n, err := strconv.ParseInt(id, 10, 64)
-		if err != nil || n <= 0 {
-			return 0
+	g.withRegionText(ctx, units, refs.regions())
+	ev, pages := refs.evidence(units)
+	ev.Rest = g.rest(ctx, ids, units, refs.names, pages)
+	ev.Boxes = func(p *Page) (*Page, error) {
+		u, err := g.KB.Unit(ctx, p.UnitID)
+		if err != nil {
+			return nil, err
 		}
-		if doc != "" {
-			names[n] = doc
-		}
-		if list != nil && !seen[n] {
-			seen[n] = true
-			*list = append(*list, n)
-		}
-		return n
+		return NewPage(u, p.DocumentName), nil
 	}
+	info, err := Check(answer.Text, ev)
+	if err != nil {
+		return nil, err
+	}
+	return &info, nil
+}
+
+// areaRef is a region of a unit that a crop or a citation names.
+type areaRef struct {
+	unit   int64
+	region *[4]float64
+}
+
+// evidenceRefs is the evidence a run's trail and answer name, by unit, before any unit is read.
+type evidenceRefs struct {
+	areas        []areaRef
+	cited, shown []int64          // a unit cited is not also shown
+	names        map[int64]string // document name by unit
+	seen         map[int64]bool
+}
+
+// collectRefs gathers the crops' regions, the citations (and their regions) and the pages shown; the document name
+// of a unit is the last one named.
+func collectRefs(answer agent.AnswerInfo, trail []agent.Event) *evidenceRefs {
+	r := &evidenceRefs{names: map[int64]string{}, seen: map[int64]bool{}}
 	for _, ev := range trail {
 		switch {
 		case ev.Kind == agent.KindCrop && ev.Crop != nil:
-			if n := want(ev.Crop.UnitID, ev.Crop.DocumentName, nil); n > 0 {
+			if n := r.want(ev.Crop.UnitID, ev.Crop.DocumentName, nil); n > 0 {
 				region := ev.Crop.Region
-				areas = append(areas, areaRef{n, &region})
+				r.areas = append(r.areas, areaRef{n, &region})
 			}
 		case ev.Kind == agent.KindResults && ev.Results != nil:
 			for _, h := range ev.Results.Hits {
 				if h.Shown {
-					want(h.UnitID, h.DocumentName, nil)
+					r.want(h.UnitID, h.DocumentName, nil)
 				}
 			}
 		}
 	}
 	for _, c := range answer.Citations {
-		if n := want(c.UnitID, c.DocumentName, &cited); n > 0 && c.Region != nil {
-			areas = append(areas, areaRef{n, c.Region})
+		if n := r.want(c.UnitID, c.DocumentName, &r.cited); n > 0 && c.Region != nil {
+			r.areas = append(r.areas, areaRef{n, c.Region})
 		}
 	}
 	for _, ev := range trail {
 		if ev.Kind == agent.KindResults && ev.Results != nil {
 			for _, h := range ev.Results.Hits {
 				if h.Shown {
-					want(h.UnitID, h.DocumentName, &shown)
+					r.want(h.UnitID, h.DocumentName, &r.shown)
 				}
 			}
 		}
 	}
-	ids := append(append([]int64(nil), cited...), shown...)
-	for _, a := range areas {
+	return r
+}
+
+// want parses a unit id (0 when it is none), notes its document's name and adds it to list unless a list has it.
+func (r *evidenceRefs) want(id string, doc string, list *[]int64) int64 {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	if doc != "" {
+		r.names[n] = doc
+	}
+	if list != nil && !r.seen[n] {
+		r.seen[n] = true
+		*list = append(*list, n)
+	}
+	return n
+}
+
+// ids are the units to read: cited, shown, then those of the areas.
+func (r *evidenceRefs) ids() []int64 {
+	ids := append(append([]int64(nil), r.cited...), r.shown...)
+	for _, a := range r.areas {
 		ids = append(ids, a.unit)
 	}
-	units, err := g.KB.UnitsByID(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("ground answer: %w", err)
-	}
+	return ids
+}
+
+// regions are the distinct regions named on each unit.
+func (r *evidenceRefs) regions() map[int64][][4]float64 {
 	regions := map[int64][][4]float64{}
-	for _, a := range areas {
+	for _, a := range r.areas {
 		if !slices.Contains(regions[a.unit], *a.region) {
 			regions[a.unit] = append(regions[a.unit], *a.region)
 		}
 	}
-	g.withRegionText(ctx, units, regions)
+	return regions
+}
+
+// evidence is the regions, cited and shown pages of the units read, one Page a unit; it returns those pages too.
+func (r *evidenceRefs) evidence(units map[int64]kb.Unit) (Evidence, map[int64]*Page) {
 	pages := map[int64]*Page{}
 	page := func(id int64) *Page {
 		if p, ok := pages[id]; ok {
@@ -401,26 +446,33 @@ func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []
 		if !ok {
 			return nil
 		}
-		p := NewPage(u, names[id])
+		p := NewPage(u, r.names[id])
 		pages[id] = p
 		return p
 	}
 	var ev Evidence
-	for _, a := range areas {
+	for _, a := range r.areas {
 		if p := page(a.unit); p != nil {
 			ev.Regions = append(ev.Regions, Area{Page: p, Region: a.region})
 		}
 	}
-	for _, id := range cited {
+	for _, id := range r.cited {
 		if p := page(id); p != nil {
 			ev.Cited = append(ev.Cited, p)
 		}
 	}
-	for _, id := range shown {
-		if p := page(id); p != nil && !isCited(id, cited) {
+	for _, id := range r.shown {
+		if p := page(id); p != nil && !isCited(id, r.cited) {
 			ev.Shown = append(ev.Shown, p)
 		}
 	}
+	return ev, pages
+}
+
+// rest yields the other pages of the documents of the units read, in the order of ids, at most MaxRestPages
+// (default 5000).
+func (g *Grounder) rest(ctx context.Context, ids []int64, units map[int64]kb.Unit, names map[int64]string,
+	pages map[int64]*Page) func(yield func(*Page) bool) error {
 	var docs []int64
 	docSeen := map[int64]bool{}
 	for _, id := range ids {
@@ -437,7 +489,7 @@ func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []
 	if limit <= 0 {
 		limit = 5000
 	}
-	ev.Rest = func(yield func(*Page) bool) error {
+	return func(yield func(*Page) bool) error {
 		read := 0
 		for _, d := range docs {
 			stop := false
@@ -461,18 +513,6 @@ func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []
 		}
 		return nil
 	}
-	ev.Boxes = func(p *Page) (*Page, error) {
-		u, err := g.KB.Unit(ctx, p.UnitID)
-		if err != nil {
-			return nil, err
-		}
-		return NewPage(u, p.DocumentName), nil
-	}
-	info, err := Check(answer.Text, ev)
-	if err != nil {
-		return nil, err
-	}
-	return &info, nil
 }
 
 func isCited(id int64, cited []int64) bool {

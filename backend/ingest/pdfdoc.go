@@ -123,20 +123,10 @@ func (j *job) pdf(ctx context.Context) error {
 	}
 	j.meta.Encrypted, j.meta.PDF = d.Info.Encrypted, d.Info.Metadata
 	j.passwordOpened = d.Info.UserPassword
-	j.doc.Pages = pages
 	j.doc.Meta = j.meta.String()
-	if err := j.in.kb.UpdateDocument(ctx, j.doc); err != nil {
+	if err := j.begin(ctx, st, pages); err != nil {
 		return err
 	}
-	j.mu.Lock()
-	j.total = pages
-	for o := 1; o <= pages; o++ {
-		if st.finished(StageExtract, o) && st.finished(StageEmbed, o) {
-			j.doneUnits++
-		}
-	}
-	j.mu.Unlock()
-	j.emit(Progress{Stage: StageStart})
 
 	q, err := j.startEmbedding(ctx, st, func(it *embedItem) { it.image = j.pageImage(docs, it.ordinal-1) })
 	if err != nil {

@@ -1,6 +1,9 @@
 package ingest
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Progress stages beyond the recorded ones (StageExtract, StageOCR, StageEmbed).
 const (
@@ -73,6 +76,25 @@ func (j *job) emit(p Progress) {
 	}
 	j.mu.Unlock()
 	j.in.emit(j.progress, p)
+}
+
+// begin records the document's unit count, counts the units a resumed ingest already finished (extracted and
+// embedded) and reports the start.
+func (j *job) begin(ctx context.Context, st stepState, total int) error {
+	j.doc.Pages = total
+	if err := j.in.kb.UpdateDocument(ctx, j.doc); err != nil {
+		return err
+	}
+	j.mu.Lock()
+	j.total = total
+	for o := 1; o <= total; o++ {
+		if st.finished(StageExtract, o) && st.finished(StageEmbed, o) {
+			j.doneUnits++
+		}
+	}
+	j.mu.Unlock()
+	j.emit(Progress{Stage: StageStart})
+	return nil
 }
 
 // unitDone counts a finished unit and reports it.

@@ -36,19 +36,9 @@ func (j *job) video(ctx context.Context) error {
 	j.meta.Format, j.meta.Taken = probe.Format, probe.Recorded
 	j.doc.DurationMS = int64(probe.Duration * 1000)
 	total := int(math.Ceil(probe.Duration / clipLen))
-	j.doc.Pages = total
-	if err := j.in.kb.UpdateDocument(ctx, j.doc); err != nil {
+	if err := j.begin(ctx, st, total); err != nil {
 		return err
 	}
-	j.mu.Lock()
-	j.total = total
-	for o := 1; o <= total; o++ {
-		if st.finished(StageExtract, o) && st.finished(StageEmbed, o) {
-			j.doneUnits++
-		}
-	}
-	j.mu.Unlock()
-	j.emit(Progress{Stage: StageStart})
 
 	q, err := j.startEmbedding(ctx, st, nil)
 	if err != nil {

@@ -157,9 +157,30 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, str
 			return nil, "", fmt.Errorf("search_corpus %q: %w", c, err)
 		}
 	}
+	hits, rerankErr := s.searchDistinct(ctx, p)
+	if err := ctx.Err(); err != nil {
+		return nil, rerankErr, err
+	}
+	cands, err := s.candidates(ctx, p, hits)
+	if err != nil {
+		return nil, rerankErr, err
+	}
+	paths, err := s.candidatePages(ctx, cands, p.TopK)
+	if err != nil {
+		return nil, rerankErr, err
+	}
+	out := make([]queryResult, len(p.Queries))
+	for qi, cs := range cands {
+		out[qi] = queryResultOf(cs, paths, p.TopK)
+	}
+	return out, rerankErr, nil
+}
+
+// searchDistinct searches the queries of p, each distinct one once (a rollout batch repeats queries, and blanks),
+// on up to a goroutine a CPU; it says why a reranker failed if it did for any query.
+func (s *Server) searchDistinct(ctx context.Context, p searchParams) ([][]search.Hit, string) {
 	var rerankMu sync.Mutex
 	rerankErr := ""
-	// A rollout batch repeats queries (and blanks): each distinct query is searched once.
 	hits := make([][]search.Hit, len(p.Queries))
 	first := map[string]int{}
 	var distinct []int
@@ -194,15 +215,24 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, str
 	for i, q := range p.Queries {
 		hits[i] = hits[first[q]]
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, rerankErr, err
-	}
+	return hits, rerankErr
+}
 
+// candidate is one unit a query may return: a hit, or a unit of the fill order.
+type candidate struct {
+	it    item
+	hit   *search.Hit
+	found bool
+}
+
+// candidates are each query's candidates: its hits, then the fill order (none for a filtered search, which returns
+// only what passes the filter).
+func (s *Server) candidates(ctx context.Context, p searchParams, hits [][]search.Hit) ([][]candidate, error) {
 	var fill []item
-	if len(p.Where) == 0 { // a filtered search returns only what passes the filter
+	if len(p.Where) == 0 {
 		var err error
 		if fill, err = s.fillItems(ctx, p.Collections, 2*p.TopK+16); err != nil {
-			return nil, rerankErr, err
+			return nil, err
 		}
 	}
 	var ids []int64
@@ -217,40 +247,39 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, str
 	}
 	items, err := s.loadItems(ctx, ids)
 	if err != nil {
-		return nil, rerankErr, err
+		return nil, err
 	}
-
-	// Each query's candidates: its hits, then the fill order; the first top_k that have a page file are returned.
-	type cand struct {
-		it    item
-		hit   *search.Hit
-		found bool
-	}
-	cands := make([][]cand, len(p.Queries))
+	cands := make([][]candidate, len(hits))
 	for qi, hs := range hits {
 		in := map[int64]bool{}
 		for i := range hs {
 			if it, ok := items[hs[i].UnitID]; ok && !in[it.UnitID] {
 				in[it.UnitID] = true
-				cands[qi] = append(cands[qi], cand{it: it, hit: &hs[i], found: true})
+				cands[qi] = append(cands[qi], candidate{it: it, hit: &hs[i], found: true})
 			}
 		}
 		for _, it := range fill {
 			if !in[it.UnitID] {
 				in[it.UnitID] = true
-				cands[qi] = append(cands[qi], cand{it: it})
+				cands[qi] = append(cands[qi], candidate{it: it})
 			}
 		}
 	}
+	return cands, nil
+}
+
+// candidatePages makes the page files of each query's first topK candidates, in rounds: a candidate whose page file
+// fails gives its place to the next one, whose page file the next round makes. It returns the page files by unit.
+func (s *Server) candidatePages(ctx context.Context, cands [][]candidate, topK int) (map[int64]string, error) {
 	paths := map[int64]string{}
 	failed := map[int64]error{}
-	for round := 0; ; round++ {
+	for {
 		var need []item
 		queued := map[int64]bool{}
 		for _, cs := range cands {
 			got := 0
 			for _, c := range cs {
-				if got == p.TopK {
+				if got == topK {
 					break
 				}
 				if failed[c.it.UnitID] != nil {
@@ -264,7 +293,7 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, str
 			}
 		}
 		if len(need) == 0 {
-			break
+			return paths, nil
 		}
 		ps, fs := s.pageFiles(ctx, need)
 		for id, path := range ps {
@@ -275,36 +304,35 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, str
 			s.log.Warn("search: page file", "unit", id, "err", err)
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, rerankErr, err
+			return nil, err
 		}
 		if len(fs) == 0 && len(ps) == len(need) {
+			return paths, nil
+		}
+	}
+}
+
+// queryResultOf is one query's answer: its first topK candidates that have a page file.
+func queryResultOf(cs []candidate, paths map[int64]string, topK int) queryResult {
+	qr := queryResult{Score: []float64{}, Indice: []int64{}, Data: []resultItem{}}
+	for _, c := range cs {
+		if len(qr.Data) == topK {
 			break
 		}
-	}
-
-	out := make([]queryResult, len(p.Queries))
-	for qi, cs := range cands {
-		qr := queryResult{Score: []float64{}, Indice: []int64{}, Data: []resultItem{}}
-		for _, c := range cs {
-			if len(qr.Data) == p.TopK {
-				break
-			}
-			path := paths[c.it.UnitID]
-			if path == "" {
-				continue
-			}
-			ri := resultItem{Type: c.it.vragType(), FilePath: path, UnitType: c.it.unitType(), UnitID: c.it.UnitID,
-				DocumentID: c.it.DocID, Doc: c.it.DocName, Collection: c.it.Collection, Page: c.it.Ordinal, Found: c.found}
-			if c.hit != nil {
-				ri.Score, ri.Text, ri.Rerank, ri.FirstRank = c.hit.Score, c.hit.Snippet, c.hit.Rerank, c.hit.FirstRank
-			}
-			qr.Score = append(qr.Score, ri.Score)
-			qr.Indice = append(qr.Indice, ri.UnitID)
-			qr.Data = append(qr.Data, ri)
+		path := paths[c.it.UnitID]
+		if path == "" {
+			continue
 		}
-		out[qi] = qr
+		ri := resultItem{Type: c.it.vragType(), FilePath: path, UnitType: c.it.unitType(), UnitID: c.it.UnitID,
+			DocumentID: c.it.DocID, Doc: c.it.DocName, Collection: c.it.Collection, Page: c.it.Ordinal, Found: c.found}
+		if c.hit != nil {
+			ri.Score, ri.Text, ri.Rerank, ri.FirstRank = c.hit.Score, c.hit.Snippet, c.hit.Rerank, c.hit.FirstRank
+		}
+		qr.Score = append(qr.Score, ri.Score)
+		qr.Indice = append(qr.Indice, ri.UnitID)
+		qr.Data = append(qr.Data, ri)
 	}
-	return out, rerankErr, nil
+	return qr
 }
 
 // searchOne runs one query; a blank query finds nothing, and a query the engine rejects is logged and answered in

@@ -83,36 +83,55 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		// Its watches go even though the folder is still watched: the folder that comes back is a new directory,
 		// and needs watches of its own.
 		m.mu.Lock()
-		for d := range m.dirs {
-			if d == root || strings.HasPrefix(d, root+string(filepath.Separator)) {
-				if m.fsw != nil {
-					_ = m.fsw.Remove(d)
-				}
-				delete(m.dirs, d)
-			}
-		}
+		m.dropWatches(root, nil)
 		m.mu.Unlock()
 		return StateMissing, 0, fmt.Errorf("%s: folder not found; its documents are kept until it is back or no longer watched", root)
 	}
-	var firstErr error
-	fail := func(err error) {
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-
+	p := &syncPass{m: m, f: f, root: root}
 	disk := map[string]stat{}
 	var unreadable []string // rel directories that could not be listed: their rows are left alone
 	for _, sc := range scopes {
 		if hidden(sc) {
 			continue
 		}
-		m.walk(root, sc, disk, &unreadable, fail)
+		m.walk(root, sc, disk, &unreadable, p.fail)
 	}
 	rows, err := m.kb.WatchedFiles(ctx, f.ID)
 	if err != nil {
 		return StateWatching, 0, err
 	}
+	p.findVanished(rows, disk, scopes, unreadable)
+	if toIngest := p.changes(ctx, rows, disk); len(toIngest) > 0 {
+		p.ingest(ctx, toIngest, disk)
+	}
+	return p.apply(ctx)
+}
+
+// syncPass is what one pass over a folder gathers before it writes it down: the rows to put and to remove, the
+// recorded files not found on disk, and the files still being written.
+type syncPass struct {
+	m        *Manager
+	f        *folder
+	root     string
+	firstErr error
+	vanished map[string]kb.WatchedFile // recorded, in scope, not on disk
+	bySize   map[int64][]string        // vanished rels by size, for recognising moves
+	put      []kb.WatchedFile
+	remove   []string
+	// unsettled counts files modified within Settle: looked at again later.
+	unsettled int
+}
+
+// fail keeps the pass's first error.
+func (p *syncPass) fail(err error) {
+	if p.firstErr == nil {
+		p.firstErr = err
+	}
+}
+
+// findVanished collects the recorded files of the scopes that the walk did not find, leaving alone those under a
+// directory that could not be listed.
+func (p *syncPass) findVanished(rows map[string]kb.WatchedFile, disk map[string]stat, scopes, unreadable []string) {
 	inScope := func(rel string) bool {
 		for _, u := range unreadable {
 			if within(rel, u) {
@@ -126,127 +145,165 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 		}
 		return false
 	}
-
-	vanished := map[string]kb.WatchedFile{}
-	bySize := map[int64][]string{}
+	p.vanished = map[string]kb.WatchedFile{}
+	p.bySize = map[int64][]string{}
 	for rel, r := range rows {
 		if _, ok := disk[rel]; !ok && inScope(rel) {
-			vanished[rel] = r
-			bySize[r.Size] = append(bySize[r.Size], rel)
+			p.vanished[rel] = r
+			p.bySize[r.Size] = append(p.bySize[r.Size], rel)
 		}
 	}
+}
+
+// changes deals with each file on disk that differs from its row: touched with the same bytes, moved from a
+// vanished one, or still being written; it returns the rest, to ingest.
+func (p *syncPass) changes(ctx context.Context, rows map[string]kb.WatchedFile, disk map[string]stat) []string {
 	now := time.Now()
-	var put []kb.WatchedFile
-	var remove []string
 	var toIngest []string
-	unsettled := 0
 	for _, rel := range sortedKeys(disk) {
 		s := disk[rel]
 		r, known := rows[rel]
 		if known && s.same(r) {
 			continue
 		}
-		abs := filepath.Join(root, filepath.FromSlash(rel))
+		abs := filepath.Join(p.root, filepath.FromSlash(rel))
 		// Renames are recognised before the settle wait: a moved file is complete, and its document must not be
 		// deleted by this pass while the file waits.
-		if known && r.Size == s.size {
-			// Touched, or rewritten with the same bytes: the document stays.
-			if sha, err := hashFile(root, abs); err == nil && sha == r.SHA256 {
-				r.MtimeNS, r.Mode = s.mtimeNS, s.mode
-				put = append(put, r)
-				continue
-			}
+		if known && r.Size == s.size && p.touched(r, s, abs) {
+			continue
 		}
-		if !known && len(bySize[s.size]) > 0 {
-			// A vanished file of the same size and content moved here: the document moves with it.
-			sha, err := hashFile(root, abs)
-			if err != nil {
-				fail(err)
-				continue
-			}
-			if old, ok := m.renamed(vanished, bySize, s.size, sha); ok {
-				delete(vanished, old.Rel)
-				remove = append(remove, old.Rel)
-				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: sha, DocumentID: old.DocumentID,
-					Owned: old.Owned, Mode: s.mode})
-				if old.Owned && old.DocumentID != 0 {
-					if err := m.kb.MoveDocument(ctx, old.DocumentID, filepath.Base(abs), abs); err != nil {
-						fail(err)
-					}
-				}
-				continue
-			}
+		if !known && len(p.bySize[s.size]) > 0 && p.moved(ctx, rel, s, abs) {
+			continue
 		}
-		if age := now.Sub(time.Unix(0, s.mtimeNS)); age >= 0 && age < m.o.Settle {
-			// Still being written, perhaps: look again once it has been quiet for Settle. (A modification time in
-			// the future, a skewed clock, does not hold a file back.)
-			unsettled++
-			m.mu.Lock()
-			m.markLocked(f, path.Dir("/" + rel)[1:], now.Add(m.o.Settle-age+10*time.Millisecond))
-			m.mu.Unlock()
+		if p.settling(rel, s, now) {
 			continue
 		}
 		toIngest = append(toIngest, rel)
 	}
+	return toIngest
+}
 
-	if len(toIngest) > 0 {
-		m.mu.Lock()
-		f.pending = len(toIngest) + unsettled
-		m.mu.Unlock()
-		m.status(f)
-		paths := make([]string, len(toIngest))
-		for i, rel := range toIngest {
-			paths[i] = filepath.Join(root, filepath.FromSlash(rel))
-		}
-		if m.beforeIngest != nil {
-			m.beforeIngest(paths)
-		}
-		results, err := m.in.AddFound(ctx, ingest.Request{Collection: f.Collection, Paths: paths,
-			Watched: &ingest.Watched{FolderID: f.ID, Root: root}}, func(p ingest.Progress) {
-			switch p.Stage {
-			case ingest.StageDone, ingest.StageFailed, ingest.StageExists, ingest.StageSkipped:
-				m.mu.Lock()
-				if f.pending > unsettled {
-					f.pending--
-				}
-				m.mu.Unlock()
-				m.status(f)
-			}
-			if m.o.Progress != nil {
-				m.o.Progress(p)
-			}
-		})
-		if err != nil && ctx.Err() == nil {
-			fail(err)
-		}
-		for i, r := range results {
-			rel := toIngest[i]
-			s := disk[rel]
-			if !r.ModTime.IsZero() {
-				// What was read: the file as opened, which may be newer than the walk saw.
-				s.size, s.mtimeNS = r.Size, r.ModTime.UnixNano()
-			}
-			switch {
-			case r.Skipped:
-				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, Mode: s.mode})
-				if r.Error != "" {
-					fail(errors.New(r.Error)) // unreadable: reported once, tried again when it changes
-				}
-			case r.Document.ID != 0:
-				// The ingest recorded a document it created as this file's when it created it (so a crash cannot
-				// leave it unowned); the row is written again here with what the pass knows.
-				put = append(put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: r.Document.SHA256,
-					DocumentID: r.Document.ID, Owned: !r.Existed, Mode: s.mode})
-				if r.Error != "" && r.Document.Status == kb.StatusFailed && !r.Existed {
-					fail(errors.New(r.Error))
-				}
-			case r.Error != "":
-				fail(errors.New(r.Error)) // no document: tried again at the next pass that sees the file
-			}
+// touched reports whether a file of the recorded size still has the recorded bytes (touched, or rewritten the
+// same): its document stays and its row takes the new time and mode.
+func (p *syncPass) touched(r kb.WatchedFile, s stat, abs string) bool {
+	sha, err := hashFile(p.root, abs)
+	if err != nil || sha != r.SHA256 {
+		return false
+	}
+	r.MtimeNS, r.Mode = s.mtimeNS, s.mode
+	p.put = append(p.put, r)
+	return true
+}
+
+// moved reports whether a new file is dealt with: a vanished file of the same size and content moved here, and its
+// document moves with it; or the file could not be read, which is reported.
+func (p *syncPass) moved(ctx context.Context, rel string, s stat, abs string) bool {
+	sha, err := hashFile(p.root, abs)
+	if err != nil {
+		p.fail(err)
+		return true
+	}
+	old, ok := p.m.renamed(p.vanished, p.bySize, s.size, sha)
+	if !ok {
+		return false
+	}
+	delete(p.vanished, old.Rel)
+	p.remove = append(p.remove, old.Rel)
+	p.put = append(p.put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: sha, DocumentID: old.DocumentID,
+		Owned: old.Owned, Mode: s.mode})
+	if old.Owned && old.DocumentID != 0 {
+		if err := p.m.kb.MoveDocument(ctx, old.DocumentID, filepath.Base(abs), abs); err != nil {
+			p.fail(err)
 		}
 	}
-	for rel := range vanished {
-		remove = append(remove, rel)
+	return true
+}
+
+// settling reports whether the file is perhaps still being written, modified within Settle: its directory is
+// looked at again once it has been quiet that long. (A modification time in the future, a skewed clock, does not
+// hold a file back.)
+func (p *syncPass) settling(rel string, s stat, now time.Time) bool {
+	age := now.Sub(time.Unix(0, s.mtimeNS))
+	if age < 0 || age >= p.m.o.Settle {
+		return false
+	}
+	p.unsettled++
+	p.m.mu.Lock()
+	p.m.markLocked(p.f, path.Dir("/" + rel)[1:], now.Add(p.m.o.Settle-age+10*time.Millisecond))
+	p.m.mu.Unlock()
+	return true
+}
+
+// ingest adds the files to the folder's collection, counting them down in the folder's status as each finishes,
+// and records a row for each file that it read.
+func (p *syncPass) ingest(ctx context.Context, toIngest []string, disk map[string]stat) {
+	m, f := p.m, p.f
+	m.mu.Lock()
+	f.pending = len(toIngest) + p.unsettled
+	m.mu.Unlock()
+	m.status(f)
+	paths := make([]string, len(toIngest))
+	for i, rel := range toIngest {
+		paths[i] = filepath.Join(p.root, filepath.FromSlash(rel))
+	}
+	if m.beforeIngest != nil {
+		m.beforeIngest(paths)
+	}
+	results, err := m.in.AddFound(ctx, ingest.Request{Collection: f.Collection, Paths: paths,
+		Watched: &ingest.Watched{FolderID: f.ID, Root: p.root}}, func(pr ingest.Progress) {
+		switch pr.Stage {
+		case ingest.StageDone, ingest.StageFailed, ingest.StageExists, ingest.StageSkipped:
+			m.mu.Lock()
+			if f.pending > p.unsettled {
+				f.pending--
+			}
+			m.mu.Unlock()
+			m.status(f)
+		}
+		if m.o.Progress != nil {
+			m.o.Progress(pr)
+		}
+	})
+	if err != nil && ctx.Err() == nil {
+		p.fail(err)
+	}
+	for i, r := range results {
+		p.ingested(toIngest[i], disk[toIngest[i]], r)
+	}
+}
+
+// ingested records the row of one ingested file: a skipped file's without a document, so that it is tried again
+// only when it changes; a document's with it, owned when the ingest created it. A file with neither is tried again
+// at the next pass that sees it.
+func (p *syncPass) ingested(rel string, s stat, r ingest.Result) {
+	if !r.ModTime.IsZero() {
+		// What was read: the file as opened, which may be newer than the walk saw.
+		s.size, s.mtimeNS = r.Size, r.ModTime.UnixNano()
+	}
+	switch {
+	case r.Skipped:
+		p.put = append(p.put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, Mode: s.mode})
+		if r.Error != "" {
+			p.fail(errors.New(r.Error)) // unreadable: reported once, tried again when it changes
+		}
+	case r.Document.ID != 0:
+		// The ingest recorded a document it created as this file's when it created it (so a crash cannot
+		// leave it unowned); the row is written again here with what the pass knows.
+		p.put = append(p.put, kb.WatchedFile{Rel: rel, Size: s.size, MtimeNS: s.mtimeNS, SHA256: r.Document.SHA256,
+			DocumentID: r.Document.ID, Owned: !r.Existed, Mode: s.mode})
+		if r.Error != "" && r.Document.Status == kb.StatusFailed && !r.Existed {
+			p.fail(errors.New(r.Error))
+		}
+	case r.Error != "":
+		p.fail(errors.New(r.Error))
+	}
+}
+
+// apply writes the pass's rows, the vanished files' removed, and deletes the documents they released.
+func (p *syncPass) apply(ctx context.Context) (State, int, error) {
+	m, f := p.m, p.f
+	for rel := range p.vanished {
+		p.remove = append(p.remove, rel)
 	}
 	// Recorded even when the pass is being cancelled: the documents exist, and a resume finishes them.
 	rctx := context.WithoutCancel(ctx)
@@ -258,16 +315,28 @@ func (m *Manager) sync(ctx context.Context, f *folder, scopes []string) (State, 
 	}
 	// The documents released are journalled in the same transaction, and deleted below; a crash in between leaves
 	// them for the next start.
-	if _, err := m.kb.ApplyWatchedFiles(rctx, f.ID, remove, put); err != nil {
-		return StateWatching, unsettled, err
+	if _, err := m.kb.ApplyWatchedFiles(rctx, f.ID, p.remove, p.put); err != nil {
+		return StateWatching, p.unsettled, err
 	}
 	// The journal also holds the older versions of changed files, released when their new document was created.
 	gone := m.pendingDeletions(rctx)
 	if m.beforeDelete != nil && len(gone) > 0 && m.beforeDelete(gone) {
-		return StateWatching, unsettled, firstErr // a test's crash: the deletions are left journalled
+		return StateWatching, p.unsettled, p.firstErr // a test's crash: the deletions are left journalled
 	}
 	m.deleteDocuments(rctx, gone)
-	return StateWatching, unsettled, firstErr
+	return StateWatching, p.unsettled, p.firstErr
+}
+
+// dropWatches drops the notification watches of dir and below but those in keep (under m.mu).
+func (m *Manager) dropWatches(dir string, keep map[string]bool) {
+	for d := range m.dirs {
+		if (d == dir || strings.HasPrefix(d, dir+string(filepath.Separator))) && !keep[d] {
+			if m.fsw != nil {
+				_ = m.fsw.Remove(d)
+			}
+			delete(m.dirs, d)
+		}
+	}
 }
 
 func (m *Manager) pendingDeletions(ctx context.Context) []int64 {
@@ -347,14 +416,7 @@ func (m *Manager) walk(root, scope string, disk map[string]stat, unreadable *[]s
 	})
 	// Directories gone from under the scope lose their watch, so one made again with the same name gets a new one.
 	m.mu.Lock()
-	for d := range m.dirs {
-		if (d == start || strings.HasPrefix(d, start+string(filepath.Separator))) && !seen[d] {
-			if m.fsw != nil {
-				_ = m.fsw.Remove(d)
-			}
-			delete(m.dirs, d)
-		}
-	}
+	m.dropWatches(start, seen)
 	m.mu.Unlock()
 }
 

@@ -3,12 +3,12 @@ package dashscope
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync/atomic"
 
@@ -42,11 +42,7 @@ func NewChat(baseURL string, o Options) (*openai.Client, error) {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
-	prov := o.Provider
-	if prov == "" {
-		prov = "dashscope"
-	}
-	return openai.New(baseURL, openai.Options{APIKey: o.APIKey, Dialect: openai.DialectDashScope, Provider: prov,
+	return openai.New(baseURL, openai.Options{APIKey: o.APIKey, Dialect: openai.DialectDashScope, Provider: cmp.Or(o.Provider, "dashscope"),
 		Transport: o.Transport, HTTPClient: o.HTTPClient})
 }
 
@@ -69,20 +65,12 @@ func NewEmbedder(baseURL, modelName string, o Options) (*Embedder, error) {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
-	u, err := url.Parse(baseURL)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("dashscope base URL %q is not an absolute http(s) URL", baseURL)
+	u, err := transport.BaseURL("dashscope", baseURL)
+	if err != nil {
+		return nil, err
 	}
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = transport.NewClient(o.Transport)
-	}
-	prov := o.Provider
-	if prov == "" {
-		prov = "dashscope"
-	}
-	return &Embedder{url: u.Scheme + "://" + u.Host + embedPath, key: o.APIKey, model: modelName, provider: prov,
-		dimParam: o.Dimension, http: hc}, nil
+	return &Embedder{url: u.Scheme + "://" + u.Host + embedPath, key: o.APIKey, model: modelName,
+		provider: cmp.Or(o.Provider, "dashscope"), dimParam: o.Dimension, http: transport.ClientOr(o.HTTPClient, o.Transport)}, nil
 }
 
 func (e *Embedder) ModelID() string      { return e.provider + "/" + e.model }

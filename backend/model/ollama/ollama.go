@@ -2,12 +2,12 @@
 package ollama
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -52,19 +52,12 @@ var (
 
 // New returns a client for baseURL, e.g. "http://127.0.0.1:11434".
 func New(baseURL string, o Options) (*Client, error) {
-	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("ollama base URL %q is not an absolute http(s) URL", baseURL)
+	u, err := transport.BaseURL("ollama", baseURL)
+	if err != nil {
+		return nil, err
 	}
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = transport.NewClient(o.Transport)
-	}
-	prov := o.Provider
-	if prov == "" {
-		prov = "ollama"
-	}
-	c := &Client{api: api.NewClient(u, hc), base: u.String(), provider: prov}
+	hc := transport.ClientOr(o.HTTPClient, o.Transport)
+	c := &Client{api: api.NewClient(u, hc), base: u.String(), provider: cmp.Or(o.Provider, "ollama")}
 	if o.KeepAlive != nil {
 		c.keep = &api.Duration{Duration: *o.KeepAlive}
 	}

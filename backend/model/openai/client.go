@@ -8,11 +8,11 @@
 package openai
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	goopenai "github.com/sashabaranov/go-openai"
@@ -58,14 +58,11 @@ var (
 
 // New returns a client for baseURL, e.g. "http://127.0.0.1:8000/v1".
 func New(baseURL string, o Options) (*Client, error) {
-	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("openai base URL %q is not an absolute http(s) URL", baseURL)
+	u, err := transport.BaseURL("openai", baseURL)
+	if err != nil {
+		return nil, err
 	}
-	hc := o.HTTPClient
-	if hc == nil {
-		hc = transport.NewClient(o.Transport)
-	}
+	hc := transport.ClientOr(o.HTTPClient, o.Transport)
 	d := o.Dialect
 	if d == "" {
 		d = DialectGeneric
@@ -73,14 +70,10 @@ func New(baseURL string, o Options) (*Client, error) {
 			d = DialectDashScope
 		}
 	}
-	prov := o.Provider
-	if prov == "" {
-		prov = "openai"
-	}
 	cfg := goopenai.DefaultConfig(o.APIKey)
 	cfg.BaseURL = u.String()
 	cfg.HTTPClient = hc
-	return &Client{base: u.String(), key: o.APIKey, dialect: d, provider: prov, http: hc,
+	return &Client{base: u.String(), key: o.APIKey, dialect: d, provider: cmp.Or(o.Provider, "openai"), http: hc,
 		oa: goopenai.NewClientWithConfig(cfg)}, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,6 +80,24 @@ func (c Config) withDefaults() Config {
 		c.MaxRetryAfter = d.MaxRetryAfter
 	}
 	return c
+}
+
+// BaseURL parses a model server's base URL, trailing slashes dropped: it must be absolute (a scheme and a host).
+// provider names the adapter in the error.
+func BaseURL(provider, raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("%s base URL %q is not an absolute http(s) URL", provider, raw)
+	}
+	return u, nil
+}
+
+// ClientOr is hc where an adapter's options set one (tests), else a client that applies c.
+func ClientOr(hc *http.Client, c Config) *http.Client {
+	if hc != nil {
+		return hc
+	}
+	return NewClient(c)
 }
 
 // NewClient returns an http.Client whose transport applies c. It has no overall Timeout: streams may run for minutes,
