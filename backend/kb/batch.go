@@ -21,8 +21,8 @@ type Batch struct {
 }
 
 // Batch runs fn in one write transaction; nothing fn wrote is kept if it returns an error.
-func (k *KB) Batch(ctx context.Context, fn func(b *Batch) error) error {
-	return k.tx(ctx, func(tx *sql.Tx) error { return fn(&Batch{tx: cachedTx{k: k, tx: tx}}) })
+func (k *Content) Batch(ctx context.Context, fn func(b *Batch) error) error {
+	return k.tx(ctx, func(tx *sql.Tx) error { return fn(&Batch{tx: cachedTx{k: k.store, tx: tx}}) })
 }
 
 // PutUnit is KB.PutUnit inside the batch.

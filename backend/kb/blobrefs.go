@@ -22,6 +22,10 @@ const documentBlobsSQL = `SELECT d.blob FROM documents d WHERE d.blob != '' AND 
 
 // ReferencedBlobs returns the set of blob hashes rows refer to.
 func (k *KB) ReferencedBlobs(ctx context.Context) (map[string]bool, error) {
+	return k.referencedBlobs(ctx)
+}
+
+func (k *store) referencedBlobs(ctx context.Context) (map[string]bool, error) {
 	rows, err := k.db.QueryContext(ctx, blobRefsSQL)
 	if err != nil {
 		return nil, fmt.Errorf("list blob references: %w", err)
@@ -39,7 +43,7 @@ func (k *KB) ReferencedBlobs(ctx context.Context) (map[string]bool, error) {
 }
 
 // blobsOf returns the blobs the selected documents refer to.
-func (k *KB) blobsOf(ctx context.Context, where string, args ...any) ([]string, error) {
+func (k *store) blobsOf(ctx context.Context, where string, args ...any) ([]string, error) {
 	return blobsOf(ctx, k.db, where, args...)
 }
 
@@ -71,11 +75,11 @@ func blobsOf(ctx context.Context, q querier, where string, args ...any) ([]strin
 
 // removeUnreferenced deletes those of the candidate blobs that no row refers to any more. Only candidates are
 // considered, so a blob that an ingest has written but not yet recorded is never swept from under it.
-func (k *KB) removeUnreferenced(ctx context.Context, candidates []string) (int, error) {
+func (k *store) removeUnreferenced(ctx context.Context, candidates []string) (int, error) {
 	if len(candidates) == 0 {
 		return 0, nil
 	}
-	refs, err := k.ReferencedBlobs(ctx)
+	refs, err := k.referencedBlobs(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -84,7 +88,7 @@ func (k *KB) removeUnreferenced(ctx context.Context, candidates []string) (int, 
 		if refs[h] {
 			continue
 		}
-		if err := k.Blobs.Remove(h); err != nil {
+		if err := k.blobs.Remove(h); err != nil {
 			return n, fmt.Errorf("remove blob %s: %w", h, err)
 		}
 		n++
@@ -109,7 +113,7 @@ func (k *KB) CheckBlobs(ctx context.Context, grace time.Duration) (BlobReport, e
 	var r BlobReport
 	onDisk := map[string]bool{}
 	cutoff := time.Now().Add(-grace)
-	err = k.Blobs.Walk(func(h string, _ int64, mod time.Time) error {
+	err = k.blobs.Walk(func(h string, _ int64, mod time.Time) error {
 		r.Stored++
 		onDisk[h] = true
 		if !refs[h] && mod.Before(cutoff) {

@@ -34,7 +34,7 @@ const (
 var ErrExists = errors.New("already exists")
 
 // CreateCollection adds a collection; empty embedder fields get the built-in default.
-func (k *KB) CreateCollection(ctx context.Context, c Collection) (Collection, error) {
+func (k *Docs) CreateCollection(ctx context.Context, c Collection) (Collection, error) {
 	c.Name = strings.TrimSpace(c.Name)
 	if c.Name == "" {
 		return Collection{}, fmt.Errorf("collection name is empty")
@@ -72,7 +72,7 @@ func scanCollection(row interface{ Scan(...any) error }) (Collection, error) {
 }
 
 // Collections lists all collections by name.
-func (k *KB) Collections(ctx context.Context) ([]Collection, error) {
+func (k *Docs) Collections(ctx context.Context) ([]Collection, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT `+collectionCols+` FROM collections c ORDER BY c.name`)
 	if err != nil {
 		return nil, fmt.Errorf("list collections: %w", err)
@@ -90,7 +90,7 @@ func (k *KB) Collections(ctx context.Context) ([]Collection, error) {
 }
 
 // CollectionByName finds a collection.
-func (k *KB) CollectionByName(ctx context.Context, name string) (Collection, error) {
+func (k *Docs) CollectionByName(ctx context.Context, name string) (Collection, error) {
 	c, err := scanCollection(k.db.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.name = ?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Collection{}, fmt.Errorf("collection %q: %w", name, ErrNotFound)
@@ -99,7 +99,7 @@ func (k *KB) CollectionByName(ctx context.Context, name string) (Collection, err
 }
 
 // Collection finds a collection by id.
-func (k *KB) Collection(ctx context.Context, id int64) (Collection, error) {
+func (k *Docs) Collection(ctx context.Context, id int64) (Collection, error) {
 	c, err := scanCollection(k.db.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Collection{}, fmt.Errorf("collection %d: %w", id, ErrNotFound)
@@ -108,7 +108,7 @@ func (k *KB) Collection(ctx context.Context, id int64) (Collection, error) {
 }
 
 // EnsureCollection returns the named collection, creating it with default embedders if missing.
-func (k *KB) EnsureCollection(ctx context.Context, name string) (Collection, error) {
+func (k *Docs) EnsureCollection(ctx context.Context, name string) (Collection, error) {
 	c, err := k.CollectionByName(ctx, name)
 	if errors.Is(err, ErrNotFound) {
 		c, err = k.CreateCollection(ctx, Collection{Name: name})
@@ -120,7 +120,7 @@ func (k *KB) EnsureCollection(ctx context.Context, name string) (Collection, err
 }
 
 // DeleteCollection removes a collection with its documents, units and vectors, then the blobs nothing else uses.
-func (k *KB) DeleteCollection(ctx context.Context, name string) error {
+func (k *Docs) DeleteCollection(ctx context.Context, name string) error {
 	c, err := k.CollectionByName(ctx, name)
 	if err != nil {
 		return err

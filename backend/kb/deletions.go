@@ -30,7 +30,7 @@ func (k *KB) OnDelete(fn func(context.Context, []Deleted)) {
 	k.hooks.mu.Unlock()
 }
 
-func (k *KB) deletedDocs(ctx context.Context, where string, arg int64) ([]Deleted, error) {
+func (k *store) deletedDocs(ctx context.Context, where string, arg int64) ([]Deleted, error) {
 	return deletedDocs(ctx, k.db, where, arg)
 }
 
@@ -52,7 +52,7 @@ func deletedDocs(ctx context.Context, q querier, where string, args ...any) ([]D
 	return out, rows.Err()
 }
 
-func (k *KB) fireDeleted(ctx context.Context, ds []Deleted) {
+func (k *store) fireDeleted(ctx context.Context, ds []Deleted) {
 	if len(ds) == 0 {
 		return
 	}
@@ -66,7 +66,7 @@ func (k *KB) fireDeleted(ctx context.Context, ds []Deleted) {
 
 // DocumentKeys calls fn with the collection name and content hash of every document: what derived caches keyed by
 // content may keep.
-func (k *KB) DocumentKeys(ctx context.Context, fn func(collection, sha256 string)) error {
+func (k *Docs) DocumentKeys(ctx context.Context, fn func(collection, sha256 string)) error {
 	rows, err := k.db.QueryContext(ctx, `SELECT c.name, d.sha256 FROM documents d JOIN collections c ON c.id = d.collection_id`)
 	if err != nil {
 		return err
@@ -85,7 +85,7 @@ func (k *KB) DocumentKeys(ctx context.Context, fn func(collection, sha256 string
 // DeleteDocuments removes documents with their units, vectors and steps in one transaction (ids that do not exist
 // are skipped), then the blobs no other row uses. The blobs are journalled in that transaction and swept after it,
 // so a crash in between leaves them to PurgeBlobs instead of orphaned. It returns the documents removed.
-func (k *KB) DeleteDocuments(ctx context.Context, ids []int64) ([]Deleted, error) {
+func (k *Docs) DeleteDocuments(ctx context.Context, ids []int64) ([]Deleted, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -127,7 +127,7 @@ func (k *KB) DeleteDocuments(ctx context.Context, ids []int64) ([]Deleted, error
 
 // PurgeBlobs removes the journalled blobs that no row refers to any more and empties the journal: what a deletion
 // interrupted between its commit and its sweep left. It returns how many blobs it removed.
-func (k *KB) PurgeBlobs(ctx context.Context) (int, error) {
+func (k *Docs) PurgeBlobs(ctx context.Context) (int, error) {
 	hashes, err := k.strings(ctx, `SELECT hash FROM blob_deletions`)
 	if err != nil || len(hashes) == 0 {
 		return 0, err
@@ -148,7 +148,7 @@ func (k *KB) PurgeBlobs(ctx context.Context) (int, error) {
 
 // DiscardBlobs removes the given blobs unless a row refers to them: blobs stored for rows that were then not
 // written. They are journalled first, so a crash before the sweep leaves them to PurgeBlobs.
-func (k *KB) DiscardBlobs(ctx context.Context, hashes []string) error {
+func (k *Docs) DiscardBlobs(ctx context.Context, hashes []string) error {
 	b, err := json.Marshal(hashes)
 	if err != nil {
 		return err
@@ -162,18 +162,18 @@ func (k *KB) DiscardBlobs(ctx context.Context, hashes []string) error {
 
 // PendingDeletions lists the documents journalled for deletion and not yet deleted (a watcher stopped, or crashed,
 // between releasing them and deleting them), oldest first.
-func (k *KB) PendingDeletions(ctx context.Context) ([]int64, error) {
+func (k *Docs) PendingDeletions(ctx context.Context) ([]int64, error) {
 	return k.ids(ctx, `SELECT document_id FROM document_deletions ORDER BY document_id`)
 }
 
 // PendingBlobDeletions counts the blobs journalled for removal and not yet swept.
-func (k *KB) PendingBlobDeletions(ctx context.Context) (int, error) {
+func (k *Docs) PendingBlobDeletions(ctx context.Context) (int, error) {
 	var n int
 	err := k.db.QueryRowContext(ctx, `SELECT count(*) FROM blob_deletions`).Scan(&n)
 	return n, err
 }
 
-func (k *KB) strings(ctx context.Context, q string, args ...any) ([]string, error) {
+func (k *store) strings(ctx context.Context, q string, args ...any) ([]string, error) {
 	rows, err := k.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err

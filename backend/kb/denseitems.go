@@ -99,7 +99,7 @@ const (
 )
 
 // scanItems runs an items query and calls fn for every row, decoding the vector when withVec.
-func (k *KB) scanItems(ctx context.Context, q string, args []any, withVec bool, fn func(IndexItem) error) error {
+func (k *store) scanItems(ctx context.Context, q string, args []any, withVec bool, fn func(IndexItem) error) error {
 	rows, err := k.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
@@ -128,7 +128,7 @@ func (k *KB) scanItems(ctx context.Context, q string, args []any, withVec bool, 
 }
 
 // ScanIndexItems calls fn for every item of vs, with its vector when withVec.
-func (k *KB) ScanIndexItems(ctx context.Context, vs VectorSet, withVec bool, fn func(IndexItem) error) error {
+func (k *Search) ScanIndexItems(ctx context.Context, vs VectorSet, withVec bool, fn func(IndexItem) error) error {
 	q, args := itemsSQL(vs, withVec)
 	if err := k.scanItems(ctx, q, args, withVec, fn); err != nil {
 		return fmt.Errorf("load vectors of %s: %w", vs.Embedder, err)
@@ -138,7 +138,7 @@ func (k *KB) ScanIndexItems(ctx context.Context, vs VectorSet, withVec bool, fn 
 
 // IndexItemsByID calls fn for the items of vs with the given ids (see IndexItem; those gone are skipped), with their
 // vectors, reading them in batches that keep each statement's variables few.
-func (k *KB) IndexItemsByID(ctx context.Context, vs VectorSet, ids []int64, fn func(IndexItem) error) error {
+func (k *Search) IndexItemsByID(ctx context.Context, vs VectorSet, ids []int64, fn func(IndexItem) error) error {
 	const batch = 500
 	for len(ids) > 0 {
 		n := min(batch, len(ids))
@@ -160,7 +160,7 @@ func (k *KB) IndexItemsByID(ctx context.Context, vs VectorSet, ids []int64, fn f
 	return nil
 }
 
-func (k *KB) ids(ctx context.Context, q string, args ...any) ([]int64, error) {
+func (k *store) ids(ctx context.Context, q string, args ...any) ([]int64, error) {
 	rows, err := k.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -178,30 +178,30 @@ func (k *KB) ids(ctx context.Context, q string, args ...any) ([]int64, error) {
 }
 
 // IndexedIDs lists the ids of vs's items, unsorted.
-func (k *KB) IndexedIDs(ctx context.Context, vs VectorSet) ([]int64, error) {
+func (k *Search) IndexedIDs(ctx context.Context, vs VectorSet) ([]int64, error) {
 	q, args := indexedIDsSQL(vs)
 	return k.ids(ctx, q, args...)
 }
 
 // PassagesUpTo counts the passages of a text set with ids up to top.
-func (k *KB) PassagesUpTo(ctx context.Context, vs VectorSet, top int64) (int, error) {
+func (k *Search) PassagesUpTo(ctx context.Context, vs VectorSet, top int64) (int, error) {
 	var n int
 	err := k.db.QueryRowContext(ctx, passagesUpToSQL, vs.Embedder, vs.Dim, top).Scan(&n)
 	return n, err
 }
 
 // PassageIDsAfter lists, in order, the ids above top of a text set's passages.
-func (k *KB) PassageIDsAfter(ctx context.Context, vs VectorSet, top int64) ([]int64, error) {
+func (k *Search) PassageIDsAfter(ctx context.Context, vs VectorSet, top int64) ([]int64, error) {
 	return k.ids(ctx, passagesAfterSQL, vs.Embedder, vs.Dim, top)
 }
 
 // WholeTextIDs lists, unsorted, the items of a text set that are units indexed by their whole text (under minus
 // their unit ids).
-func (k *KB) WholeTextIDs(ctx context.Context, vs VectorSet) ([]int64, error) {
+func (k *Search) WholeTextIDs(ctx context.Context, vs VectorSet) ([]int64, error) {
 	return k.ids(ctx, wholeTextIDsSQL, vs.Embedder, vs.Dim)
 }
 
 // WholeTextIDsAfter is WholeTextIDs for the units with ids above unit only.
-func (k *KB) WholeTextIDsAfter(ctx context.Context, vs VectorSet, unit int64) ([]int64, error) {
+func (k *Search) WholeTextIDsAfter(ctx context.Context, vs VectorSet, unit int64) ([]int64, error) {
 	return k.ids(ctx, newWholeTextIDsSQL, unit, vs.Embedder, vs.Dim)
 }

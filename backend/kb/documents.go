@@ -50,7 +50,7 @@ func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
 
 // AddDocument inserts a document, or returns the existing one with the same sha256 in the collection and
 // existed = true, so the same file is never ingested twice.
-func (k *KB) AddDocument(ctx context.Context, d Document) (out Document, existed bool, err error) {
+func (k *Docs) AddDocument(ctx context.Context, d Document) (out Document, existed bool, err error) {
 	return k.AddDocumentClaimed(ctx, d, nil)
 }
 
@@ -58,7 +58,7 @@ func (k *KB) AddDocument(ctx context.Context, d Document) (out Document, existed
 // (owned) in the same transaction, and an existing one that was journalled for deletion (its file vanished, and the
 // same content is back) is taken out of the journal and claimed likewise. It fails, creating nothing, when the
 // folder is no longer watched.
-func (k *KB) AddDocumentClaimed(ctx context.Context, d Document, c *WatchClaim) (out Document, existed bool, err error) {
+func (k *Docs) AddDocumentClaimed(ctx context.Context, d Document, c *WatchClaim) (out Document, existed bool, err error) {
 	if d.Status == "" {
 		d.Status = StatusQueued
 	}
@@ -108,7 +108,7 @@ func (k *KB) AddDocumentClaimed(ctx context.Context, d Document, c *WatchClaim) 
 }
 
 // Document finds a document by id.
-func (k *KB) Document(ctx context.Context, id int64) (Document, error) {
+func (k *Docs) Document(ctx context.Context, id int64) (Document, error) {
 	d, err := scanDocument(k.db.QueryRowContext(ctx, `SELECT `+documentCols+` FROM documents WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Document{}, fmt.Errorf("document %d: %w", id, ErrNotFound)
@@ -117,7 +117,7 @@ func (k *KB) Document(ctx context.Context, id int64) (Document, error) {
 }
 
 // Documents lists the documents of a collection (all collections when collectionID is 0), newest first.
-func (k *KB) Documents(ctx context.Context, collectionID int64) ([]Document, error) {
+func (k *Docs) Documents(ctx context.Context, collectionID int64) ([]Document, error) {
 	q := `SELECT ` + documentCols + ` FROM documents`
 	var args []any
 	if collectionID != 0 {
@@ -141,7 +141,7 @@ func (k *KB) Documents(ctx context.Context, collectionID int64) ([]Document, err
 }
 
 // UpdateDocument writes the mutable fields of d (status, error, pages, duration, meta, kind, mime, blob).
-func (k *KB) UpdateDocument(ctx context.Context, d Document) error {
+func (k *Docs) UpdateDocument(ctx context.Context, d Document) error {
 	if d.Meta == "" {
 		d.Meta = "{}"
 	}
@@ -157,7 +157,7 @@ func (k *KB) UpdateDocument(ctx context.Context, d Document) error {
 }
 
 // SetStatus sets a document's status and error text.
-func (k *KB) SetStatus(ctx context.Context, id int64, status, errText string) error {
+func (k *Docs) SetStatus(ctx context.Context, id int64, status, errText string) error {
 	_, err := k.db.ExecContext(ctx, `UPDATE documents SET status=?, error=?, updated_at=? WHERE id=?`, status, errText, now(), id)
 	if err != nil {
 		return fmt.Errorf("set status of document %d: %w", id, err)
@@ -166,7 +166,7 @@ func (k *KB) SetStatus(ctx context.Context, id int64, status, errText string) er
 }
 
 // DeleteDocument removes a document with its units, vectors and steps, then the blobs no other row uses.
-func (k *KB) DeleteDocument(ctx context.Context, id int64) error {
+func (k *Docs) DeleteDocument(ctx context.Context, id int64) error {
 	gone, err := k.DeleteDocuments(ctx, []int64{id})
 	if err == nil && len(gone) == 0 {
 		return fmt.Errorf("document %d: %w", id, ErrNotFound)
@@ -177,7 +177,7 @@ func (k *KB) DeleteDocument(ctx context.Context, id int64) error {
 // DocumentIDsByName maps the names of a collection's documents, exactly as stored (the file's base name), to their
 // ids; when two documents share a name the older one wins. A dataset naming documents must spell them as stored:
 // the names are not trimmed, since retrieval scoring compares them to hits' stored names as they are.
-func (k *KB) DocumentIDsByName(ctx context.Context, collection string) (map[string]int64, error) {
+func (k *Docs) DocumentIDsByName(ctx context.Context, collection string) (map[string]int64, error) {
 	c, err := k.CollectionByName(ctx, collection)
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func (k *KB) DocumentIDsByName(ctx context.Context, collection string) (map[stri
 
 // DocumentIDsNamed lists, oldest first, the documents with exactly this name, in one collection (all when
 // collectionID is 0).
-func (k *KB) DocumentIDsNamed(ctx context.Context, name string, collectionID int64) ([]int64, error) {
+func (k *Docs) DocumentIDsNamed(ctx context.Context, name string, collectionID int64) ([]int64, error) {
 	q := `SELECT id FROM documents WHERE name = ?`
 	args := []any{name}
 	if collectionID != 0 {

@@ -19,7 +19,7 @@ type EmbedSource struct {
 }
 
 // EmbedSources lists a document's units by ordinal, as embedding reads them.
-func (k *KB) EmbedSources(ctx context.Context, documentID int64) ([]EmbedSource, error) {
+func (k *Content) EmbedSources(ctx context.Context, documentID int64) ([]EmbedSource, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT id, ordinal, text, image_blob FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
 	if err != nil {
 		return nil, fmt.Errorf("read units: %w", err)
@@ -46,7 +46,7 @@ const staleEmbedsSQL = `SELECT u.id, u.ordinal, u.text, u.image_blob,
 
 // StaleEmbedSources is EmbedSources with HasTextVector and HasPassages set for text embedder textEmbedder of
 // dimension dim: what re-embedding a document decides from.
-func (k *KB) StaleEmbedSources(ctx context.Context, documentID int64, textEmbedder string, dim int) ([]EmbedSource, error) {
+func (k *Content) StaleEmbedSources(ctx context.Context, documentID int64, textEmbedder string, dim int) ([]EmbedSource, error) {
 	rows, err := k.db.QueryContext(ctx, staleEmbedsSQL, textEmbedder, dim, textEmbedder, dim, documentID)
 	if err != nil {
 		return nil, fmt.Errorf("read units: %w", err)
@@ -64,7 +64,7 @@ func (k *KB) StaleEmbedSources(ctx context.Context, documentID int64, textEmbedd
 }
 
 // UnitCount is the number of units a document has.
-func (k *KB) UnitCount(ctx context.Context, documentID int64) (int, error) {
+func (k *Content) UnitCount(ctx context.Context, documentID int64) (int, error) {
 	var n int
 	if err := k.db.QueryRowContext(ctx, `SELECT count(*) FROM units WHERE document_id = ?`, documentID).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count units of document %d: %w", documentID, err)
@@ -73,7 +73,7 @@ func (k *KB) UnitCount(ctx context.Context, documentID int64) (int, error) {
 }
 
 // UnitID finds the unit of a document at an ordinal (a page, 1-based; a clip); ErrNotFound when there is none.
-func (k *KB) UnitID(ctx context.Context, documentID int64, ordinal int) (int64, error) {
+func (k *Content) UnitID(ctx context.Context, documentID int64, ordinal int) (int64, error) {
 	var id int64
 	err := k.db.QueryRowContext(ctx, `SELECT id FROM units WHERE document_id = ? AND ordinal = ?`, documentID, ordinal).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {

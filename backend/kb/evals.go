@@ -32,7 +32,7 @@ type EvalItem struct {
 }
 
 // CreateEvaluation starts an evaluation.
-func (k *KB) CreateEvaluation(ctx context.Context, e Evaluation) (Evaluation, error) {
+func (k *History) CreateEvaluation(ctx context.Context, e Evaluation) (Evaluation, error) {
 	if len(e.Config) == 0 {
 		e.Config = json.RawMessage("{}")
 	}
@@ -64,7 +64,7 @@ func scanEvaluation(row interface{ Scan(...any) error }) (Evaluation, error) {
 }
 
 // Evaluation finds an evaluation by id.
-func (k *KB) Evaluation(ctx context.Context, id int64) (Evaluation, error) {
+func (k *History) Evaluation(ctx context.Context, id int64) (Evaluation, error) {
 	e, err := scanEvaluation(k.db.QueryRowContext(ctx, `SELECT `+evalCols+` FROM evaluations WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Evaluation{}, fmt.Errorf("evaluation %d: %w", id, ErrNotFound)
@@ -73,7 +73,7 @@ func (k *KB) Evaluation(ctx context.Context, id int64) (Evaluation, error) {
 }
 
 // UnfinishedEvaluation finds the newest evaluation with this configuration key that did not finish.
-func (k *KB) UnfinishedEvaluation(ctx context.Context, key string) (Evaluation, error) {
+func (k *History) UnfinishedEvaluation(ctx context.Context, key string) (Evaluation, error) {
 	e, err := scanEvaluation(k.db.QueryRowContext(ctx, `SELECT `+evalCols+` FROM evaluations
 		WHERE config_key = ? AND status = 'running' ORDER BY id DESC LIMIT 1`, key))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -83,7 +83,7 @@ func (k *KB) UnfinishedEvaluation(ctx context.Context, key string) (Evaluation, 
 }
 
 // Evaluations lists evaluations newest first.
-func (k *KB) Evaluations(ctx context.Context) ([]Evaluation, error) {
+func (k *History) Evaluations(ctx context.Context) ([]Evaluation, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT `+evalCols+` FROM evaluations ORDER BY id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("list evaluations: %w", err)
@@ -101,7 +101,7 @@ func (k *KB) Evaluations(ctx context.Context) ([]Evaluation, error) {
 }
 
 // FinishEvaluation marks an evaluation done.
-func (k *KB) FinishEvaluation(ctx context.Context, id int64) error {
+func (k *History) FinishEvaluation(ctx context.Context, id int64) error {
 	_, err := k.db.ExecContext(ctx, `UPDATE evaluations SET status = 'done', updated_at = ? WHERE id = ?`, now(), id)
 	if err != nil {
 		return fmt.Errorf("finish evaluation %d: %w", id, err)
@@ -110,7 +110,7 @@ func (k *KB) FinishEvaluation(ctx context.Context, id int64) error {
 }
 
 // PutEvalItem stores (or replaces) one scored item.
-func (k *KB) PutEvalItem(ctx context.Context, evalID int64, it EvalItem) error {
+func (k *History) PutEvalItem(ctx context.Context, evalID int64, it EvalItem) error {
 	return k.tx(ctx, func(tx *sql.Tx) error {
 		ts := now()
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO evaluation_items(evaluation_id, question_id, mode, sample, run_id, result, created_at)
@@ -123,7 +123,7 @@ func (k *KB) PutEvalItem(ctx context.Context, evalID int64, it EvalItem) error {
 }
 
 // EvalItems lists an evaluation's scored items in the order they were stored.
-func (k *KB) EvalItems(ctx context.Context, evalID int64) ([]EvalItem, error) {
+func (k *History) EvalItems(ctx context.Context, evalID int64) ([]EvalItem, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT question_id, mode, sample, coalesce(run_id, 0), result FROM evaluation_items
 		WHERE evaluation_id = ? ORDER BY created_at, question_id, mode, sample`, evalID)
 	if err != nil {

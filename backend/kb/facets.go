@@ -42,7 +42,7 @@ type FacetFilter []FacetCond
 
 // ReplaceExtractedFacets replaces a document's extracted facets with fs (empty values are left out); the user's
 // rows are untouched.
-func (k *KB) ReplaceExtractedFacets(ctx context.Context, docID int64, fs []Facet) error {
+func (k *Facets) ReplaceExtractedFacets(ctx context.Context, docID int64, fs []Facet) error {
 	err := k.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM document_facets WHERE document_id = ? AND source = 'extracted'`, docID); err != nil {
 			return err
@@ -66,7 +66,7 @@ func (k *KB) ReplaceExtractedFacets(ctx context.Context, docID int64, fs []Facet
 }
 
 // SetUserFacet records the user's value of a facet ("" says the document has none); ResetUserFacet forgets it.
-func (k *KB) SetUserFacet(ctx context.Context, docID int64, f Facet) error {
+func (k *Facets) SetUserFacet(ctx context.Context, docID int64, f Facet) error {
 	_, err := k.db.ExecContext(ctx, `INSERT INTO document_facets(document_id, name, source, value, norm)
 		SELECT id, ?, 'user', ?, ? FROM documents WHERE id = ?
 		ON CONFLICT DO UPDATE SET value = excluded.value, norm = excluded.norm`, f.Name, f.Value, f.Norm, docID)
@@ -77,7 +77,7 @@ func (k *KB) SetUserFacet(ctx context.Context, docID int64, f Facet) error {
 }
 
 // ResetUserFacet drops the user's value of a facet, so the extracted one shows again.
-func (k *KB) ResetUserFacet(ctx context.Context, docID int64, name string) error {
+func (k *Facets) ResetUserFacet(ctx context.Context, docID int64, name string) error {
 	_, err := k.db.ExecContext(ctx, `DELETE FROM document_facets WHERE document_id = ? AND name = ? AND source = 'user'`, docID, name)
 	if err != nil {
 		return fmt.Errorf("reset facet %s of document %d: %w", name, docID, err)
@@ -87,7 +87,7 @@ func (k *KB) ResetUserFacet(ctx context.Context, docID int64, name string) error
 
 // DocumentFacets returns the effective facets of the given documents (the user's where set, else the extracted);
 // a facet the user cleared is a user row with an empty value.
-func (k *KB) DocumentFacets(ctx context.Context, ids []int64) (map[int64][]Facet, error) {
+func (k *Facets) DocumentFacets(ctx context.Context, ids []int64) (map[int64][]Facet, error) {
 	out := make(map[int64][]Facet, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -164,7 +164,7 @@ func opCost(op string) int {
 }
 
 // DocumentsWhere lists the documents that pass the filter.
-func (k *KB) DocumentsWhere(ctx context.Context, f FacetFilter) (map[int64]bool, error) {
+func (k *Facets) DocumentsWhere(ctx context.Context, f FacetFilter) (map[int64]bool, error) {
 	where, args, err := f.where()
 	if err != nil {
 		return nil, err
@@ -195,7 +195,7 @@ type FacetValue struct {
 }
 
 // FacetValues lists the distinct effective values of a facet with their documents.
-func (k *KB) FacetValues(ctx context.Context, name string) ([]FacetValue, error) {
+func (k *Facets) FacetValues(ctx context.Context, name string) ([]FacetValue, error) {
 	q := `SELECT norm, value, document_id FROM document_facets_effective WHERE name = ? AND norm != ''`
 	args := []any{name}
 	rows, err := k.db.QueryContext(ctx, q+` ORDER BY norm, document_id`, args...)
@@ -220,7 +220,7 @@ func (k *KB) FacetValues(ctx context.Context, name string) ([]FacetValue, error)
 }
 
 // FacetsVersion counts every change to documents' facets (a trigger keeps it): equal counts, equal facets.
-func (k *KB) FacetsVersion(ctx context.Context) (int64, error) {
+func (k *Facets) FacetsVersion(ctx context.Context) (int64, error) {
 	var v int64
 	if err := k.db.QueryRowContext(ctx, `SELECT v FROM facets_version WHERE id = 1`).Scan(&v); err != nil {
 		return 0, fmt.Errorf("facets version: %w", err)
@@ -230,7 +230,7 @@ func (k *KB) FacetsVersion(ctx context.Context) (int64, error) {
 
 // DocumentsWithoutFacets lists the ready documents that have no extracted facet row yet (a library made before
 // facets, or a document whose extraction found nothing), oldest first; with all, every ready document.
-func (k *KB) DocumentsWithoutFacets(ctx context.Context, all bool) ([]int64, error) {
+func (k *Facets) DocumentsWithoutFacets(ctx context.Context, all bool) ([]int64, error) {
 	ids, err := k.ids(ctx, `SELECT d.id FROM documents d WHERE d.status = 'ready' AND (? OR NOT EXISTS
 		(SELECT 1 FROM document_facets f WHERE f.document_id = d.id AND f.source = 'extracted')) ORDER BY d.id`, all)
 	if err != nil {
@@ -240,7 +240,7 @@ func (k *KB) DocumentsWithoutFacets(ctx context.Context, all bool) ([]int64, err
 }
 
 // LeadingUnitTexts returns the ids and texts of a document's first n units, in order.
-func (k *KB) LeadingUnitTexts(ctx context.Context, docID int64, n int) ([]UnitText, error) {
+func (k *Facets) LeadingUnitTexts(ctx context.Context, docID int64, n int) ([]UnitText, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT id, text FROM units WHERE document_id = ? ORDER BY ordinal LIMIT ?`, docID, n)
 	if err != nil {
 		return nil, fmt.Errorf("first pages of document %d: %w", docID, err)
@@ -260,7 +260,7 @@ func (k *KB) LeadingUnitTexts(ctx context.Context, docID int64, n int) ([]UnitTe
 // CollectionFacetValues lists, for each named facet, the distinct effective values of the ready documents of a
 // collection (the user's value where set), with those documents: what the library offers to filter by. Values are
 // grouped by their folded form and ordered by it.
-func (k *KB) CollectionFacetValues(ctx context.Context, collectionID int64, names []string) (map[string][]FacetValue, error) {
+func (k *Facets) CollectionFacetValues(ctx context.Context, collectionID int64, names []string) (map[string][]FacetValue, error) {
 	out := map[string][]FacetValue{}
 	if len(names) == 0 {
 		return out, nil

@@ -43,7 +43,7 @@ func (sc Scope) where() (string, []any) {
 }
 
 // ScopeDocuments lists the documents a scope admits.
-func (k *KB) ScopeDocuments(ctx context.Context, sc Scope) (map[int64]bool, error) {
+func (k *Search) ScopeDocuments(ctx context.Context, sc Scope) (map[int64]bool, error) {
 	where, args := sc.where()
 	rows, err := k.db.QueryContext(ctx, `SELECT d.id FROM documents d WHERE `+where, args...)
 	if err != nil {
@@ -67,7 +67,7 @@ type Ranked struct {
 	Scores []float64
 }
 
-func (k *KB) ranked(ctx context.Context, query string, args ...any) (Ranked, error) {
+func (k *store) ranked(ctx context.Context, query string, args ...any) (Ranked, error) {
 	rows, err := k.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return Ranked{}, err
@@ -89,7 +89,7 @@ func (k *KB) ranked(ctx context.Context, query string, args ...any) (Ranked, err
 // RankFTS ranks the units matching the FTS5 query match in the word index (units_fts) by BM25 (higher is better),
 // the best depth of them. With a nil scope every unit may match: the ranking reads the index alone, without
 // visiting the (large) unit rows.
-func (k *KB) RankFTS(ctx context.Context, match string, sc *Scope, depth int) (Ranked, error) {
+func (k *Search) RankFTS(ctx context.Context, match string, sc *Scope, depth int) (Ranked, error) {
 	if sc == nil {
 		return k.ranked(ctx, `SELECT rowid, -bm25(units_fts) FROM units_fts WHERE units_fts MATCH ? ORDER BY bm25(units_fts) LIMIT ?`,
 			match, depth)
@@ -102,7 +102,7 @@ func (k *KB) RankFTS(ctx context.Context, match string, sc *Scope, depth int) (R
 
 // RankFTSBigram is RankFTS over the bigram index of CJK text (units_fts_bigram), within sc; match is an FTS5 query
 // of quoted bigrams and words (CJKBigrams).
-func (k *KB) RankFTSBigram(ctx context.Context, match string, sc Scope, depth int) (Ranked, error) {
+func (k *Search) RankFTSBigram(ctx context.Context, match string, sc Scope, depth int) (Ranked, error) {
 	where, args := sc.where()
 	return k.ranked(ctx, `SELECT units_fts_bigram.rowid, -bm25(units_fts_bigram) FROM units_fts_bigram
 			JOIN units u ON u.id = units_fts_bigram.rowid JOIN documents d ON d.id = u.document_id
@@ -112,7 +112,7 @@ func (k *KB) RankFTSBigram(ctx context.Context, match string, sc Scope, depth in
 
 // RankSubstrings ranks the units of sc by the number of subs (lower case) their lower-cased text contains, the best
 // depth with at least one, ties by id: a scan of every unit in scope, for single CJK characters, which the bigram index holds only where they stand alone.
-func (k *KB) RankSubstrings(ctx context.Context, subs []string, sc Scope, depth int) (Ranked, error) {
+func (k *Search) RankSubstrings(ctx context.Context, subs []string, sc Scope, depth int) (Ranked, error) {
 	where, args := sc.where()
 	sum := make([]string, len(subs))
 	var qargs []any
@@ -133,7 +133,7 @@ type UnitText struct {
 }
 
 // MatchingUnitTexts lists up to limit units of sc matching the FTS5 query match in the word index, with their text.
-func (k *KB) MatchingUnitTexts(ctx context.Context, match string, sc Scope, limit int) ([]UnitText, error) {
+func (k *Search) MatchingUnitTexts(ctx context.Context, match string, sc Scope, limit int) ([]UnitText, error) {
 	where, args := sc.where()
 	rows, err := k.db.QueryContext(ctx, `SELECT u.id, u.text FROM units_fts JOIN units u ON u.id = units_fts.rowid
 			JOIN documents d ON d.id = u.document_id WHERE units_fts MATCH ? AND `+where+` LIMIT ?`,
@@ -154,7 +154,7 @@ func (k *KB) MatchingUnitTexts(ctx context.Context, match string, sc Scope, limi
 }
 
 // UnitsAtOrdinal lists up to 200 units of sc at an ordinal (a page number), or, with last, each document's last.
-func (k *KB) UnitsAtOrdinal(ctx context.Context, sc Scope, ordinal int, last bool) ([]int64, error) {
+func (k *Search) UnitsAtOrdinal(ctx context.Context, sc Scope, ordinal int, last bool) ([]int64, error) {
 	where, args := sc.where()
 	cond, a := "u.ordinal = ?", []any{ordinal}
 	if last {
@@ -166,7 +166,7 @@ func (k *KB) UnitsAtOrdinal(ctx context.Context, sc Scope, ordinal int, last boo
 
 // rowsByID runs query, whose "IN (%s)" takes the ids, in chunks well under SQLite's bound-variable limit, and
 // calls scan for every row.
-func (k *KB) rowsByID(ctx context.Context, query string, ids []int64, scan func(*sql.Rows) error) error {
+func (k *store) rowsByID(ctx context.Context, query string, ids []int64, scan func(*sql.Rows) error) error {
 	for chunk := range slices.Chunk(ids, 500) {
 		in, args := idArgs(chunk)
 		rows, err := k.db.QueryContext(ctx, fmt.Sprintf(query, in), args...)
@@ -188,7 +188,7 @@ func (k *KB) rowsByID(ctx context.Context, query string, ids []int64, scan func(
 }
 
 // UnitTexts reads the text of the given units (those deleted meanwhile are absent).
-func (k *KB) UnitTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
+func (k *Search) UnitTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
 	out := make(map[int64]string, len(ids))
 	err := k.rowsByID(ctx, `SELECT id, text FROM units WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
 		var id int64
@@ -206,7 +206,7 @@ func (k *KB) UnitTexts(ctx context.Context, ids []int64) (map[int64]string, erro
 }
 
 // EachLibraryUnitText calls fn with the text of every unit of the library, in id order, stopping at fn's first error.
-func (k *KB) EachLibraryUnitText(ctx context.Context, fn func(text string) error) error {
+func (k *Search) EachLibraryUnitText(ctx context.Context, fn func(text string) error) error {
 	rows, err := k.db.QueryContext(ctx, `SELECT text FROM units ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("unit texts: %w", err)
@@ -225,7 +225,7 @@ func (k *KB) EachLibraryUnitText(ctx context.Context, fn func(text string) error
 }
 
 // UnitDocuments maps the given units to their documents, from the unit rows alone.
-func (k *KB) UnitDocuments(ctx context.Context, ids []int64) (map[int64]int64, error) {
+func (k *Search) UnitDocuments(ctx context.Context, ids []int64) (map[int64]int64, error) {
 	out := make(map[int64]int64, len(ids))
 	err := k.rowsByID(ctx, `SELECT id, document_id FROM units WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
 		var id, doc int64
@@ -242,7 +242,7 @@ func (k *KB) UnitDocuments(ctx context.Context, ids []int64) (map[int64]int64, e
 }
 
 // DocumentsByID reads the given documents' ID, CollectionID, Name and Kind (the other fields are left zero).
-func (k *KB) DocumentsByID(ctx context.Context, ids []int64) (map[int64]Document, error) {
+func (k *Search) DocumentsByID(ctx context.Context, ids []int64) (map[int64]Document, error) {
 	out := make(map[int64]Document, len(ids))
 	err := k.rowsByID(ctx, `SELECT id, collection_id, name, kind FROM documents WHERE id IN (%s)`, ids, func(rows *sql.Rows) error {
 		var d Document

@@ -26,13 +26,53 @@ var SchemaVersion = len(migrations)
 // ErrNotFound is returned when a looked-up row does not exist.
 var ErrNotFound = errors.New("not found")
 
-// KB is an open knowledge base.
+// KB is an open knowledge base: its lifecycle, checks and maintenance, and one handle per aggregate it stores. A
+// consumer takes the handles it uses, so its dependency on the store shows in its signature.
 type KB struct {
+	*store
+	Blobs   *BlobStore // the originals and thumbnails, by content hash
+	Docs    *Docs      // collections and documents
+	Content *Content   // what ingest stores for a document: units, frames, vectors, passages, steps
+	History *History   // runs, conversations and evaluations
+	Watch   *Watch     // watched folders and the files seen in them
+	Facets  *Facets    // document facets and the filters over them
+	Search  *Search    // the reads that search and page rendering run
+}
+
+// store is what every handle shares: the pool, the statement cache and the delete hooks.
+type store struct {
 	db    *sql.DB
-	Blobs *BlobStore
+	blobs *BlobStore
 	path  string
 	hooks deleteHooks
 	stmts stmtCache
+}
+
+// Docs holds the collections and their documents: adding, naming, moving and deleting them (deletions also purge
+// the blobs no document references any more), and each collection's embedders.
+type Docs struct{ *store }
+
+// Content holds what ingest derives from a document: its units (pages, images, frames of audio), their frames,
+// vectors and passages, the ingest steps done, and what is still to embed. Batch writes it in one transaction.
+type Content struct{ *store }
+
+// History holds the record of what was asked: conversations and their messages, runs with their events and
+// graph nodes, and evaluations with their items.
+type History struct{ *store }
+
+// Watch holds the watched folders and, per folder, the files last seen in it and the documents they became.
+type Watch struct{ *store }
+
+// Facets holds the facets of documents (extracted and set by the user), their values and the filters over them.
+type Facets struct{ *store }
+
+// Search holds the reads that search runs: scopes, full-text and substring ranking, dense index items, unit texts,
+// and the page items that results and page renders show.
+type Search struct{ *store }
+
+func newKB(s *store) *KB {
+	return &KB{store: s, Blobs: s.blobs, Docs: &Docs{s}, Content: &Content{s}, History: &History{s}, Watch: &Watch{s},
+		Facets: &Facets{s}, Search: &Search{s}}
 }
 
 // DSN returns the connection string that every connection to a Proofglass database uses: WAL so readers never wait for
@@ -94,7 +134,7 @@ func Open(ctx context.Context, dbPath, blobDir string) (*KB, error) {
 	if err != nil {
 		slog.Debug("kb: optimize at open", "db", dbPath, "err", err)
 	}
-	return &KB{db: db, Blobs: blobs, path: dbPath}, nil
+	return newKB(&store{db: db, blobs: blobs, path: dbPath}), nil
 }
 
 // private makes the database file readable and writable by its owner only, whatever the umask: it is created so
@@ -217,7 +257,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 func now() int64 { return time.Now().UnixMilli() }
 
 // tx runs fn in a write transaction.
-func (k *KB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+func (k *store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := k.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

@@ -7,7 +7,7 @@ import (
 
 // MoveDocument records that a document's file now has another name and path (a file renamed in a watched folder
 // keeps its document).
-func (k *KB) MoveDocument(ctx context.Context, id int64, name, sourcePath string) error {
+func (k *Docs) MoveDocument(ctx context.Context, id int64, name, sourcePath string) error {
 	res, err := k.db.ExecContext(ctx, `UPDATE documents SET name=?, source_path=?, updated_at=? WHERE id=?`, name, sourcePath, now(), id)
 	if err != nil {
 		return fmt.Errorf("move document %d to %s: %w", id, sourcePath, err)

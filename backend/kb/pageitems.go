@@ -43,7 +43,7 @@ func scanPageItems(rows interface {
 }
 
 // PageItems reads the units with the given ids (those deleted meanwhile are simply absent).
-func (k *KB) PageItems(ctx context.Context, ids []int64) (map[int64]PageItem, error) {
+func (k *Search) PageItems(ctx context.Context, ids []int64) (map[int64]PageItem, error) {
 	out := make(map[int64]PageItem, len(ids))
 	for start := 0; start < len(ids); start += 500 {
 		chunk := ids[start:min(len(ids), start+500)]
@@ -69,7 +69,7 @@ func (k *KB) PageItems(ctx context.Context, ids []int64) (map[int64]PageItem, er
 
 // ReadyPageItems are the first n units of the ready documents of the named collections (all when none are named),
 // oldest document first (by id), each in page order: a stable order to complete a short list of hits with.
-func (k *KB) ReadyPageItems(ctx context.Context, collections []string, n int) ([]PageItem, error) {
+func (k *Search) ReadyPageItems(ctx context.Context, collections []string, n int) ([]PageItem, error) {
 	q := `SELECT ` + pageItemCols + ` WHERE d.status = 'ready'`
 	var args []any
 	if len(collections) > 0 {
@@ -88,7 +88,7 @@ func (k *KB) ReadyPageItems(ctx context.Context, collections []string, n int) ([
 
 // ReadyUnitCounts is the number of units (pages, images, clips) of the ready documents of each collection: what a
 // served collection's page files number when all are rendered.
-func (k *KB) ReadyUnitCounts(ctx context.Context) (map[string]int, error) {
+func (k *Search) ReadyUnitCounts(ctx context.Context) (map[string]int, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT c.name, count(*) FROM units u JOIN documents d ON d.id = u.document_id
 		JOIN collections c ON c.id = d.collection_id WHERE d.status = 'ready' GROUP BY c.id`)
 	if err != nil {

@@ -18,7 +18,7 @@ type Passage struct {
 }
 
 // PutPassages replaces the passages a unit has from one embedder.
-func (k *KB) PutPassages(ctx context.Context, unitID int64, embedder string, ps []Passage) error {
+func (k *Content) PutPassages(ctx context.Context, unitID int64, embedder string, ps []Passage) error {
 	return k.tx(ctx, func(tx *sql.Tx) error { return putPassages(ctx, tx, unitID, embedder, ps) })
 }
 
@@ -61,7 +61,7 @@ func putPassages(ctx context.Context, db execer, unitID int64, embedder string, 
 }
 
 // Passages lists a unit's passages from one embedder in order.
-func (k *KB) Passages(ctx context.Context, unitID int64, embedder string) ([]Passage, error) {
+func (k *Content) Passages(ctx context.Context, unitID int64, embedder string) ([]Passage, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT ordinal, start, end, vec FROM passages WHERE unit_id = ? AND embedder = ?
 		ORDER BY ordinal`, unitID, embedder)
 	if err != nil {
@@ -86,7 +86,7 @@ func (k *KB) Passages(ctx context.Context, unitID int64, embedder string) ([]Pas
 // VectorsGeneration is a counter that every insert, update or delete of a vector or passage increases (by
 // triggers, so writers need not remember). A derived index stores the value it was built at; a different value
 // means it is stale, even when the number of vectors did not change.
-func (k *KB) VectorsGeneration(ctx context.Context) (int64, error) {
+func (k *Content) VectorsGeneration(ctx context.Context) (int64, error) {
 	var g int64
 	err := k.db.QueryRowContext(ctx, `SELECT value FROM counters WHERE name = 'vectors'`).Scan(&g)
 	if err != nil {
@@ -99,7 +99,7 @@ func (k *KB) VectorsGeneration(ctx context.Context) (int64, error) {
 // cleared in the same transaction, so re-embedding (ingest.Reembed) knows what is left to do and resumes after an
 // interruption; vectors of the old embedders stay until they are replaced (search ignores them, because it only
 // uses the pinned embedders' vectors). It reports whether anything changed.
-func (k *KB) SetEmbedders(ctx context.Context, name, textEmbedder string, textDim int, imageEmbedder string, imageDim int) (Collection, bool, error) {
+func (k *Docs) SetEmbedders(ctx context.Context, name, textEmbedder string, textDim int, imageEmbedder string, imageDim int) (Collection, bool, error) {
 	textEmbedder, imageEmbedder = strings.TrimSpace(textEmbedder), strings.TrimSpace(imageEmbedder)
 	if textEmbedder == "" || textDim <= 0 {
 		return Collection{}, false, fmt.Errorf("collection %q: a text embedder needs a model id and a dimension > 0", name)
@@ -133,7 +133,7 @@ func (k *KB) SetEmbedders(ctx context.Context, name, textEmbedder string, textDi
 // DropStaleEmbeddings deletes the vectors and passages of a collection's units that come from embedders the
 // collection no longer pins (left behind by SetEmbedders once re-embedding is complete). It returns how many rows
 // went.
-func (k *KB) DropStaleEmbeddings(ctx context.Context, collectionID int64) (int64, error) {
+func (k *Docs) DropStaleEmbeddings(ctx context.Context, collectionID int64) (int64, error) {
 	c, err := k.Collection(ctx, collectionID)
 	if errors.Is(err, ErrNotFound) {
 		return 0, nil

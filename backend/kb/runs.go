@@ -67,7 +67,7 @@ func nullID(id int64) any {
 }
 
 // CreateConversation starts a conversation.
-func (k *KB) CreateConversation(ctx context.Context, title string, collectionID int64) (Conversation, error) {
+func (k *History) CreateConversation(ctx context.Context, title string, collectionID int64) (Conversation, error) {
 	ts := now()
 	res, err := k.db.ExecContext(ctx, `INSERT INTO conversations(title, collection_id, created_at, updated_at) VALUES (?,?,?,?)`,
 		title, nullID(collectionID), ts, ts)
@@ -79,7 +79,7 @@ func (k *KB) CreateConversation(ctx context.Context, title string, collectionID 
 }
 
 // Conversations lists conversations, most recently active first.
-func (k *KB) Conversations(ctx context.Context) ([]Conversation, error) {
+func (k *History) Conversations(ctx context.Context) ([]Conversation, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT id, title, coalesce(collection_id, 0), created_at, updated_at FROM conversations
 		ORDER BY updated_at DESC, id DESC`)
 	if err != nil {
@@ -100,13 +100,13 @@ func (k *KB) Conversations(ctx context.Context) ([]Conversation, error) {
 }
 
 // DeleteConversation removes a conversation with its messages and runs.
-func (k *KB) DeleteConversation(ctx context.Context, id int64) error {
+func (k *History) DeleteConversation(ctx context.Context, id int64) error {
 	_, err := k.db.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, id)
 	return err
 }
 
 // AddMessage appends a message and touches its conversation.
-func (k *KB) AddMessage(ctx context.Context, m Message) (Message, error) {
+func (k *History) AddMessage(ctx context.Context, m Message) (Message, error) {
 	err := k.tx(ctx, func(tx *sql.Tx) error {
 		ts := now()
 		res, err := tx.ExecContext(ctx, `INSERT INTO messages(conversation_id, role, content, run_id, created_at) VALUES (?,?,?,?,?)`,
@@ -126,7 +126,7 @@ func (k *KB) AddMessage(ctx context.Context, m Message) (Message, error) {
 }
 
 // Messages lists a conversation's messages in order.
-func (k *KB) Messages(ctx context.Context, conversationID int64) ([]Message, error) {
+func (k *History) Messages(ctx context.Context, conversationID int64) ([]Message, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT id, conversation_id, role, content, coalesce(run_id, 0), created_at FROM messages
 		WHERE conversation_id = ? ORDER BY id`, conversationID)
 	if err != nil {
@@ -147,7 +147,7 @@ func (k *KB) Messages(ctx context.Context, conversationID int64) ([]Message, err
 }
 
 // CreateRun records the start of an agent run.
-func (k *KB) CreateRun(ctx context.Context, r Run) (Run, error) {
+func (k *History) CreateRun(ctx context.Context, r Run) (Run, error) {
 	ts := now()
 	res, err := k.db.ExecContext(ctx, `INSERT INTO runs(conversation_id, question, mode, provider, model, status, started_at)
 		VALUES (?,?,?,?,?, 'running', ?)`, nullID(r.ConversationID), r.Question, r.Mode, r.Provider, r.Model, ts)
@@ -161,7 +161,7 @@ func (k *KB) CreateRun(ctx context.Context, r Run) (Run, error) {
 }
 
 // AppendEvent stores one event of a run. Events are numbered by the agent; storing the same seq twice is an error.
-func (k *KB) AppendEvent(ctx context.Context, runID int64, seq int, typ string, data []byte) error {
+func (k *History) AppendEvent(ctx context.Context, runID int64, seq int, typ string, data []byte) error {
 	if !json.Valid(data) {
 		return fmt.Errorf("event %d of run %d is not JSON", seq, runID)
 	}
@@ -173,7 +173,7 @@ func (k *KB) AppendEvent(ctx context.Context, runID int64, seq int, typ string, 
 }
 
 // Events returns a run's events in order, for replay.
-func (k *KB) Events(ctx context.Context, runID int64) ([]StoredEvent, error) {
+func (k *History) Events(ctx context.Context, runID int64) ([]StoredEvent, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT seq, type, data FROM run_events WHERE run_id = ? ORDER BY seq`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("read events of run %d: %w", runID, err)
@@ -193,13 +193,13 @@ func (k *KB) Events(ctx context.Context, runID int64) ([]StoredEvent, error) {
 }
 
 // AddRunBlob records that a run's events refer to a blob (a crop, a memory image), so it is kept.
-func (k *KB) AddRunBlob(ctx context.Context, runID int64, hash string) error {
+func (k *History) AddRunBlob(ctx context.Context, runID int64, hash string) error {
 	_, err := k.db.ExecContext(ctx, `INSERT OR IGNORE INTO run_blobs(run_id, hash) VALUES (?,?)`, runID, hash)
 	return err
 }
 
 // FinishRun records a run's outcome.
-func (k *KB) FinishRun(ctx context.Context, runID int64, status, answer string, usage json.RawMessage) error {
+func (k *History) FinishRun(ctx context.Context, runID int64, status, answer string, usage json.RawMessage) error {
 	if len(usage) == 0 {
 		usage = json.RawMessage("{}")
 	}
@@ -230,7 +230,7 @@ func scanRun(row interface{ Scan(...any) error }) (Run, error) {
 }
 
 // Run finds a run by id.
-func (k *KB) Run(ctx context.Context, id int64) (Run, error) {
+func (k *History) Run(ctx context.Context, id int64) (Run, error) {
 	r, err := scanRun(k.db.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Run{}, fmt.Errorf("run %d: %w", id, ErrNotFound)
@@ -239,7 +239,7 @@ func (k *KB) Run(ctx context.Context, id int64) (Run, error) {
 }
 
 // Runs lists runs newest first; limit <= 0 means all.
-func (k *KB) Runs(ctx context.Context, limit int) ([]Run, error) {
+func (k *History) Runs(ctx context.Context, limit int) ([]Run, error) {
 	if limit <= 0 {
 		limit = -1
 	}
@@ -260,7 +260,7 @@ func (k *KB) Runs(ctx context.Context, limit int) ([]Run, error) {
 }
 
 // PutGraphNode stores or replaces a memory-graph node of a run.
-func (k *KB) PutGraphNode(ctx context.Context, runID int64, n GraphNode) error {
+func (k *History) PutGraphNode(ctx context.Context, runID int64, n GraphNode) error {
 	parents, err := json.Marshal(n.Parents)
 	if err != nil {
 		return err
@@ -282,7 +282,7 @@ func (k *KB) PutGraphNode(ctx context.Context, runID int64, n GraphNode) error {
 }
 
 // GraphNodes lists a run's memory graph nodes in insertion order.
-func (k *KB) GraphNodes(ctx context.Context, runID int64) ([]GraphNode, error) {
+func (k *History) GraphNodes(ctx context.Context, runID int64) ([]GraphNode, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT node_id, parents, query, summary, items FROM graph_nodes WHERE run_id = ?
 		ORDER BY rowid`, runID)
 	if err != nil {
@@ -306,7 +306,7 @@ func (k *KB) GraphNodes(ctx context.Context, runID int64) ([]GraphNode, error) {
 }
 
 // Conversation returns one conversation.
-func (k *KB) Conversation(ctx context.Context, id int64) (Conversation, error) {
+func (k *History) Conversation(ctx context.Context, id int64) (Conversation, error) {
 	var c Conversation
 	var cr, up int64
 	err := k.db.QueryRowContext(ctx, `SELECT id, title, coalesce(collection_id, 0), created_at, updated_at FROM conversations

@@ -12,7 +12,7 @@ import (
 // CollectionEmbedders lists the collections, by name, with their embedders only (ID, Name, TextEmbedder, TextDim,
 // ImageEmbedder, ImageDim): Collections also counts documents and units, which scans every unit, too slow to run on
 // each search of a large knowledge base.
-func (k *KB) CollectionEmbedders(ctx context.Context) ([]Collection, error) {
+func (k *Search) CollectionEmbedders(ctx context.Context) ([]Collection, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT id, name, text_embedder, text_dim, image_embedder, image_dim
 		FROM collections ORDER BY name`)
 	if err != nil {
@@ -39,7 +39,7 @@ func idArgs(ids []int64) (string, []any) {
 }
 
 // DocumentsUpdated maps the given documents that exist to their updated_at (Unix milliseconds).
-func (k *KB) DocumentsUpdated(ctx context.Context, ids []int64) (map[int64]int64, error) {
+func (k *Search) DocumentsUpdated(ctx context.Context, ids []int64) (map[int64]int64, error) {
 	out := make(map[int64]int64, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -68,7 +68,7 @@ type DocumentNaming struct {
 }
 
 // DocumentNamings reads the naming of the given documents that exist.
-func (k *KB) DocumentNamings(ctx context.Context, ids []int64) ([]DocumentNaming, error) {
+func (k *Search) DocumentNamings(ctx context.Context, ids []int64) ([]DocumentNaming, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -95,7 +95,7 @@ const vectorFingerprintSQL = `SELECT count(*), total(unit_id) FROM vectors WHERE
 
 // VectorFingerprint counts the vectors of an embedder and modality and sums their unit ids: with VectorsGeneration,
 // what tells a saved dense index whether it is current.
-func (k *KB) VectorFingerprint(ctx context.Context, embedder, modality string) (n int64, sum float64, err error) {
+func (k *Search) VectorFingerprint(ctx context.Context, embedder, modality string) (n int64, sum float64, err error) {
 	if err := k.db.QueryRowContext(ctx, vectorFingerprintSQL, embedder, modality).Scan(&n, &sum); err != nil {
 		return 0, 0, fmt.Errorf("count vectors of %s: %w", embedder, err)
 	}
@@ -113,7 +113,7 @@ const pendingEmbedsSQL = `SELECT d.collection_id, count(*) FROM units u
 const anyPendingEmbedSQL = `SELECT (SELECT count(*) FROM units) > (SELECT count(*) FROM ingest_steps WHERE stage = 'embed')`
 
 // UnitsAwaitingEmbedding counts, per collection, the units extracted but without a recorded embed step.
-func (k *KB) UnitsAwaitingEmbedding(ctx context.Context) (map[int64]int, error) {
+func (k *Search) UnitsAwaitingEmbedding(ctx context.Context) (map[int64]int, error) {
 	var some bool
 	if err := k.db.QueryRowContext(ctx, anyPendingEmbedSQL).Scan(&some); err != nil {
 		return nil, fmt.Errorf("count units awaiting embedding: %w", err)

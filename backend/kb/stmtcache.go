@@ -50,7 +50,7 @@ func (c *stmtCache) close() {
 // cachedTx runs a transaction's statements through the cache; database/sql reuses a statement already prepared on
 // the transaction's connection.
 type cachedTx struct {
-	k  *KB
+	k  *store
 	tx *sql.Tx
 }
 

@@ -22,7 +22,7 @@ func scanUnitRef(row interface{ Scan(...any) error }, more ...any) (Unit, error)
 
 // UnitRefs lists a document's units in order without their text and word boxes (Text and Words are empty): what a
 // page grid needs.
-func (k *KB) UnitRefs(ctx context.Context, documentID int64) ([]Unit, error) {
+func (k *Content) UnitRefs(ctx context.Context, documentID int64) ([]Unit, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT `+unitRefCols+` FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
 	if err != nil {
 		return nil, fmt.Errorf("list units of document %d: %w", documentID, err)
@@ -44,7 +44,7 @@ func (k *KB) UnitRefs(ctx context.Context, documentID int64) ([]Unit, error) {
 
 // FirstUnitRef returns a document's first unit without its text and word boxes (its cover), or ErrNotFound while it
 // has none.
-func (k *KB) FirstUnitRef(ctx context.Context, documentID int64) (Unit, error) {
+func (k *Content) FirstUnitRef(ctx context.Context, documentID int64) (Unit, error) {
 	u, err := scanUnitRef(k.db.QueryRowContext(ctx,
 		`SELECT `+unitRefCols+` FROM units WHERE document_id = ? ORDER BY ordinal LIMIT 1`, documentID))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -58,7 +58,7 @@ func (k *KB) FirstUnitRef(ctx context.Context, documentID int64) (Unit, error) {
 
 // EachUnitText calls fn with a document's units in order, with their text but without word boxes, until fn returns
 // false.
-func (k *KB) EachUnitText(ctx context.Context, documentID int64, fn func(Unit) bool) error {
+func (k *Content) EachUnitText(ctx context.Context, documentID int64, fn func(Unit) bool) error {
 	rows, err := k.db.QueryContext(ctx, `SELECT `+unitRefCols+`, text FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
 	if err != nil {
 		return fmt.Errorf("read units of document %d: %w", documentID, err)

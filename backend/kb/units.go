@@ -62,7 +62,7 @@ type Frame struct {
 
 // PutUnit inserts or replaces the unit with the same (document, ordinal) and returns its id. Replacing keeps the id,
 // so vectors and steps that refer to it stay attached.
-func (k *KB) PutUnit(ctx context.Context, u Unit) (int64, error) {
+func (k *Content) PutUnit(ctx context.Context, u Unit) (int64, error) {
 	ids, err := putUnits(ctx, k.db, []Unit{u})
 	if err != nil {
 		return 0, err
@@ -185,7 +185,7 @@ func scanUnitWords(row interface{ Scan(...any) error }, keep func(text string) b
 }
 
 // Unit finds a unit by id.
-func (k *KB) Unit(ctx context.Context, id int64) (Unit, error) {
+func (k *Content) Unit(ctx context.Context, id int64) (Unit, error) {
 	u, err := scanUnit(k.db.QueryRowContext(ctx, `SELECT `+unitCols+` FROM units WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Unit{}, fmt.Errorf("unit %d: %w", id, ErrNotFound)
@@ -194,7 +194,7 @@ func (k *KB) Unit(ctx context.Context, id int64) (Unit, error) {
 }
 
 // Units lists a document's units in order.
-func (k *KB) Units(ctx context.Context, documentID int64) ([]Unit, error) {
+func (k *Content) Units(ctx context.Context, documentID int64) ([]Unit, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT `+unitCols+` FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
 	if err != nil {
 		return nil, fmt.Errorf("list units of document %d: %w", documentID, err)
@@ -212,7 +212,7 @@ func (k *KB) Units(ctx context.Context, documentID int64) ([]Unit, error) {
 }
 
 // PutFrames replaces the keyframes of a clip unit.
-func (k *KB) PutFrames(ctx context.Context, unitID int64, frames []Frame) error {
+func (k *Content) PutFrames(ctx context.Context, unitID int64, frames []Frame) error {
 	return k.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM frames WHERE unit_id = ?`, unitID); err != nil {
 			return err
@@ -228,7 +228,7 @@ func (k *KB) PutFrames(ctx context.Context, unitID int64, frames []Frame) error 
 }
 
 // Frames lists a clip's keyframes by time.
-func (k *KB) Frames(ctx context.Context, unitID int64) ([]Frame, error) {
+func (k *Content) Frames(ctx context.Context, unitID int64) ([]Frame, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT t_ms, blob, text FROM frames WHERE unit_id = ? ORDER BY t_ms`, unitID)
 	if err != nil {
 		return nil, err
@@ -273,7 +273,7 @@ func DecodeVector(b []byte) ([]float32, error) {
 }
 
 // PutVector stores a unit's vector from one embedder, replacing an earlier one.
-func (k *KB) PutVector(ctx context.Context, unitID int64, embedder, modality string, v []float32) error {
+func (k *Content) PutVector(ctx context.Context, unitID int64, embedder, modality string, v []float32) error {
 	return putVector(ctx, k.db, unitID, embedder, modality, v)
 }
 
@@ -292,7 +292,7 @@ func putVector(ctx context.Context, db execer, unitID int64, embedder, modality 
 
 // ScanVectors calls fn for every vector of the embedder and modality (all collections), in unit id order. Rows whose
 // dimension differs from dim are skipped, so a stale embedder's leftovers never mix into an index.
-func (k *KB) ScanVectors(ctx context.Context, embedder, modality string, dim int, fn func(unitID int64, v []float32) error) error {
+func (k *Content) ScanVectors(ctx context.Context, embedder, modality string, dim int, fn func(unitID int64, v []float32) error) error {
 	rows, err := k.db.QueryContext(ctx, `SELECT unit_id, vec FROM vectors WHERE embedder = ? AND modality = ? AND dim = ?
 		ORDER BY unit_id`, embedder, modality, dim)
 	if err != nil {
@@ -332,7 +332,7 @@ type Step struct {
 }
 
 // MarkStep records a stage outcome, so an interrupted ingest resumes where it stopped.
-func (k *KB) MarkStep(ctx context.Context, documentID int64, s Step) error {
+func (k *Content) MarkStep(ctx context.Context, documentID int64, s Step) error {
 	return markSteps(ctx, k.db, documentID, []Step{s})
 }
 
@@ -361,7 +361,7 @@ func markSteps(ctx context.Context, db execer, documentID int64, steps []Step) e
 }
 
 // Steps lists the recorded steps of a document.
-func (k *KB) Steps(ctx context.Context, documentID int64) ([]Step, error) {
+func (k *Content) Steps(ctx context.Context, documentID int64) ([]Step, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT ordinal, stage, status, error FROM ingest_steps WHERE document_id = ?
 		ORDER BY ordinal, stage`, documentID)
 	if err != nil {
@@ -380,13 +380,13 @@ func (k *KB) Steps(ctx context.Context, documentID int64) ([]Step, error) {
 }
 
 // UnitsByID returns the units with the given ids, a query per 500 ids; ids that do not exist are left out.
-func (k *KB) UnitsByID(ctx context.Context, ids []int64) (map[int64]Unit, error) {
+func (k *Content) UnitsByID(ctx context.Context, ids []int64) (map[int64]Unit, error) {
 	return k.UnitsByIDKeeping(ctx, ids, nil)
 }
 
 // UnitsByIDKeeping is UnitsByID with only the words keep accepts in each unit's Words (in page order): search
 // needs the boxes of a few matching words, and decoding every word's coordinates was most of a warm search.
-func (k *KB) UnitsByIDKeeping(ctx context.Context, ids []int64, keep func(text string) bool) (map[int64]Unit, error) {
+func (k *Content) UnitsByIDKeeping(ctx context.Context, ids []int64, keep func(text string) bool) (map[int64]Unit, error) {
 	const chunk = 500 // well under SQLite's bound-variable limit
 	out := make(map[int64]Unit, len(ids))
 	for start := 0; start < len(ids); start += chunk {

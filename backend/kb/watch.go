@@ -50,7 +50,7 @@ type WatchClaim struct {
 var ErrAlreadyWatched = errors.New("already watched")
 
 // WatchedFolders lists the watched folders with their collection's name and counts of files and documents.
-func (k *KB) WatchedFolders(ctx context.Context) ([]WatchedFolder, error) {
+func (k *Watch) WatchedFolders(ctx context.Context) ([]WatchedFolder, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT f.id, f.collection_id, c.name, f.path, f.created_at, f.scanned_at, f.error,
 		(SELECT count(*) FROM watch_files w WHERE w.folder_id = f.id),
 		(SELECT count(DISTINCT document_id) FROM watch_files w WHERE w.folder_id = f.id AND w.document_id IS NOT NULL)
@@ -77,7 +77,7 @@ func (k *KB) WatchedFolders(ctx context.Context) ([]WatchedFolder, error) {
 
 // AddWatchedFolder records path as watched for a collection and returns its id; when it already is, it returns that
 // id and ErrAlreadyWatched.
-func (k *KB) AddWatchedFolder(ctx context.Context, collectionID int64, path string) (int64, error) {
+func (k *Watch) AddWatchedFolder(ctx context.Context, collectionID int64, path string) (int64, error) {
 	var id int64
 	err := k.db.QueryRowContext(ctx, `SELECT id FROM watch_folders WHERE collection_id = ? AND path = ?`, collectionID, path).Scan(&id)
 	if err == nil {
@@ -95,14 +95,14 @@ func (k *KB) AddWatchedFolder(ctx context.Context, collectionID int64, path stri
 }
 
 // WatchedFolderExists reports whether folder id is still watched.
-func (k *KB) WatchedFolderExists(ctx context.Context, id int64) bool {
+func (k *Watch) WatchedFolderExists(ctx context.Context, id int64) bool {
 	var one int
 	return k.db.QueryRowContext(ctx, `SELECT 1 FROM watch_folders WHERE id = ?`, id).Scan(&one) == nil
 }
 
 // SetWatchScanned records a pass over folder id: its end at (zero: an incomplete pass, which leaves the last
 // complete one's time) and its error, "" for none.
-func (k *KB) SetWatchScanned(ctx context.Context, id int64, at time.Time, errText string) error {
+func (k *Watch) SetWatchScanned(ctx context.Context, id int64, at time.Time, errText string) error {
 	var ms int64
 	if !at.IsZero() {
 		ms = at.UnixMilli()
@@ -114,7 +114,7 @@ func (k *KB) SetWatchScanned(ctx context.Context, id int64, at time.Time, errTex
 }
 
 // WatchedFiles returns the files recorded for a folder, by Rel.
-func (k *KB) WatchedFiles(ctx context.Context, folderID int64) (map[string]WatchedFile, error) {
+func (k *Watch) WatchedFiles(ctx context.Context, folderID int64) (map[string]WatchedFile, error) {
 	rows, err := k.db.QueryContext(ctx, `SELECT rel, size, mtime_ns, sha256, coalesce(document_id, 0), owned, mode
 		FROM watch_files WHERE folder_id = ?`, folderID)
 	if err != nil {
@@ -138,7 +138,7 @@ func (k *KB) WatchedFiles(ctx context.Context, folderID int64) (map[string]Watch
 // crash before it does leaves them in the journal for the next start (PendingDeletions). A document that other
 // files still refer to passes its ownership on, so the last file to go takes it along; a document the user added by
 // hand is never owned and so never deleted here. A row put again with the document it already owns keeps owning it.
-func (k *KB) ApplyWatchedFiles(ctx context.Context, folderID int64, remove []string, put []WatchedFile) ([]int64, error) {
+func (k *Watch) ApplyWatchedFiles(ctx context.Context, folderID int64, remove []string, put []WatchedFile) ([]int64, error) {
 	var gone []int64
 	err := k.tx(ctx, func(tx *sql.Tx) error {
 		w, err := newWatchWriter(ctx, tx, folderID)
@@ -256,7 +256,7 @@ func (w *watchWriter) settle() ([]int64, error) {
 }
 
 // claim writes a new document's row for the file that brought it in (inside AddDocumentClaimed's transaction).
-func (k *KB) claim(ctx context.Context, tx *sql.Tx, c WatchClaim, d Document) error {
+func (k *store) claim(ctx context.Context, tx *sql.Tx, c WatchClaim, d Document) error {
 	var one int
 	if err := tx.QueryRowContext(ctx, `SELECT 1 FROM watch_folders WHERE id = ?`, c.FolderID).Scan(&one); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
@@ -286,7 +286,7 @@ func (k *KB) claim(ctx context.Context, tx *sql.Tx, c WatchClaim, d Document) er
 
 // RemoveWatchedFolder forgets a folder and its files in one transaction; the documents they owned are journalled
 // and returned as ApplyWatchedFiles does (none with keep).
-func (k *KB) RemoveWatchedFolder(ctx context.Context, id int64, keep bool) ([]int64, error) {
+func (k *Watch) RemoveWatchedFolder(ctx context.Context, id int64, keep bool) ([]int64, error) {
 	var gone []int64
 	err := k.tx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT rel FROM watch_files WHERE folder_id = ?`, id)
