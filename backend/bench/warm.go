@@ -221,7 +221,7 @@ func (b *warmBench) cacheWarm(workers int) (WarmRow, *pagecache.Cache, error) {
 func (b *warmBench) queries(n int) ([]string, error) {
 	var words []string
 	seen := map[string]bool{}
-	err := b.lib.KB.EachLibraryUnitText(b.ctx, func(t string) error {
+	err := b.lib.KB.Search.EachLibraryUnitText(b.ctx, func(t string) error {
 		for _, w := range strings.Fields(t) {
 			if len(w) > 6 && !seen[w] {
 				seen[w] = true

@@ -127,7 +127,7 @@ var errRunNotFound = errors.New("no such run")
 
 // replayRun prints stored run id through sink after checking its events form a whole run.
 func replayRun(ctx context.Context, k *kb.KB, id int64, sink agent.Sink) error {
-	if _, err := k.Run(ctx, id); err != nil {
+	if _, err := k.History.Run(ctx, id); err != nil {
 		if errors.Is(err, kb.ErrNotFound) {
 			return fmt.Errorf("run %d: %w", id, errRunNotFound)
 		}

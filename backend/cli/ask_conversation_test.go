@@ -57,7 +57,7 @@ func TestAskJSONConversationID(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	msgs, err := k.Messages(ctx, conv)
+	msgs, err := k.History.Messages(ctx, conv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestAskJSONConversationID(t *testing.T) {
 	if got := strings.Join(roles, " | "); got != want {
 		t.Fatalf("conversation %d holds %q, want %q", conv, got, want)
 	}
-	if cs, _ := k.Conversations(ctx); len(cs) != 1 {
+	if cs, _ := k.History.Conversations(ctx); len(cs) != 1 {
 		t.Errorf("%d conversations, want the one continued", len(cs))
 	}
 }

@@ -108,7 +108,7 @@ func TestAskE2EOllama(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	runs, err := k.Runs(context.Background(), 0)
+	runs, err := k.History.Runs(context.Background(), 0)
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("stored runs %+v %v", runs, err)
 	}

@@ -43,7 +43,7 @@ func askKB(t *testing.T, data, rel string) (texts []string, units []int64) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	col, err := k.EnsureCollection(ctx, "papers")
+	col, err := k.Docs.EnsureCollection(ctx, "papers")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func askKB(t *testing.T, data, rel string) (texts []string, units []int64) {
 	}
 	raw, _ := os.ReadFile(path)
 	sum := sha256.Sum256(raw)
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]), Name: filepath.Base(path),
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]), Name: filepath.Base(path),
 		Kind: "pdf", SizeBytes: size, Blob: blob, Status: kb.StatusReady, Pages: doc.Pages()})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func askKB(t *testing.T, data, rel string) (texts []string, units []int64) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
+		id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
 			Text: p.Text, TextSource: kb.TextLayer})
 		if err != nil {
 			t.Fatal(err)
@@ -200,7 +200,7 @@ func TestAskVRAGEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	runs, err := k.Runs(ctx, 0)
+	runs, err := k.History.Runs(ctx, 0)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs %v %v", runs, err)
 	}
@@ -364,7 +364,7 @@ func TestAskCancelledRunIsStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	runs, _ := k.Runs(context.Background(), 0)
+	runs, _ := k.History.Runs(context.Background(), 0)
 	if len(runs) != 1 || runs[0].Status != "cancelled" || runs[0].FinishedAt.IsZero() {
 		t.Fatalf("runs %+v", runs)
 	}

@@ -22,7 +22,7 @@ func init() {
 					return err
 				}
 				defer k.Close()
-				cs, err := k.Collections(cmd.Context())
+				cs, err := k.Docs.Collections(cmd.Context())
 				if err != nil {
 					return err
 				}
@@ -59,7 +59,7 @@ func init() {
 					return err
 				}
 				defer k.Close()
-				c, err := k.CreateCollection(cmd.Context(), kb.Collection{Name: args[0], TextEmbedder: textEmb, TextDim: textDim,
+				c, err := k.Docs.CreateCollection(cmd.Context(), kb.Collection{Name: args[0], TextEmbedder: textEmb, TextDim: textDim,
 					ImageEmbedder: imageEmb, ImageDim: imageDim})
 				if err != nil {
 					return err
@@ -85,7 +85,7 @@ func init() {
 					return err
 				}
 				defer k.Close()
-				if err := k.DeleteCollection(cmd.Context(), args[0]); err != nil {
+				if err := k.Docs.DeleteCollection(cmd.Context(), args[0]); err != nil {
 					return err
 				}
 				_, err = fmt.Fprintf(cmd.OutOrStdout(), "deleted collection %q\n", args[0])

@@ -27,7 +27,7 @@ func init() {
 					return err
 				}
 				defer k.Close()
-				cs, err := k.Conversations(ctx)
+				cs, err := k.History.Conversations(ctx)
 				if err != nil {
 					return err
 				}
@@ -66,14 +66,14 @@ func init() {
 					return err
 				}
 				defer k.Close()
-				c, err := k.Conversation(ctx, id)
+				c, err := k.History.Conversation(ctx, id)
 				if errors.Is(err, kb.ErrNotFound) {
 					return fmt.Errorf("conversation %d: no such conversation (see proofglass conversations list)", id)
 				}
 				if err != nil {
 					return err
 				}
-				msgs, err := k.Messages(ctx, id)
+				msgs, err := k.History.Messages(ctx, id)
 				if err != nil {
 					return err
 				}

@@ -42,7 +42,7 @@ longer fit in cache.pages_mb: rendering more would only evict what it just rende
 			}
 			defer lib.Close()
 			for _, c := range collections {
-				if _, err := lib.KB.CollectionByName(ctx, c); err != nil {
+				if _, err := lib.KB.Docs.CollectionByName(ctx, c); err != nil {
 					return fmt.Errorf("collection %q: %w", c, err)
 				}
 			}

@@ -175,14 +175,14 @@ func libraryState(t *testing.T, data string) (docs map[string]kb.Document, unown
 		t.Fatal(err)
 	}
 	defer k.Close()
-	ds, err := k.Documents(context.Background(), 0)
+	ds, err := k.Docs.Documents(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	owned := map[int64]bool{}
-	fs, _ := k.WatchedFolders(context.Background())
+	fs, _ := k.Watch.WatchedFolders(context.Background())
 	for _, f := range fs {
-		rows, _ := k.WatchedFiles(context.Background(), f.ID)
+		rows, _ := k.Watch.WatchedFiles(context.Background(), f.ID)
 		for _, r := range rows {
 			if r.Owned {
 				owned[r.DocumentID] = true
@@ -196,7 +196,7 @@ func libraryState(t *testing.T, data string) (docs map[string]kb.Document, unown
 			unowned = append(unowned, d.Name)
 		}
 	}
-	ids, _ := k.PendingDeletions(context.Background())
+	ids, _ := k.Docs.PendingDeletions(context.Background())
 	return docs, unowned, len(ids)
 }
 

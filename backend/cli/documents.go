@@ -51,13 +51,13 @@ func docListCmd(g *Globals) *cobra.Command {
 			defer k.Close()
 			var cid int64
 			if collection != "" {
-				c, err := k.CollectionByName(ctx, collection)
+				c, err := k.Docs.CollectionByName(ctx, collection)
 				if err != nil {
 					return err
 				}
 				cid = c.ID
 			}
-			docs, err := k.Documents(ctx, cid)
+			docs, err := k.Docs.Documents(ctx, cid)
 			if err != nil {
 				return err
 			}
@@ -97,7 +97,7 @@ func docListCmd(g *Globals) *cobra.Command {
 }
 
 func collectionNames(ctx context.Context, k *kb.KB) (map[int64]string, error) {
-	cs, err := k.Collections(ctx)
+	cs, err := k.Docs.Collections(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -135,15 +135,15 @@ func docShowCmd(g *Globals) *cobra.Command {
 			defer k.Close()
 			w := cmd.OutOrStdout()
 			for _, id := range ids {
-				d, err := k.Document(ctx, id)
+				d, err := k.Docs.Document(ctx, id)
 				if err != nil {
 					return err
 				}
 				det := docDetail{Document: d, Warnings: ingest.ParseMeta(d.Meta).Warnings, Steps: map[string]int{}}
-				if det.Units, err = k.UnitCount(ctx, id); err != nil {
+				if det.Units, err = k.Content.UnitCount(ctx, id); err != nil {
 					return err
 				}
-				steps, err := k.Steps(ctx, id)
+				steps, err := k.Content.Steps(ctx, id)
 				if err != nil {
 					return err
 				}
@@ -244,7 +244,7 @@ func docRetryCmd(g *Globals) *cobra.Command {
 			defer lib.Close()
 			k := lib.KB
 			if allFailed {
-				docs, err := k.Documents(ctx, 0)
+				docs, err := k.Docs.Documents(ctx, 0)
 				if err != nil {
 					return err
 				}

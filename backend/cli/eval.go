@@ -65,7 +65,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 			s := search.New(kbase, opts)
 			var docIDs map[string]int64
 			if perDoc {
-				if docIDs, err = kbase.DocumentIDsByName(ctx, collection); err != nil {
+				if docIDs, err = kbase.Docs.DocumentIDsByName(ctx, collection); err != nil {
 					return err
 				}
 			}

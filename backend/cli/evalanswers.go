@@ -203,7 +203,7 @@ func evalListCmd(g *Globals) *cobra.Command {
 				}
 				return rep.WriteTable(cmd.OutOrStdout())
 			}
-			evs, err := k.Evaluations(ctx)
+			evs, err := k.History.Evaluations(ctx)
 			if err != nil {
 				return err
 			}

@@ -64,7 +64,7 @@ func devKB(t *testing.T, data string) (string, []eval.Question) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	col, err := k.EnsureCollection(ctx, "dev")
+	col, err := k.Docs.EnsureCollection(ctx, "dev")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func devKB(t *testing.T, data string) (string, []eval.Question) {
 		}
 		raw, _ := os.ReadFile(path)
 		sum := sha256.Sum256(raw)
-		d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]),
+		d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]),
 			Name: filepath.Base(path), Kind: "pdf", SizeBytes: size, Blob: blob, Status: kb.StatusReady, Pages: doc.Pages()})
 		if err != nil {
 			t.Fatal(err)
@@ -95,7 +95,7 @@ func devKB(t *testing.T, data string) (string, []eval.Question) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.Width,
+			if _, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.Width,
 				Height: p.Height, Text: p.Text, TextSource: kb.TextLayer}); err != nil {
 				t.Fatal(err)
 			}
@@ -274,11 +274,11 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := k.Evaluations(ctx)
+	evs, err := k.History.Evaluations(ctx)
 	if err != nil || len(evs) != 1 || evs[0].Status != "running" {
 		t.Fatalf("after kill -9: evaluations %+v, %v", evs, err)
 	}
-	before, err := k.EvalItems(ctx, evs[0].ID)
+	before, err := k.History.EvalItems(ctx, evs[0].ID)
 	if err != nil || len(before) == 0 || len(before) >= len(qs) {
 		t.Fatalf("after kill -9: %d items stored (%v)", len(before), err)
 	}
@@ -375,7 +375,7 @@ func TestEvalAnswersDevEndToEnd(t *testing.T) {
 		if math.Abs(it.Reward-want) > 1e-9 || math.Abs(it.NDCG-ndcg) > 1e-9 {
 			t.Errorf("%s: reward %v NDCG %v, want %v and %v", q.ID, it.Reward, it.NDCG, want, ndcg)
 		}
-		r, err := k.Run(ctx, it.RunID)
+		r, err := k.History.Run(ctx, it.RunID)
 		if err != nil || r.Status != "done" || r.Question != q.Question {
 			t.Errorf("%s: linked run %d: %+v %v", q.ID, it.RunID, r, err)
 		}

@@ -44,7 +44,7 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 				if len(args) > 0 {
 					return fmt.Errorf("--values lists a collection's facets: give --collection, not a document")
 				}
-				c, err := k.CollectionByName(ctx, collection)
+				c, err := k.Docs.CollectionByName(ctx, collection)
 				if err != nil {
 					return fmt.Errorf("collection %q: %w", collection, err)
 				}
@@ -93,7 +93,7 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := k.Document(ctx, id); err != nil {
+			if _, err := k.Docs.Document(ctx, id); err != nil {
 				return err
 			}
 			if asJSON {

@@ -27,7 +27,7 @@ func init() {
 					return err
 				}
 				defer k.Close()
-				runs, err := k.Runs(ctx, limit)
+				runs, err := k.History.Runs(ctx, limit)
 				if err != nil {
 					return err
 				}

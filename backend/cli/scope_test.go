@@ -90,7 +90,7 @@ func TestAskDocScopeKeepsAgentSearchesInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	runs, err := k.Runs(ctx, 0)
+	runs, err := k.History.Runs(ctx, 0)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs %v %v", runs, err)
 	}

@@ -95,7 +95,7 @@ func TestServeMCPAndWatch(t *testing.T) {
 	}
 	defer k.Close()
 	fixture.WaitFor(t, 60*time.Second, func() bool {
-		ds, _ := k.Documents(ctx, 0)
+		ds, _ := k.Docs.Documents(ctx, 0)
 		return len(ds) == 1 && ds[0].Name == "red.png" && ds[0].Status == kb.StatusReady
 	}, "the watched folder's red.png to be synced")
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "list_documents", Arguments: map[string]any{"collection": "inbox"}})

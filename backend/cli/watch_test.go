@@ -108,7 +108,7 @@ func TestWatchCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	if ds, _ := k.Documents(context.Background(), 0); len(ds) != 0 {
+	if ds, _ := k.Docs.Documents(context.Background(), 0); len(ds) != 0 {
 		t.Errorf("%d documents left after removing the watch", len(ds))
 	}
 }

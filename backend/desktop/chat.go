@@ -129,7 +129,7 @@ func (s *ChatService) Conversations() ([]kb.Conversation, error) {
 	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	return s.c.lib.KB.Conversations(s.c.ctx)
+	return s.c.lib.KB.History.Conversations(s.c.ctx)
 }
 
 // Messages lists a conversation's turns.
@@ -140,7 +140,7 @@ func (s *ChatService) Messages(conversationID int64) ([]kb.Message, error) {
 	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	return s.c.lib.KB.Messages(s.c.ctx, conversationID)
+	return s.c.lib.KB.History.Messages(s.c.ctx, conversationID)
 }
 
 // DeleteConversation removes a thread.
@@ -151,7 +151,7 @@ func (s *ChatService) DeleteConversation(id int64) error {
 	if err := s.c.ready(); err != nil {
 		return err
 	}
-	return s.c.lib.KB.DeleteConversation(s.c.ctx, id)
+	return s.c.lib.KB.History.DeleteConversation(s.c.ctx, id)
 }
 
 // RunEvents returns a stored run's events (each the JSON of an agent.Event), for replay.
@@ -162,7 +162,7 @@ func (s *ChatService) RunEvents(runID int64) ([]json.RawMessage, error) {
 	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	evs, err := s.c.lib.KB.Events(s.c.ctx, runID)
+	evs, err := s.c.lib.KB.History.Events(s.c.ctx, runID)
 	if err != nil {
 		return nil, err
 	}

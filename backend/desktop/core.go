@@ -91,7 +91,7 @@ func (c *core) start(ctx context.Context, ui UI) {
 		if _, err := c.ingester.Resume(ctx, c.emitProgress); err != nil && ctx.Err() == nil {
 			slog.Error("resume ingest", "err", err)
 		}
-		cs, err := lib.KB.Collections(ctx)
+		cs, err := lib.KB.Docs.Collections(ctx)
 		if err != nil {
 			return
 		}

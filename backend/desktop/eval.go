@@ -148,7 +148,7 @@ func (s *EvalService) Evaluations() ([]kb.Evaluation, error) {
 	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	return s.c.lib.KB.Evaluations(s.c.ctx)
+	return s.c.lib.KB.History.Evaluations(s.c.ctx)
 }
 
 // OpenReport writes evaluation id's HTML report into the data directory and opens it in the browser; it returns the

@@ -44,7 +44,7 @@ func (s *LibraryService) Facets(documentID int64) (DocumentFacets, error) {
 	if err := s.c.ready(); err != nil {
 		return DocumentFacets{}, err
 	}
-	if _, err := s.c.lib.KB.Document(s.c.ctx, documentID); err != nil {
+	if _, err := s.c.lib.KB.Docs.Document(s.c.ctx, documentID); err != nil {
 		return DocumentFacets{}, err
 	}
 	return s.documentFacets(documentID)
@@ -111,7 +111,7 @@ func (s *LibraryService) CollectionFacets(collectionID int64) ([]FacetGroup, err
 	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	if _, err := s.c.lib.KB.Collection(s.c.ctx, collectionID); err != nil {
+	if _, err := s.c.lib.KB.Docs.Collection(s.c.ctx, collectionID); err != nil {
 		return nil, err
 	}
 	groups, err := facets.Browse(s.c.ctx, s.c.lib.KB, collectionID)

@@ -38,7 +38,7 @@ func (s *LibraryService) Status() (Status, error) {
 	if err := c.ready(); err != nil {
 		return Status{}, err
 	}
-	cs, err := c.lib.KB.Collections(c.ctx)
+	cs, err := c.lib.KB.Docs.Collections(c.ctx)
 	if err != nil {
 		return Status{}, err
 	}
@@ -64,7 +64,7 @@ func (s *LibraryService) Collections() ([]kb.Collection, error) {
 	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	return s.c.lib.KB.Collections(s.c.ctx)
+	return s.c.lib.KB.Docs.Collections(s.c.ctx)
 }
 
 // CreateCollection makes a collection with the default (built-in) embedder, or returns the existing one.
@@ -75,7 +75,7 @@ func (s *LibraryService) CreateCollection(name string) (kb.Collection, error) {
 	if err := s.c.ready(); err != nil {
 		return kb.Collection{}, err
 	}
-	return s.c.lib.KB.EnsureCollection(s.c.ctx, name)
+	return s.c.lib.KB.Docs.EnsureCollection(s.c.ctx, name)
 }
 
 // Documents lists a collection's documents with status and error.
@@ -86,7 +86,7 @@ func (s *LibraryService) Documents(collectionID int64) ([]kb.Document, error) {
 	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	return s.c.lib.KB.Documents(s.c.ctx, collectionID)
+	return s.c.lib.KB.Docs.Documents(s.c.ctx, collectionID)
 }
 
 // DeleteDocument removes a document, its units and unshared blobs, and forgets its password (as `proofglass documents
@@ -134,7 +134,7 @@ func (s *LibraryService) Pages(documentID int64) ([]PageRef, error) {
 			slog.Warn("warm document", "document", documentID, "err", err)
 		}
 	}()
-	us, err := c.lib.KB.UnitRefs(c.ctx, documentID)
+	us, err := c.lib.KB.Content.UnitRefs(c.ctx, documentID)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func (s *LibraryService) Cover(documentID int64) (*PageRef, error) {
 	if err := s.c.ready(); err != nil {
 		return nil, err
 	}
-	u, err := s.c.lib.KB.FirstUnitRef(s.c.ctx, documentID)
+	u, err := s.c.lib.KB.Content.FirstUnitRef(s.c.ctx, documentID)
 	if errors.Is(err, kb.ErrNotFound) {
 		return nil, nil
 	}

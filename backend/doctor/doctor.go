@@ -116,12 +116,12 @@ func Store(ctx context.Context, cfg *config.Config, fix bool) []Check {
 // to start finishes them; with fix, so does doctor.
 func pendingDeletions(ctx context.Context, k *kb.KB, fix bool) Check {
 	c := Check{Name: "deletions pending"}
-	docs, err := k.PendingDeletions(ctx)
+	docs, err := k.Docs.PendingDeletions(ctx)
 	if err != nil {
 		c.Detail = err.Error()
 		return c
 	}
-	blobs, err := k.PendingBlobDeletions(ctx)
+	blobs, err := k.Docs.PendingBlobDeletions(ctx)
 	if err != nil {
 		c.Detail = err.Error()
 		return c
@@ -135,9 +135,9 @@ func pendingDeletions(ctx context.Context, k *kb.KB, fix bool) Check {
 		c.Fix = "run `proofglass doctor --fix` (or start the watcher: `proofglass watch`, the app or `proofglass serve`) to finish them"
 		return c
 	}
-	gone, err := k.DeleteDocuments(ctx, docs)
+	gone, err := k.Docs.DeleteDocuments(ctx, docs)
 	if err == nil {
-		_, err = k.PurgeBlobs(ctx)
+		_, err = k.Docs.PurgeBlobs(ctx)
 	}
 	c.OK = err == nil
 	c.Detail = fmt.Sprintf("finished: %d document(s) deleted, blob journal swept", len(gone))
@@ -210,7 +210,7 @@ func pageCache(ctx context.Context, cfg *config.Config, k *kb.KB, fix bool) Chec
 	c := Check{Name: "page cache"}
 	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), pagecache.Options{})
 	live := pagecache.Live{}
-	if err := k.DocumentKeys(ctx, live.Add); err != nil {
+	if err := k.Docs.DocumentKeys(ctx, live.Add); err != nil {
 		c.Detail = err.Error()
 		return c
 	}
@@ -243,7 +243,7 @@ const DefaultPageBytes = 350 << 10
 func pageCacheSize(ctx context.Context, cfg *config.Config, k *kb.KB) Check {
 	c := Check{Name: "page cache size", Optional: true}
 	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), pagecache.Options{MaxBytes: int64(cfg.Settings.Cache.PagesMB) << 20})
-	counts, err := k.ReadyUnitCounts(ctx)
+	counts, err := k.Search.ReadyUnitCounts(ctx)
 	if err != nil {
 		c.Detail = err.Error()
 		return c

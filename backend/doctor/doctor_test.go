@@ -35,7 +35,7 @@ func openStore(t *testing.T, collection string) (*config.Config, *kb.KB, kb.Coll
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := k.CreateCollection(context.Background(), kb.Collection{Name: collection})
+	c, err := k.Docs.CreateCollection(context.Background(), kb.Collection{Name: collection})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestStoreFindsAndFixesBlobProblems(t *testing.T) {
 	old := time.Now().Add(-2 * time.Hour)
 	os.Chtimes(k.Blobs.Path(orphan), old, old)
 	missing := strings.Repeat("cd", 32)
-	k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "x", Name: "gone.pdf", Kind: "pdf", Blob: missing})
+	k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "x", Name: "gone.pdf", Kind: "pdf", Blob: missing})
 	k.Close()
 
 	checks := Store(ctx, cfg, false)
@@ -117,17 +117,17 @@ func TestToolsFindRealBinaries(t *testing.T) {
 func TestStoreCompactsJSONWordBoxes(t *testing.T) {
 	ctx := context.Background()
 	cfg, k, c := openStore(t, "c")
-	d, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "x", Name: "old.pdf", Kind: "pdf", Status: kb.StatusReady})
+	d, _, _ := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "x", Name: "old.pdf", Kind: "pdf", Status: kb.StatusReady})
 	words := []kb.Word{{Text: "alpha", X0: 72, Y0: 700.5, X1: 101.25, Y1: 712}, {Text: "beta", X0: 104, Y0: 700.5, X1: 130, Y1: 712}}
 	const pages = 300 // more than one batch
 	for i := 1; i <= pages; i++ {
-		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i, Kind: kb.UnitPage, Text: "alpha beta", Words: words}); err != nil {
+		if _, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i, Kind: kb.UnitPage, Text: "alpha beta", Words: words}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// As an earlier version stored them, and one page whose boxes no longer decode (reading it fails).
 	js := `[{"t":"alpha","x0":72,"y0":700.5,"x1":101.25,"y1":712},{"t":"beta","x0":104,"y0":700.5,"x1":130,"y1":712}]`
-	refs, rerr := k.UnitRefs(ctx, d.ID)
+	refs, rerr := k.Content.UnitRefs(ctx, d.ID)
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
@@ -155,12 +155,12 @@ func TestStoreCompactsJSONWordBoxes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	us, err := k.UnitRefs(ctx, d.ID)
+	us, err := k.Content.UnitRefs(ctx, d.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, u := range us {
-		full, err := k.Unit(ctx, u.ID)
+		full, err := k.Content.Unit(ctx, u.ID)
 		if err != nil {
 			t.Fatalf("page %d after --fix: %v", u.Ordinal, err)
 		}
@@ -181,16 +181,16 @@ func TestStoreCompactsJSONWordBoxes(t *testing.T) {
 func TestStoreGivesFreePagesBack(t *testing.T) {
 	ctx := context.Background()
 	cfg, k, c := openStore(t, "c")
-	keep, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "a", Name: "keep.pdf", Kind: "pdf", Status: kb.StatusReady})
-	big, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "b", Name: "big.pdf", Kind: "pdf", Status: kb.StatusReady})
-	k.PutUnit(ctx, kb.Unit{DocumentID: keep.ID, Ordinal: 1, Kind: kb.UnitPage, Text: "kept page"})
+	keep, _, _ := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "a", Name: "keep.pdf", Kind: "pdf", Status: kb.StatusReady})
+	big, _, _ := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: "b", Name: "big.pdf", Kind: "pdf", Status: kb.StatusReady})
+	k.Content.PutUnit(ctx, kb.Unit{DocumentID: keep.ID, Ordinal: 1, Kind: kb.UnitPage, Text: "kept page"})
 	text := strings.Repeat("filler words for a long page ", 400)
 	for i := 1; i <= 300; i++ {
-		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: big.ID, Ordinal: i, Kind: kb.UnitPage, Text: text}); err != nil {
+		if _, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: big.ID, Ordinal: i, Kind: kb.UnitPage, Text: text}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := k.DeleteDocument(ctx, big.ID); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, big.ID); err != nil {
 		t.Fatal(err)
 	}
 	k.Close()
@@ -215,7 +215,7 @@ func TestStoreGivesFreePagesBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	if us, err := k.Units(ctx, keep.ID); err != nil || len(us) != 1 || us[0].Text != "kept page" {
+	if us, err := k.Content.Units(ctx, keep.ID); err != nil || len(us) != 1 || us[0].Text != "kept page" {
 		t.Errorf("kept document after --fix: %+v, %v", us, err)
 	}
 }
@@ -229,7 +229,7 @@ func TestStoreFinishesPendingDeletions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: blob, Name: "gone.png", Kind: "image", Blob: blob})
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: blob, Name: "gone.png", Kind: "image", Blob: blob})
 	if err != nil {
 		t.Fatal(err)
 	}

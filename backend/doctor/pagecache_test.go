@@ -15,7 +15,7 @@ func TestPageCacheFindsAndFixesStaleFiles(t *testing.T) {
 	ctx := context.Background()
 	cfg, k, c := openStore(t, "docs")
 	liveSHA, goneSHA := strings.Repeat("a", 64), strings.Repeat("b", 64)
-	k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: liveSHA, Name: "kept.pdf", Kind: "pdf"})
+	k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: liveSHA, Name: "kept.pdf", Kind: "pdf"})
 	k.Close()
 	pages := pagecache.New(filepath.Join(cfg.CacheDir(), "pages"), pagecache.Options{})
 	kept, _ := pages.Put(pagecache.Key{Collection: "docs", SHA256: liveSHA, Name: "kept.pdf", Page: 1, DPI: 200}, []byte("k"))
@@ -50,16 +50,16 @@ func TestPageCacheSizeWarnsWhenTheCorpusOutgrowsTheCap(t *testing.T) {
 	ctx := context.Background()
 	cfg, k, c := openStore(t, "manual")
 	sha := strings.Repeat("c", 64)
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: sha, Name: "manual.pdf", Kind: "pdf"})
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: sha, Name: "manual.pdf", Kind: "pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for p := 1; p <= 40; p++ {
-		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: p, Kind: kb.UnitPage, Text: "x"}); err != nil {
+		if _, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: p, Kind: kb.UnitPage, Text: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := k.SetStatus(ctx, d.ID, "ready", ""); err != nil {
+	if err := k.Docs.SetStatus(ctx, d.ID, "ready", ""); err != nil {
 		t.Fatal(err)
 	}
 	k.Close()

@@ -76,7 +76,7 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 	if spec.Limit > 0 && spec.Limit < len(qs) {
 		qs = qs[:spec.Limit]
 	}
-	if _, err := lib.KB.CollectionByName(ctx, spec.Collection); err != nil {
+	if _, err := lib.KB.Docs.CollectionByName(ctx, spec.Collection); err != nil {
 		return 0, fmt.Errorf("collection %q: %w", spec.Collection, err)
 	}
 	chat, prov, modelName, err := lib.Chat(spec.Provider, spec.Model)
@@ -102,20 +102,20 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 	}{keySpec, prov.Name, modelName, judgeName, sum})
 	k := sha256.Sum256(keyJSON)
 	key := hex.EncodeToString(k[:])
-	ev, err := lib.KB.UnfinishedEvaluation(ctx, key)
+	ev, err := lib.KB.History.UnfinishedEvaluation(ctx, key)
 	switch {
 	case err == nil && !spec.New:
 		log.Info("resuming evaluation", "evaluation", ev.ID, "scored", ev.Items)
 	case err == nil || errors.Is(err, kb.ErrNotFound):
 		cfg, _ := json.Marshal(st)
-		if ev, err = lib.KB.CreateEvaluation(ctx, kb.Evaluation{Dataset: spec.Dataset, Collection: spec.Collection,
+		if ev, err = lib.KB.History.CreateEvaluation(ctx, kb.Evaluation{Dataset: spec.Dataset, Collection: spec.Collection,
 			ConfigKey: key, Config: cfg}); err != nil {
 			return 0, err
 		}
 	default:
 		return 0, err
 	}
-	items, err := lib.KB.EvalItems(ctx, ev.ID)
+	items, err := lib.KB.History.EvalItems(ctx, ev.ID)
 	if err != nil {
 		return ev.ID, err
 	}
@@ -131,7 +131,7 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 	}
 	var docIDs map[string]int64
 	if spec.PerDoc {
-		if docIDs, err = lib.KB.DocumentIDsByName(ctx, spec.Collection); err != nil {
+		if docIDs, err = lib.KB.Docs.DocumentIDsByName(ctx, spec.Collection); err != nil {
 			return ev.ID, err
 		}
 	}
@@ -166,7 +166,7 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 			if err != nil {
 				return err
 			}
-			return lib.KB.PutEvalItem(context.WithoutCancel(ctx), ev.ID, kb.EvalItem{QuestionID: r.QuestionID, Mode: r.Mode,
+			return lib.KB.History.PutEvalItem(context.WithoutCancel(ctx), ev.ID, kb.EvalItem{QuestionID: r.QuestionID, Mode: r.Mode,
 				Sample: r.Sample, RunID: r.RunID, Result: b})
 		},
 		Progress: func(d, t int) {
@@ -178,12 +178,12 @@ func Run(ctx context.Context, lib *library.Library, spec Spec, progress Progress
 	if err := eval.EvaluateAnswers(ctx, qs, opts, runOne); err != nil {
 		return ev.ID, err
 	}
-	return ev.ID, lib.KB.FinishEvaluation(ctx, ev.ID)
+	return ev.ID, lib.KB.History.FinishEvaluation(ctx, ev.ID)
 }
 
 // Load reads an evaluation's stored configuration and scored items.
 func Load(ctx context.Context, k *kb.KB, id int64) (kb.Evaluation, Stored, []eval.ItemResult, error) {
-	ev, err := k.Evaluation(ctx, id)
+	ev, err := k.History.Evaluation(ctx, id)
 	if err != nil {
 		return ev, Stored{}, nil, err
 	}
@@ -191,7 +191,7 @@ func Load(ctx context.Context, k *kb.KB, id int64) (kb.Evaluation, Stored, []eva
 	if err := json.Unmarshal(ev.Config, &st); err != nil {
 		return ev, st, nil, fmt.Errorf("evaluation %d: config: %w", id, err)
 	}
-	rows, err := k.EvalItems(ctx, id)
+	rows, err := k.History.EvalItems(ctx, id)
 	if err != nil {
 		return ev, st, nil, err
 	}

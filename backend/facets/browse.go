@@ -20,7 +20,7 @@ type Group struct {
 
 // Browse lists the kinds, years and organisations of a collection's ready documents, each value with its documents.
 func Browse(ctx context.Context, k *kb.KB, collectionID int64) ([]Group, error) {
-	vals, err := k.CollectionFacetValues(ctx, collectionID, BrowseNames)
+	vals, err := k.Facets.CollectionFacetValues(ctx, collectionID, BrowseNames)
 	if err != nil {
 		return nil, err
 	}

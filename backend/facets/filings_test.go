@@ -311,10 +311,10 @@ func TestWhereFilterAndUserEditSurviveReingest(t *testing.T) {
 	}
 	// A real re-ingest: the document failed (or was interrupted) and is retried from its stored original. Its
 	// extracted facets are dropped first, so the kind below shows that the retry extracted them again.
-	if err := k.ReplaceExtractedFacets(ctx, id, nil); err != nil {
+	if err := k.Facets.ReplaceExtractedFacets(ctx, id, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.SetStatus(ctx, id, kb.StatusFailed, "interrupted"); err != nil {
+	if err := k.Docs.SetStatus(ctx, id, kb.StatusFailed, "interrupted"); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := in.Retry(ctx, id, "", nil); err != nil || r.Error != "" || r.Document.Status != kb.StatusReady {

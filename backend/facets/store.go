@@ -22,7 +22,7 @@ func SourceOf(ctx context.Context, k *kb.KB, d kb.Document) (Source, error) {
 		Taken string            `json:"taken"` // ingest.Meta's (facets cannot import ingest)
 	}
 	_ = json.Unmarshal([]byte(d.Meta), &meta) // no metadata from a broken meta column
-	units, err := k.LeadingUnitTexts(ctx, d.ID, readPages)
+	units, err := k.Facets.LeadingUnitTexts(ctx, d.ID, readPages)
 	if err != nil {
 		return Source{}, fmt.Errorf("facets of %s: %w", d.Name, err)
 	}
@@ -51,7 +51,7 @@ func takenOf(k *kb.KB, blob string) string {
 
 // Refresh extracts a document's facets again and stores them as its extracted facets; the user's values stay.
 func Refresh(ctx context.Context, k *kb.KB, docID int64) (Facets, error) {
-	d, err := k.Document(ctx, docID)
+	d, err := k.Docs.Document(ctx, docID)
 	if err != nil {
 		return Facets{}, err
 	}
@@ -60,7 +60,7 @@ func Refresh(ctx context.Context, k *kb.KB, docID int64) (Facets, error) {
 		return Facets{}, err
 	}
 	f := Extract(src)
-	if err := k.ReplaceExtractedFacets(ctx, docID, f.Rows(kb.FacetExtracted)); err != nil {
+	if err := k.Facets.ReplaceExtractedFacets(ctx, docID, f.Rows(kb.FacetExtracted)); err != nil {
 		return Facets{}, err
 	}
 	return f, nil
@@ -69,7 +69,7 @@ func Refresh(ctx context.Context, k *kb.KB, docID int64) (Facets, error) {
 // RefreshMissing extracts the facets of the ready documents that have none (a library made before facets), or of
 // every ready document when all is set (after an extraction change), and returns how many it did.
 func RefreshMissing(ctx context.Context, k *kb.KB, all bool) (int, error) {
-	ids, err := k.DocumentsWithoutFacets(ctx, all)
+	ids, err := k.Facets.DocumentsWithoutFacets(ctx, all)
 	if err != nil {
 		return 0, err
 	}
@@ -83,7 +83,7 @@ func RefreshMissing(ctx context.Context, k *kb.KB, all bool) (int, error) {
 
 // Of returns the effective facets of a document (the user's where set) and which of them the user set.
 func Of(ctx context.Context, k *kb.KB, docID int64) (Facets, map[string]bool, error) {
-	rows, err := k.DocumentFacets(ctx, []int64{docID})
+	rows, err := k.Facets.DocumentFacets(ctx, []int64{docID})
 	if err != nil {
 		return Facets{}, nil, err
 	}
@@ -106,10 +106,10 @@ func SetUser(ctx context.Context, k *kb.KB, docID int64, name, value string) err
 	if err != nil {
 		return err
 	}
-	if _, err := k.Document(ctx, docID); err != nil {
+	if _, err := k.Docs.Document(ctx, docID); err != nil {
 		return err
 	}
-	return k.SetUserFacet(ctx, docID, kb.Facet{Name: name, Value: v, Source: kb.FacetUser, Norm: Fold(name, v)})
+	return k.Facets.SetUserFacet(ctx, docID, kb.Facet{Name: name, Value: v, Source: kb.FacetUser, Norm: Fold(name, v)})
 }
 
 // Reset forgets the user's value of a facet, so the extracted one shows again.
@@ -117,7 +117,7 @@ func Reset(ctx context.Context, k *kb.KB, docID int64, name string) error {
 	if !validName(name) {
 		return fmt.Errorf("facet %q: unknown (want title, org, kind, year, quarter or date)", name)
 	}
-	return k.ResetUserFacet(ctx, docID, name)
+	return k.Facets.ResetUserFacet(ctx, docID, name)
 }
 
 func validName(name string) bool {
@@ -137,7 +137,7 @@ func ScopeDocuments(ctx context.Context, k *kb.KB, where string, docs []int64) (
 	if err != nil || len(f) == 0 {
 		return docs, err
 	}
-	pass, err := k.DocumentsWhere(ctx, f)
+	pass, err := k.Facets.DocumentsWhere(ctx, f)
 	if err != nil {
 		return nil, err
 	}

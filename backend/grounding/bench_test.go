@@ -29,7 +29,7 @@ func BenchmarkGrounding(b *testing.B) {
 		"PPH-rate of 4.9%, so 1100 patients; Christian Haslinger and Torsten Hothorn wrote \"The Impact of Prepartum "+
 		"Factor XIII Activity\". ", 3) + "Unlisted: 123456.7 and 98.76%."
 	trail := []agent.Event{shown(pages[:10]...), crop(pages[1], row)}
-	g := &Grounder{KB: k}
+	g := &Grounder{KB: k.Content}
 	ctx := context.Background()
 	info, err := g.Ground(ctx, agent.AnswerInfo{Text: answer, Citations: cites}, trail)
 	if err != nil {

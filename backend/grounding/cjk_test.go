@@ -13,7 +13,7 @@ func TestGroundChinese(t *testing.T) {
 	k, docs := ingested(t, false, "pdf/cjk/zhnumber.pdf")
 	p1 := docs["zhnumber.pdf"][0]
 	answer := "示例中，二十亿零一千二百零二万零一百二十即20.1202012亿，也写作2,012,020,120；日期示例为2012年5月21日。"
-	g := &Grounder{KB: k}
+	g := &Grounder{KB: k.Content}
 	info, err := g.Ground(context.Background(),
 		agent.AnswerInfo{Text: answer, Citations: []agent.Citation{{UnitID: ref(p1), DocumentName: "zhnumber.pdf", Page: 1}}}, nil)
 	if err != nil {

@@ -149,7 +149,7 @@ func TestGroundRealPDF(t *testing.T) {
 			summary: "no checkable claim (no figures, dates, quotations or names)",
 		},
 	}
-	g := &Grounder{KB: k}
+	g := &Grounder{KB: k.Content}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			trail := append(tc.trail, agent.Event{Kind: agent.KindAnswer})
@@ -214,7 +214,7 @@ func TestGroundLongAnswer(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "Table 1 lists %s. ", c)
 	}
-	g := &Grounder{KB: k}
+	g := &Grounder{KB: k.Content}
 	info, err := g.Ground(context.Background(), agent.AnswerInfo{Text: b.String(), Citations: []agent.Citation{cite(p2, nil)}},
 		[]agent.Event{shown(p2)})
 	if err != nil {

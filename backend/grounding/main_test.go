@@ -44,7 +44,7 @@ func ingested(t testing.TB, ocr bool, rels ...string) (*kb.KB, map[string][]kb.U
 		if r.Error != "" {
 			t.Fatalf("ingest %s: %s", rels[i], r.Error)
 		}
-		units, err := k.Units(ctx, r.Document.ID)
+		units, err := k.Content.Units(ctx, r.Document.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

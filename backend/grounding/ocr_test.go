@@ -21,7 +21,7 @@ func TestGroundScannedPage(t *testing.T) {
 	row := rowRegion(t, u, "110,000")
 	c := agent.Citation{UnitID: ref(u), DocumentName: "linn.pdf", Page: 1, Region: row}
 	crop := agent.Event{Kind: agent.KindCrop, Crop: &agent.CropInfo{UnitID: ref(u), DocumentName: "linn.pdf", Page: 1, Region: *row}}
-	g := &Grounder{KB: k}
+	g := &Grounder{KB: k.Content}
 	cases := []struct {
 		answer string
 		want   map[string]string // claim → status

@@ -89,11 +89,11 @@ func TestResumeAfterKill(t *testing.T) {
 	}
 	ctx := context.Background()
 	k := openKB(t, dir)
-	docs, _ := k.Documents(ctx, 0)
+	docs, _ := k.Docs.Documents(ctx, 0)
 	if len(docs) != 1 || docs[0].Status != kb.StatusIngesting {
 		t.Fatalf("after kill: %+v, want one document still ingesting", docs)
 	}
-	steps, _ := k.Steps(ctx, docs[0].ID)
+	steps, _ := k.Content.Steps(ctx, docs[0].ID)
 	extracted := 0
 	for _, s := range steps {
 		if s.Stage == StageExtract {

@@ -74,7 +74,7 @@ func BenchmarkDeleteMany(b *testing.B) {
 		defer k.Close()
 		in := New(k, nil, Options{NoOCR: true, Index: search.New(k, search.Options{IndexDir: filepath.Join(dir, "index")})})
 		defer in.Close()
-		docs, err := k.Documents(ctx, 0)
+		docs, err := k.Docs.Documents(ctx, 0)
 		if err != nil || len(docs) != n {
 			b.Fatalf("%d documents (%v), want %d", len(docs), err, n)
 		}
@@ -87,7 +87,7 @@ func BenchmarkDeleteMany(b *testing.B) {
 			b.Fatal(err)
 		}
 		took := time.Since(t0)
-		if left, _ := k.Documents(ctx, 0); len(left) != 0 {
+		if left, _ := k.Docs.Documents(ctx, 0); len(left) != 0 {
 			b.Fatalf("%s: %d documents left", name, len(left))
 		}
 		return took

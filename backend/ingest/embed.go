@@ -164,7 +164,7 @@ func (s *embedStage) embed(ctx context.Context, batch []embedItem) error {
 		}
 		steps[i] = kb.Step{Ordinal: it.ordinal, Stage: StageEmbed, Status: status}
 	}
-	err := j.in.kb.Batch(ctx, func(b *kb.Batch) error {
+	err := j.in.kb.Content.Batch(ctx, func(b *kb.Batch) error {
 		if err := b.PutEmbeddings(ctx, j.coll.TextEmbedder, j.coll.ImageEmbedder, es); err != nil {
 			return err
 		}
@@ -276,7 +276,7 @@ func truncateUTF8(s string, n int) string {
 type stepState map[string]map[int]string
 
 func (j *job) loadSteps(ctx context.Context) (stepState, error) {
-	steps, err := j.in.kb.Steps(ctx, j.doc.ID)
+	steps, err := j.in.kb.Content.Steps(ctx, j.doc.ID)
 	if err != nil {
 		return nil, fmt.Errorf("read ingest steps: %w", err)
 	}
@@ -347,7 +347,7 @@ func (q *embedQueue) finish(err error) error {
 
 // pendingEmbeds returns the units extracted by an earlier run whose embedding was not recorded.
 func (j *job) pendingEmbeds(ctx context.Context, st stepState) ([]embedItem, error) {
-	srcs, err := j.in.kb.EmbedSources(ctx, j.doc.ID)
+	srcs, err := j.in.kb.Content.EmbedSources(ctx, j.doc.ID)
 	if err != nil {
 		return nil, err
 	}

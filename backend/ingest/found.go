@@ -15,7 +15,7 @@ func (in *Ingester) AddFound(ctx context.Context, r Request, progress func(Progr
 	if r.Collection == "" {
 		r.Collection = kb.DefaultCollection
 	}
-	coll, err := in.kb.EnsureCollection(ctx, r.Collection)
+	coll, err := in.kb.Docs.EnsureCollection(ctx, r.Collection)
 	if err != nil {
 		return nil, err
 	}

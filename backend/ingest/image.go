@@ -68,24 +68,24 @@ func (j *job) extractImage(ctx context.Context) (embedItem, error) {
 			return embedItem{}, ctx.Err()
 		case err != nil:
 			j.warn("%v", err)
-			_ = j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageOCR, Status: kb.StepFailed, Error: j.clean(err.Error())})
+			_ = j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageOCR, Status: kb.StepFailed, Error: j.clean(err.Error())})
 		default:
 			// Word boxes stay in the normalised image's pixels: that is the image the unit shows.
 			if txt := strings.TrimSpace(r.Text); txt != "" {
 				u.Text, u.Words, u.TextSource = txt, ocrWords(r, 1), kb.TextOCR
 			}
 			j.meta.OCRUnits = 1
-			if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageOCR, Status: kb.StepDone}); err != nil {
+			if err := j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageOCR, Status: kb.StepDone}); err != nil {
 				return embedItem{}, err
 			}
 		}
 	}
-	id, err := j.in.kb.PutUnit(context.WithoutCancel(ctx), u) // the work done is kept, as unitWriter.store keeps it
+	id, err := j.in.kb.Content.PutUnit(context.WithoutCancel(ctx), u) // the work done is kept, as unitWriter.store keeps it
 	if err != nil {
 		return embedItem{}, err
 	}
 	committed = true
-	if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageExtract, Status: kb.StepDone}); err != nil {
+	if err := j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: 1, Stage: StageExtract, Status: kb.StepDone}); err != nil {
 		return embedItem{}, err
 	}
 	j.emit(Progress{Stage: StageExtract, Ordinal: 1})
@@ -103,7 +103,7 @@ func (j *job) discardBlobs(ctx context.Context, hashes ...string) {
 	if len(hs) == 0 {
 		return
 	}
-	if err := j.in.kb.DiscardBlobs(context.WithoutCancel(ctx), hs); err != nil {
+	if err := j.in.kb.Docs.DiscardBlobs(context.WithoutCancel(ctx), hs); err != nil {
 		j.in.log.Warn("ingest: sweep unused blobs", "document", j.doc.Name, "err", err)
 	}
 }

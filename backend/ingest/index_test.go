@@ -106,7 +106,7 @@ func TestDeleteForgetsThePassword(t *testing.T) {
 		}
 		ids = append(ids, res[0].Document.ID)
 	}
-	sha, err := in.kb.Document(ctx, ids[0])
+	sha, err := in.kb.Docs.Document(ctx, ids[0])
 	if err != nil {
 		t.Fatal(err)
 	}

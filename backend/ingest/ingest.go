@@ -267,7 +267,7 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 	if r.Collection == "" {
 		r.Collection = kb.DefaultCollection
 	}
-	coll, err := in.kb.EnsureCollection(ctx, r.Collection)
+	coll, err := in.kb.Docs.EnsureCollection(ctx, r.Collection)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 // Resume continues every document left queued or ingesting by an interrupted run (a crash, kill -9, a closed
 // app), redoing only the units whose steps were not recorded.
 func (in *Ingester) Resume(ctx context.Context, progress func(Progress)) ([]Result, error) {
-	docs, err := in.kb.Documents(ctx, 0)
+	docs, err := in.kb.Docs.Documents(ctx, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -331,7 +331,7 @@ func (in *Ingester) Retry(ctx context.Context, id int64, password string, progre
 	if err := in.waitInactive(ctx, id); err != nil {
 		return Result{}, err
 	}
-	d, err := in.kb.Document(ctx, id)
+	d, err := in.kb.Docs.Document(ctx, id)
 	if err != nil {
 		return Result{}, err
 	}
@@ -384,7 +384,7 @@ func (in *Ingester) DeleteDocuments(ctx context.Context, ids []int64) (int, erro
 	var gone []kb.Deleted
 	for len(ids) > 0 {
 		n := min(len(ids), deleteBatch)
-		ds, err := in.kb.DeleteDocuments(ctx, ids[:n])
+		ds, err := in.kb.Docs.DeleteDocuments(ctx, ids[:n])
 		gone = append(gone, ds...)
 		if err != nil {
 			return len(gone), err
@@ -398,7 +398,7 @@ func (in *Ingester) DeleteDocuments(ctx context.Context, ids []int64) (int, erro
 	in.refreshIndex(ctx, true)
 	// Another collection may hold the same file and still need its password.
 	kept := map[string]bool{}
-	if err := in.kb.DocumentKeys(ctx, func(_, sha string) { kept[sha] = true }); err != nil {
+	if err := in.kb.Docs.DocumentKeys(ctx, func(_, sha string) { kept[sha] = true }); err != nil {
 		return len(gone), nil
 	}
 	for _, d := range gone {
@@ -518,7 +518,7 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	// swept, unless another row refers to it.
 	discard := func() {
 		if blob != "" {
-			if err := in.kb.DiscardBlobs(context.WithoutCancel(ctx), []string{blob}); err != nil {
+			if err := in.kb.Docs.DiscardBlobs(context.WithoutCancel(ctx), []string{blob}); err != nil {
 				in.log.Warn("ingest: sweep a stored original", "file", f.path, "err", err)
 			}
 		}
@@ -528,7 +528,7 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 		res.Error = fmt.Sprintf("%s: %v", f.path, err)
 		return res
 	}
-	d, existed, err := in.kb.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: sha, Name: name, SourcePath: f.path,
+	d, existed, err := in.kb.Docs.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: sha, Name: name, SourcePath: f.path,
 		Kind: docKind, MIME: mimeOf(kind), SizeBytes: size, Blob: blob}, claimOf(watched, f.path, st))
 	pass()
 	if err != nil {
@@ -553,7 +553,7 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	if rejectErr != nil {
 		d.Status, d.Error = kb.StatusFailed, rejectErr.Error()
 		d.Meta = ParseMeta(d.Meta).withError(rejectErr, d.Name, f.path)
-		if err := in.kb.UpdateDocument(ctx, d); err != nil {
+		if err := in.kb.Docs.UpdateDocument(ctx, d); err != nil {
 			in.log.Error("ingest: record failure", "file", f.path, "err", err)
 		}
 		res.Document, res.Error = d, d.Error
@@ -588,7 +588,7 @@ func (in *Ingester) unreadable(ctx context.Context, coll kb.Collection, f file, 
 	// No content to key it by: the key is the path's, so the same unreadable file is one failed document however
 	// often it is seen.
 	sum := sha256.Sum256([]byte(f.path))
-	d, _, err := in.kb.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: "unreadable-" + hex.EncodeToString(sum[:]),
+	d, _, err := in.kb.Docs.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: "unreadable-" + hex.EncodeToString(sum[:]),
 		Name: name, SourcePath: f.path, Kind: kindFromExtension(f.path), SizeBytes: st.Size(), Status: kb.StatusFailed,
 		Error: rerr.Error(), Meta: Meta{}.withError(rerr, name, f.path)}, claimOf(w, f.path, st))
 	pass()
@@ -617,7 +617,7 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 		in.memMu.Unlock()
 		in.documentIndexed(ctx)
 	}()
-	coll, err := in.kb.Collection(ctx, d.CollectionID)
+	coll, err := in.kb.Docs.Collection(ctx, d.CollectionID)
 	if err != nil {
 		return Result{Document: d, Error: err.Error()}
 	}
@@ -631,7 +631,7 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 		password = in.getSecret(PasswordKey(d.SHA256))
 	}
 	d.Status, d.Error = kb.StatusIngesting, ""
-	if err := in.kb.UpdateDocument(ctx, d); err != nil {
+	if err := in.kb.Docs.UpdateDocument(ctx, d); err != nil {
 		return Result{Document: d, Error: err.Error()}
 	}
 	job := &job{in: in, doc: d, coll: coll, meta: meta, password: password, progress: progress,
@@ -665,7 +665,7 @@ func (in *Ingester) run(ctx context.Context, d kb.Document, password string, pro
 	}
 	// Record the outcome even when the caller's context ends now: a half-written status is what resume is for,
 	// but a finished document should say so.
-	if uerr := in.kb.UpdateDocument(context.WithoutCancel(ctx), d); uerr != nil {
+	if uerr := in.kb.Docs.UpdateDocument(context.WithoutCancel(ctx), d); uerr != nil {
 		in.log.Error("ingest: record outcome", "document", d.Name, "err", uerr)
 	}
 	if d.Status == kb.StatusReady {

@@ -64,7 +64,7 @@ func addOne(t *testing.T, in *Ingester, coll, path string) Result {
 
 func units(t *testing.T, k *kb.KB, doc int64) []kb.Unit {
 	t.Helper()
-	us, err := k.Units(context.Background(), doc)
+	us, err := k.Content.Units(context.Background(), doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestTextPDF(t *testing.T) {
 		t.Errorf("last event %+v, want done 13 of 13", last)
 	}
 	vecs := kbtest.CountVectors(t, k, kbtest.Embeddings{Document: d.ID})
-	steps, err := k.Steps(context.Background(), d.ID)
+	steps, err := k.Content.Steps(context.Background(), d.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestVideoClips(t *testing.T) {
 	if first.Kind != kb.UnitClip || first.TStartMS != 0 || first.TEndMS != 30000 || first.ImageBlob == "" {
 		t.Fatalf("first clip %+v", first)
 	}
-	frames, err := k.Frames(context.Background(), first.ID)
+	frames, err := k.Content.Frames(context.Background(), first.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestDedupeAndDelete(t *testing.T) {
 	if err := in.Delete(ctx, res[0].Document.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.Document(ctx, res[0].Document.ID); err == nil {
+	if _, err := k.Docs.Document(ctx, res[0].Document.ID); err == nil {
 		t.Fatal("document still there after delete")
 	}
 	if !k.Blobs.Has(orig) || !k.Blobs.Has(thumbs) {
@@ -356,7 +356,7 @@ func TestSameContentTwiceInOneBatch(t *testing.T) {
 	if n := len(units(t, k, res[0].Document.ID)); n != 13 {
 		t.Fatalf("%d units, want 13", n)
 	}
-	d, _ := k.Document(context.Background(), res[0].Document.ID)
+	d, _ := k.Docs.Document(context.Background(), res[0].Document.ID)
 	if d.Status != kb.StatusReady {
 		t.Fatalf("status %s", d.Status)
 	}

@@ -63,7 +63,7 @@ func TestPageLimits(t *testing.T) {
 			!strings.Contains(d.Error, "ingest.max_pages") {
 			t.Errorf("%s: %q", d.Status, d.Error)
 		}
-		if us, _ := k.Units(ctx, d.ID); len(us) != 0 {
+		if us, _ := k.Content.Units(ctx, d.ID); len(us) != 0 {
 			t.Errorf("%d pages read from a document over the limit", len(us))
 		}
 	})
@@ -82,7 +82,7 @@ func TestPageLimits(t *testing.T) {
 			!strings.Contains(d.Error, "ingest.max_blank_pages") {
 			t.Errorf("%s: %q", d.Status, d.Error)
 		}
-		us, _ := k.Units(ctx, d.ID)
+		us, _ := k.Content.Units(ctx, d.ID)
 		if len(us) >= 300 {
 			t.Errorf("all %d pages were read: the rule did not stop the document", len(us))
 		}

@@ -266,7 +266,7 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 				docs.drop(c)
 			}
 			j.warn("page %d: render for OCR: %v", ord, err)
-			_ = j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepFailed, Error: j.clean(err.Error())})
+			_ = j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepFailed, Error: j.clean(err.Error())})
 		} else {
 			j.emit(Progress{Stage: StageOCR, Ordinal: ord})
 			res, err := j.recognize(ctx, fmt.Sprintf("page %d of %s", ord, j.doc.Name), r.Data)
@@ -275,14 +275,14 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 					return false, ctx.Err()
 				}
 				j.warn("page %d: %v", ord, err)
-				_ = j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepFailed, Error: err.Error()})
+				_ = j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepFailed, Error: err.Error()})
 			} else {
 				if txt := strings.TrimSpace(res.Text); preferOCR(u.Text, txt) {
 					// OCR pixels → points: the render was made at r.DPI.
 					u.Text, u.Words, u.TextSource = txt, ocrWords(res, 72/r.DPI), kb.TextOCR
 					fromLayer = false
 				}
-				if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepDone}); err != nil {
+				if err := j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepDone}); err != nil {
 					return false, err
 				}
 				j.mu.Lock()
@@ -335,10 +335,10 @@ func layerWords(p *pdf.Page) ([]kb.Word, error) {
 func (j *job) pageFailed(ctx context.Context, ord int, cause error) error {
 	msg := j.clean(cause.Error())
 	j.warn("page %d: %s", ord, msg)
-	if _, err := j.in.kb.PutUnit(ctx, kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitPage}); err != nil {
+	if _, err := j.in.kb.Content.PutUnit(ctx, kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitPage}); err != nil {
 		return err
 	}
-	if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepFailed, Error: msg}); err != nil {
+	if err := j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepFailed, Error: msg}); err != nil {
 		return err
 	}
 	return nil

@@ -82,7 +82,7 @@ func (j *job) emit(p Progress) {
 // embedded) and reports the start.
 func (j *job) begin(ctx context.Context, st stepState, total int) error {
 	j.doc.Pages = total
-	if err := j.in.kb.UpdateDocument(ctx, j.doc); err != nil {
+	if err := j.in.kb.Docs.UpdateDocument(ctx, j.doc); err != nil {
 		return err
 	}
 	j.mu.Lock()

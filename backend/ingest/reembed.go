@@ -31,7 +31,7 @@ func (in *Ingester) SetEmbedders(ctx context.Context, collection, textEmbedder s
 			return ReembedResult{Collection: collection}, fmt.Errorf("image embedder %s: %w", imageEmbedder, err)
 		}
 	}
-	if _, _, err := in.kb.SetEmbedders(ctx, collection, textEmbedder, textDim, imageEmbedder, imageDim); err != nil {
+	if _, _, err := in.kb.Docs.SetEmbedders(ctx, collection, textEmbedder, textDim, imageEmbedder, imageDim); err != nil {
 		return ReembedResult{Collection: collection}, err
 	}
 	return in.Reembed(ctx, collection, progress)
@@ -44,11 +44,11 @@ func (in *Ingester) SetEmbedders(ctx context.Context, collection, textEmbedder s
 // When every document is done, vectors and passages of embedders the collection no longer pins are deleted.
 func (in *Ingester) Reembed(ctx context.Context, collection string, progress func(Progress)) (ReembedResult, error) {
 	res := ReembedResult{Collection: collection}
-	coll, err := in.kb.CollectionByName(ctx, collection)
+	coll, err := in.kb.Docs.CollectionByName(ctx, collection)
 	if err != nil {
 		return res, err
 	}
-	docs, err := in.kb.Documents(ctx, coll.ID)
+	docs, err := in.kb.Docs.Documents(ctx, coll.ID)
 	if err != nil {
 		return res, err
 	}
@@ -72,7 +72,7 @@ func (in *Ingester) Reembed(ctx context.Context, collection string, progress fun
 		}
 	}
 	if complete {
-		if res.Dropped, err = in.kb.DropStaleEmbeddings(ctx, coll.ID); err != nil {
+		if res.Dropped, err = in.kb.Docs.DropStaleEmbeddings(ctx, coll.ID); err != nil {
 			return res, err
 		}
 	}
@@ -135,7 +135,7 @@ func (in *Ingester) reembedDocument(ctx context.Context, coll kb.Collection, d k
 // staleEmbeds returns the extracted units of the job's document that have no recorded embedding, or that were
 // embedded before passages existed (a text vector of the pinned embedder but no passages).
 func (j *job) staleEmbeds(ctx context.Context, st stepState) ([]embedItem, error) {
-	srcs, err := j.in.kb.StaleEmbedSources(ctx, j.doc.ID, j.coll.TextEmbedder, j.coll.TextDim)
+	srcs, err := j.in.kb.Content.StaleEmbedSources(ctx, j.doc.ID, j.coll.TextEmbedder, j.coll.TextDim)
 	if err != nil {
 		return nil, err
 	}

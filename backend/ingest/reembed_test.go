@@ -96,7 +96,7 @@ func TestIngestWritesPassages(t *testing.T) {
 	us := units(t, k, r.Document.ID)
 	long := 0
 	for _, u := range us {
-		ps, err := k.Passages(context.Background(), u.ID, glove.ModelID)
+		ps, err := k.Content.Passages(context.Background(), u.ID, glove.ModelID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,12 +138,12 @@ func TestSetEmbeddersReembeds(t *testing.T) {
 	if _, err := in.SetEmbedders(ctx, "c", "nope/model", 8, "", 0, nil); !errors.Is(err, search.ErrNoEmbedder) {
 		t.Fatalf("unknown embedder: err = %v", err)
 	}
-	if c, _ := k.CollectionByName(ctx, "c"); c.TextEmbedder != glove.ModelID {
+	if c, _ := k.Docs.CollectionByName(ctx, "c"); c.TextEmbedder != glove.ModelID {
 		t.Fatalf("a failed change re-pinned the collection to %s", c.TextEmbedder)
 	}
 
 	// Re-pin without re-embedding: search must not use the old 100-d vectors for the 50-d embedder, and says why.
-	if _, _, err := k.SetEmbedders(ctx, "c", "test/glove-half", 50, "", 0); err != nil {
+	if _, _, err := k.Docs.SetEmbedders(ctx, "c", "test/glove-half", 50, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	res, err := s.Search(ctx, search.Query{Text: query, Mode: search.Dense, Collections: []string{"c"}})

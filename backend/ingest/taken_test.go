@@ -42,7 +42,7 @@ func TestTakenDateFacets(t *testing.T) {
 		// A photo ingested before dates were kept (no "taken" in its meta): refreshing its facets reads its EXIF.
 		d := r.Document
 		d.Meta = "{}"
-		if err := k.UpdateDocument(ctx, d); err != nil {
+		if err := k.Docs.UpdateDocument(ctx, d); err != nil {
 			t.Fatal(err)
 		}
 		if f, err := facets.Refresh(ctx, k, d.ID); err != nil || f.Date != tc.date {

@@ -125,7 +125,7 @@ func (w *unitWriter) store(ctx context.Context, blobs *kb.BlobBatch, batch []pen
 		steps[i] = kb.Step{Ordinal: p.u.Ordinal, Stage: StageExtract, Status: kb.StepDone}
 	}
 	// One statement for the units and one for the steps: FTS5 writes a segment per statement (see kb.PutUnits).
-	err := j.in.kb.Batch(wctx, func(b *kb.Batch) error {
+	err := j.in.kb.Content.Batch(wctx, func(b *kb.Batch) error {
 		ids, err := b.PutUnits(wctx, units)
 		if err != nil {
 			return err

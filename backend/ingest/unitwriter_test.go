@@ -29,12 +29,12 @@ func TestCancelMidBatch(t *testing.T) {
 		t.Fatalf("results %+v", res)
 	}
 	doc := res[0].Document.ID
-	d, err := k.Document(context.Background(), doc)
+	d, err := k.Docs.Document(context.Background(), doc)
 	if err != nil || d.Status != kb.StatusIngesting {
 		t.Fatalf("after cancel: %+v %v, want the document still ingesting", d, err)
 	}
 	bg := context.Background()
-	steps, err := k.Steps(bg, doc)
+	steps, err := k.Content.Steps(bg, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestCancelMidBatch(t *testing.T) {
 	if len(us) != pages {
 		t.Fatalf("%d units, want %d", len(us), pages)
 	}
-	docRow, err := k.Document(bg, doc)
+	docRow, err := k.Docs.Document(bg, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestCancelMidBatch(t *testing.T) {
 		if w == "" {
 			continue
 		}
-		hits, err := k.MatchingUnitTexts(bg, `"`+w+`"`, sc, len(us))
+		hits, err := k.Search.MatchingUnitTexts(bg, `"`+w+`"`, sc, len(us))
 		found := false
 		for _, h := range hits {
 			found = found || h.ID == u.ID

@@ -60,7 +60,7 @@ func (j *job) video(ctx context.Context) error {
 		return err
 	}
 	// The tail of a video shorter than one keyframe interval gives no clip: count what was stored.
-	n, err := j.in.kb.UnitCount(ctx, j.doc.ID)
+	n, err := j.in.kb.Content.UnitCount(ctx, j.doc.ID)
 	if err != nil {
 		return err
 	}
@@ -105,14 +105,14 @@ func (j *job) storeClip(ctx context.Context, c media.Clip) (embedItem, error) {
 		j.meta.OCRUnits++
 		j.mu.Unlock()
 	}
-	id, err := j.in.kb.PutUnit(ctx, u)
+	id, err := j.in.kb.Content.PutUnit(ctx, u)
 	if err != nil {
 		return embedItem{}, err
 	}
-	if err := j.in.kb.PutFrames(ctx, id, frames); err != nil {
+	if err := j.in.kb.Content.PutFrames(ctx, id, frames); err != nil {
 		return embedItem{}, err
 	}
-	if err := j.in.kb.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepDone}); err != nil {
+	if err := j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageExtract, Status: kb.StepDone}); err != nil {
 		return embedItem{}, err
 	}
 	j.emit(Progress{Stage: StageExtract, Ordinal: ord})

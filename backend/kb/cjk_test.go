@@ -68,8 +68,8 @@ func TestHasCJKMatchesGLOB(t *testing.T) {
 func TestCJKColumnFollowsText(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
 	count := func(q string) int {
 		var n int
 		if err := k.db.QueryRow(q).Scan(&n); err != nil {
@@ -85,7 +85,7 @@ func TestCJKColumnFollowsText(t *testing.T) {
 		{"retrieval for visual documents", 0, 0},
 		{"又一次检索增强 with English", 1, 1},
 	} {
-		if _, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: c.text}); err != nil {
+		if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: c.text}); err != nil {
 			t.Fatal(err)
 		}
 		if n := count(`SELECT cjk FROM units WHERE ordinal = 1`); n != c.cjk {
@@ -98,7 +98,7 @@ func TestCJKColumnFollowsText(t *testing.T) {
 			t.Fatalf("step %d: integrity: %v %v", i, p, err)
 		}
 	}
-	if err := k.DeleteDocument(ctx, d.ID); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(`SELECT count(*) FROM units_fts_bigram WHERE units_fts_bigram MATCH '"检索" AND "增强"'`); n != 0 {

@@ -72,10 +72,10 @@ func BenchmarkCJKIndexes(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		c, _ := k.CreateCollection(ctx, Collection{Name: "zh"})
+		c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "zh"})
 		start := time.Now()
 		for d := 0; d*100 < pages; d++ {
-			doc, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: fmt.Sprint(d), Name: fmt.Sprintf("d%d.pdf", d), Kind: "pdf", Pages: 100})
+			doc, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: fmt.Sprint(d), Name: fmt.Sprintf("d%d.pdf", d), Kind: "pdf", Pages: 100})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -83,7 +83,7 @@ func BenchmarkCJKIndexes(b *testing.B) {
 			for p := 0; p < 100; p++ {
 				units = append(units, Unit{DocumentID: doc.ID, Ordinal: p + 1, Kind: UnitPage, Text: texts[d*100+p]})
 			}
-			if err := k.Batch(ctx, func(bt *Batch) error { _, err := bt.PutUnits(ctx, units); return err }); err != nil {
+			if err := k.Content.Batch(ctx, func(bt *Batch) error { _, err := bt.PutUnits(ctx, units); return err }); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -123,7 +123,7 @@ func BenchmarkCJKIndexes(b *testing.B) {
 			continue
 		}
 		start := time.Now()
-		if _, err := bi.RankFTSBigram(ctx, strings.Join(bq, " OR "), sc, 50); err != nil {
+		if _, err := bi.Search.RankFTSBigram(ctx, strings.Join(bq, " OR "), sc, 50); err != nil {
 			b.Fatal(err)
 		}
 		bigramTime += time.Since(start)

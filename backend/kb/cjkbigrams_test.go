@@ -36,13 +36,13 @@ func TestCJKBigramText(t *testing.T) {
 func TestBigramIndexFollowsUnits(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "zh"})
-	d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "z", Name: "z.pdf", Kind: "pdf", Pages: 3})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "zh"})
+	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "z", Name: "z.pdf", Kind: "pdf", Pages: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	put := func(ord int, text string) int64 {
-		id, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: ord, Kind: UnitPage, Text: text})
+		id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: ord, Kind: UnitPage, Text: text})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestBigramIndexFollowsUnits(t *testing.T) {
 	all := Scope{Collections: map[int64]bool{c.ID: true}}
 	find := func(match string) []int64 {
 		t.Helper()
-		r, err := k.RankFTSBigram(ctx, match, all, 10)
+		r, err := k.Search.RankFTSBigram(ctx, match, all, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestBigramIndexFollowsUnits(t *testing.T) {
 	if got := find(`"stray"`); len(got) != 0 {
 		t.Errorf("RebuildFTS kept a stray row: %v", got)
 	}
-	if err := k.DeleteDocument(ctx, d.ID); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	var n int

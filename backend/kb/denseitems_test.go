@@ -78,7 +78,7 @@ func TestDenseItems(t *testing.T) {
 	text := VectorSet{Embedder: "e", Modality: ModalityText, Dim: 2}
 	// Every even unit has 6 passages; the odd ones are indexed by their whole text, under minus their ids.
 	var items []IndexItem
-	if err := k.ScanIndexItems(ctx, text, true, func(it IndexItem) error { items = append(items, it); return nil }); err != nil {
+	if err := k.Search.ScanIndexItems(ctx, text, true, func(it IndexItem) error { items = append(items, it); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(items) != 5*20*6+5*20 {
@@ -96,17 +96,17 @@ func TestDenseItems(t *testing.T) {
 			whole = append(whole, it.ID)
 		}
 	}
-	ids, err := k.IndexedIDs(ctx, text)
+	ids, err := k.Search.IndexedIDs(ctx, text)
 	if err != nil || len(ids) != len(items) {
 		t.Fatalf("IndexedIDs: %d %v", len(ids), err)
 	}
-	wt, err := k.WholeTextIDs(ctx, text)
+	wt, err := k.Search.WholeTextIDs(ctx, text)
 	slices.Sort(wt)
 	slices.Sort(whole)
 	if err != nil || !slices.Equal(wt, whole) {
 		t.Errorf("WholeTextIDs: %v %v", wt, err)
 	}
-	if after, err := k.WholeTextIDsAfter(ctx, text, 500); err != nil || len(after) != 20 {
+	if after, err := k.Search.WholeTextIDsAfter(ctx, text, 500); err != nil || len(after) != 20 {
 		t.Errorf("WholeTextIDsAfter(500): %d %v, want the 20 odd units of document 5", len(after), err)
 	}
 	var pids []int64
@@ -117,16 +117,16 @@ func TestDenseItems(t *testing.T) {
 	}
 	slices.Sort(pids)
 	mid := pids[len(pids)/2]
-	if n, err := k.PassagesUpTo(ctx, text, mid); err != nil || n != len(pids)/2+1 {
+	if n, err := k.Search.PassagesUpTo(ctx, text, mid); err != nil || n != len(pids)/2+1 {
 		t.Errorf("PassagesUpTo: %d %v", n, err)
 	}
-	if after, err := k.PassageIDsAfter(ctx, text, mid); err != nil || !slices.Equal(after, pids[len(pids)/2+1:]) {
+	if after, err := k.Search.PassageIDsAfter(ctx, text, mid); err != nil || !slices.Equal(after, pids[len(pids)/2+1:]) {
 		t.Errorf("PassageIDsAfter: %d %v", len(after), err)
 	}
 	// By id, in batches: a passage, a whole-text unit, one gone.
 	want := []int64{pids[0], whole[0], 999999}
 	var got []int64
-	if err := k.IndexItemsByID(ctx, text, want, func(it IndexItem) error {
+	if err := k.Search.IndexItemsByID(ctx, text, want, func(it IndexItem) error {
 		if len(it.Vec) != 2 {
 			t.Errorf("no vector: %+v", it)
 		}
@@ -140,11 +140,11 @@ func TestDenseItems(t *testing.T) {
 		t.Errorf("IndexItemsByID: %v, want %v", got, exp)
 	}
 	var n int
-	if err := k.IndexItemsByID(ctx, text, ids, func(IndexItem) error { n++; return nil }); err != nil || n != len(ids) {
+	if err := k.Search.IndexItemsByID(ctx, text, ids, func(IndexItem) error { n++; return nil }); err != nil || n != len(ids) {
 		t.Errorf("IndexItemsByID of all %d: %d %v", len(ids), n, err)
 	}
 	image := VectorSet{Embedder: "e", Modality: ModalityImage, Dim: 2}
-	if ids, err := k.IndexedIDs(ctx, image); err != nil || len(ids) != 0 {
+	if ids, err := k.Search.IndexedIDs(ctx, image); err != nil || len(ids) != 0 {
 		t.Errorf("image ids: %v %v", ids, err)
 	}
 }

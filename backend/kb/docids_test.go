@@ -10,10 +10,10 @@ import (
 func TestDocumentIDsByName(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	other, _ := k.CreateCollection(ctx, Collection{Name: "other"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	other, _ := k.Docs.CreateCollection(ctx, Collection{Name: "other"})
 	add := func(coll int64, sha, name string) int64 {
-		d, _, err := k.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: name, Kind: "pdf"})
+		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: name, Kind: "pdf"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,7 +24,7 @@ func TestDocumentIDsByName(t *testing.T) {
 	dupOld := add(c.ID, "3", "dup.pdf")
 	add(c.ID, "4", "dup.pdf")
 	add(other.ID, "5", "b.pdf")
-	got, err := k.DocumentIDsByName(ctx, "c")
+	got, err := k.Docs.DocumentIDsByName(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestDocumentIDsByName(t *testing.T) {
 	if len(got) != 3 {
 		t.Errorf("got %d names, want 3: %v", len(got), got)
 	}
-	if _, err := k.DocumentIDsByName(ctx, "missing"); !errors.Is(err, ErrNotFound) {
+	if _, err := k.Docs.DocumentIDsByName(ctx, "missing"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("missing collection: %v, want ErrNotFound", err)
 	}
 }
@@ -54,10 +54,10 @@ func TestDocumentIDsByName(t *testing.T) {
 func TestDocumentIDsNamed(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	a, _ := k.CreateCollection(ctx, Collection{Name: "a"})
-	b, _ := k.CreateCollection(ctx, Collection{Name: "b"})
+	a, _ := k.Docs.CreateCollection(ctx, Collection{Name: "a"})
+	b, _ := k.Docs.CreateCollection(ctx, Collection{Name: "b"})
 	add := func(coll int64, sha, name string) int64 {
-		d, _, _ := k.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: name, Kind: "pdf"})
+		d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: name, Kind: "pdf"})
 		return d.ID
 	}
 	x1, x2, xb := add(a.ID, "1", "x.pdf"), add(a.ID, "2", "x.pdf"), add(b.ID, "3", "x.pdf")
@@ -73,7 +73,7 @@ func TestDocumentIDsNamed(t *testing.T) {
 		{"X.pdf", 0, nil},
 		{"z.pdf", 0, nil},
 	} {
-		got, err := k.DocumentIDsNamed(ctx, tc.name, tc.coll)
+		got, err := k.Docs.DocumentIDsNamed(ctx, tc.name, tc.coll)
 		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("%q in %d: %v %v, want %v", tc.name, tc.coll, got, err, tc.want)
 		}

@@ -68,18 +68,18 @@ func TestPutEmbeddingsAsOneByOne(t *testing.T) {
 	steps := []step{{n: 13}, {n: 3, images: true}, {n: 0}, {n: 2}}
 	run := func(put func(ctx context.Context, b *Batch, textEmbedder, imageEmbedder string, es []Embedding) error) (first [][]any, passages [][][]any, vectors [][][]any) {
 		k := openTest(t)
-		c, _ := k.EnsureCollection(ctx, "c")
-		d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+		c, _ := k.Docs.EnsureCollection(ctx, "c")
+		d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
 		var units []int64
 		for o := 1; o <= 40; o++ {
-			id, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: "page"})
+			id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: "page"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			units = append(units, id)
 		}
 		for i, s := range steps {
-			err := k.Batch(ctx, func(b *Batch) error {
+			err := k.Content.Batch(ctx, func(b *Batch) error {
 				return put(ctx, b, "e", "img", testEmbeddings(units, s.n, float32(i), s.images))
 			})
 			if err != nil {
@@ -120,16 +120,16 @@ func TestPutEmbeddingsAsOneByOne(t *testing.T) {
 func TestPutEmbeddingsNewIDs(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.EnsureCollection(ctx, "c")
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	c, _ := k.Docs.EnsureCollection(ctx, "c")
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
 	var units []int64
 	for o := 1; o <= 3; o++ {
-		id, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: "page"})
+		id, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: "page"})
 		units = append(units, id)
 	}
 	var last int64
 	for round := range 3 {
-		if err := k.Batch(ctx, func(b *Batch) error { return b.PutEmbeddings(ctx, "e", "", testEmbeddings(units, 4, 1, false)) }); err != nil {
+		if err := k.Content.Batch(ctx, func(b *Batch) error { return b.PutEmbeddings(ctx, "e", "", testEmbeddings(units, 4, 1, false)) }); err != nil {
 			t.Fatal(err)
 		}
 		var lo, hi, n int64
@@ -146,24 +146,24 @@ func TestPutEmbeddingsNewIDs(t *testing.T) {
 func TestPutEmbeddingsUnitTwice(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.EnsureCollection(ctx, "c")
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-	u1, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one"})
-	u2, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "two"})
+	c, _ := k.Docs.EnsureCollection(ctx, "c")
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	u1, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one"})
+	u2, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "two"})
 	first, second := testEmbeddings([]int64{u1}, 4, 1, true), testEmbeddings([]int64{u1}, 2, 2, false)
 	other := testEmbeddings([]int64{u2}, 3, 3, false)
 	es := []Embedding{first[0], other[0], second[0]}
-	if err := k.Batch(ctx, func(b *Batch) error { return b.PutEmbeddings(ctx, "e", "img", es) }); err != nil {
+	if err := k.Content.Batch(ctx, func(b *Batch) error { return b.PutEmbeddings(ctx, "e", "img", es) }); err != nil {
 		t.Fatal(err)
 	}
 	got := dumpRows(t, k.db, `SELECT unit_id, ordinal, hex(vec) FROM passages ORDER BY unit_id, ordinal`)
 	vecs := dumpRows(t, k.db, `SELECT unit_id, modality, hex(vec) FROM vectors ORDER BY unit_id, modality`)
 	k2 := openTest(t)
-	c2, _ := k2.EnsureCollection(ctx, "c")
-	d2, _, _ := k2.AddDocument(ctx, Document{CollectionID: c2.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-	k2.PutUnit(ctx, Unit{DocumentID: d2.ID, Ordinal: 1, Kind: UnitPage, Text: "one"})
-	k2.PutUnit(ctx, Unit{DocumentID: d2.ID, Ordinal: 2, Kind: UnitPage, Text: "two"})
-	if err := k2.Batch(ctx, func(b *Batch) error { return embeddingsOneByOne(ctx, b, "e", "img", es) }); err != nil {
+	c2, _ := k2.Docs.EnsureCollection(ctx, "c")
+	d2, _, _ := k2.Docs.AddDocument(ctx, Document{CollectionID: c2.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	k2.Content.PutUnit(ctx, Unit{DocumentID: d2.ID, Ordinal: 1, Kind: UnitPage, Text: "one"})
+	k2.Content.PutUnit(ctx, Unit{DocumentID: d2.ID, Ordinal: 2, Kind: UnitPage, Text: "two"})
+	if err := k2.Content.Batch(ctx, func(b *Batch) error { return embeddingsOneByOne(ctx, b, "e", "img", es) }); err != nil {
 		t.Fatal(err)
 	}
 	want := dumpRows(t, k2.db, `SELECT unit_id, ordinal, hex(vec) FROM passages ORDER BY unit_id, ordinal`)
@@ -176,9 +176,9 @@ func TestPutEmbeddingsUnitTwice(t *testing.T) {
 func TestPutEmbeddingsErrors(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.EnsureCollection(ctx, "c")
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-	id, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "page"})
+	c, _ := k.Docs.EnsureCollection(ctx, "c")
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	id, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "page"})
 	for name, c := range map[string]struct {
 		e    Embedding
 		want string
@@ -187,7 +187,7 @@ func TestPutEmbeddingsErrors(t *testing.T) {
 		"empty text vector": {Embedding{UnitID: id, Text: []float32{}}, "from e is empty"},
 		"missing unit":      {Embedding{UnitID: id + 99, Text: []float32{1}}, "store text vectors of unit"},
 	} {
-		err := k.Batch(ctx, func(b *Batch) error { return b.PutEmbeddings(ctx, "e", "img", []Embedding{c.e}) })
+		err := k.Content.Batch(ctx, func(b *Batch) error { return b.PutEmbeddings(ctx, "e", "img", []Embedding{c.e}) })
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to mention %q", name, err, c.want)
 		}
@@ -209,8 +209,8 @@ func BenchmarkEmbeddings(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer k.Close()
-			c, _ := k.EnsureCollection(ctx, "c")
-			d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+			c, _ := k.Docs.EnsureCollection(ctx, "c")
+			d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
 			vec := make([]float32, 100)
 			for i := range vec {
 				vec[i] = float32(i) / 100
@@ -221,7 +221,7 @@ func BenchmarkEmbeddings(b *testing.B) {
 				var es []Embedding
 				for range 32 {
 					o++
-					id, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage})
+					id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -232,7 +232,7 @@ func BenchmarkEmbeddings(b *testing.B) {
 					es = append(es, e)
 				}
 				b.StartTimer()
-				if err := k.Batch(ctx, func(bt *Batch) error { return put(ctx, bt, "e", "", es) }); err != nil {
+				if err := k.Content.Batch(ctx, func(bt *Batch) error { return put(ctx, bt, "e", "", es) }); err != nil {
 					b.Fatal(err)
 				}
 			}

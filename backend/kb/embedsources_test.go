@@ -10,9 +10,9 @@ import (
 func TestEmbedSources(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
-	other, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "2", Name: "2.pdf", Kind: "pdf"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	other, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "2", Name: "2.pdf", Kind: "pdf"})
 	img, _ := k.Blobs.Put([]byte("jpeg"))
 	var ids []int64
 	for _, u := range []Unit{
@@ -21,18 +21,18 @@ func TestEmbedSources(t *testing.T) {
 		{DocumentID: d.ID, Ordinal: 3, Kind: UnitPage, Text: "third"},
 		{DocumentID: other.ID, Ordinal: 1, Kind: UnitPage, Text: "elsewhere"},
 	} {
-		id, err := k.PutUnit(ctx, u)
+		id, err := k.Content.PutUnit(ctx, u)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
 	}
 	// Unit 1 (ordinal 2) has a vector and passages of embedder e/3; unit 2 (ordinal 1) a vector only.
-	k.PutVector(ctx, ids[0], "e", ModalityText, []float32{1, 0, 0})
-	k.PutPassages(ctx, ids[0], "e", []Passage{{Ordinal: 0, Start: 0, End: 6, Vec: []float32{1, 0, 0}}})
-	k.PutVector(ctx, ids[1], "e", ModalityText, []float32{0, 1, 0})
+	k.Content.PutVector(ctx, ids[0], "e", ModalityText, []float32{1, 0, 0})
+	k.Content.PutPassages(ctx, ids[0], "e", []Passage{{Ordinal: 0, Start: 0, End: 6, Vec: []float32{1, 0, 0}}})
+	k.Content.PutVector(ctx, ids[1], "e", ModalityText, []float32{0, 1, 0})
 
-	srcs, err := k.EmbedSources(ctx, d.ID)
+	srcs, err := k.Content.EmbedSources(ctx, d.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestEmbedSources(t *testing.T) {
 		{"e", 4, []bool{false, false, false}, []bool{false, false, false}},
 		{"f", 3, []bool{false, false, false}, []bool{false, false, false}},
 	} {
-		srcs, err := k.StaleEmbedSources(ctx, d.ID, tc.embedder, tc.dim)
+		srcs, err := k.Content.StaleEmbedSources(ctx, d.ID, tc.embedder, tc.dim)
 		if err != nil || len(srcs) != 3 {
 			t.Fatalf("%s/%d: %v %v", tc.embedder, tc.dim, srcs, err)
 		}
@@ -66,7 +66,7 @@ func TestEmbedSources(t *testing.T) {
 		}
 	}
 	for doc, want := range map[int64]int{d.ID: 3, other.ID: 1, 999: 0} {
-		if n, err := k.UnitCount(ctx, doc); err != nil || n != want {
+		if n, err := k.Content.UnitCount(ctx, doc); err != nil || n != want {
 			t.Errorf("UnitCount(%d) = %d %v, want %d", doc, n, err, want)
 		}
 	}
@@ -101,16 +101,16 @@ func TestStaleEmbedsPlan(t *testing.T) {
 func TestUnitID(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
-	id, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	id, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage})
 	for _, tc := range []struct {
 		doc     int64
 		ordinal int
 		want    int64
 		found   bool
 	}{{d.ID, 2, id, true}, {d.ID, 1, 0, false}, {d.ID + 1, 2, 0, false}} {
-		got, err := k.UnitID(ctx, tc.doc, tc.ordinal)
+		got, err := k.Content.UnitID(ctx, tc.doc, tc.ordinal)
 		if got != tc.want || (err == nil) != tc.found || (!tc.found && !errors.Is(err, ErrNotFound)) {
 			t.Errorf("UnitID(%d, %d) = %d %v", tc.doc, tc.ordinal, got, err)
 		}

@@ -66,9 +66,9 @@ func TestEncodeWordsIsTheStoredForm(t *testing.T) {
 func TestEncodedWordsStoreAsWords(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d1, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "a", Name: "a.pdf", Kind: "pdf"})
-	d2, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "b", Name: "b.pdf", Kind: "pdf"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d1, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "a", Name: "a.pdf", Kind: "pdf"})
+	d2, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "b", Name: "b.pdf", Kind: "pdf"})
 	words := [][]Word{
 		{{Text: "alpha", X0: 72, Y0: 90.5, X1: 100.34600067138672, Y1: 101}, {Text: "beta", X0: 101, Y0: 90.5, X1: 130, Y1: 101}},
 		{{Text: "ocr", X0: 0.24, Y0: 1.0 / 3, X1: 2, Y1: 3}},
@@ -87,10 +87,10 @@ func TestEncodedWordsStoreAsWords(t *testing.T) {
 		a, b := u, u
 		a.DocumentID, a.Words = d1.ID, ws
 		b.DocumentID, b.EncodedWords = d2.ID, enc
-		if _, err := k.PutUnit(ctx, a); err != nil {
+		if _, err := k.Content.PutUnit(ctx, a); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := k.PutUnit(ctx, b); err != nil {
+		if _, err := k.Content.PutUnit(ctx, b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -115,7 +115,7 @@ func TestEncodedWordsStoreAsWords(t *testing.T) {
 	if n != len(words) {
 		t.Fatalf("%d pages compared, want %d", n, len(words))
 	}
-	us, err := k.Units(ctx, d2.ID)
+	us, err := k.Content.Units(ctx, d2.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestEncodedWordsStoreAsWords(t *testing.T) {
 		}
 	}
 	bad := Unit{DocumentID: d2.ID, Ordinal: 9, Kind: UnitPage, Text: "x", EncodedWords: []byte(`[{"t":"x"}]`)}
-	if _, err := k.PutUnit(ctx, bad); err == nil || !strings.Contains(err.Error(), "stored form") {
+	if _, err := k.Content.PutUnit(ctx, bad); err == nil || !strings.Contains(err.Error(), "stored form") {
 		t.Errorf("a JSON word list as EncodedWords: %v, want an error", err)
 	}
 }

@@ -45,10 +45,10 @@ func TestFacetsUserWins(t *testing.T) {
 	ctx := context.Background()
 	k := facetLibrary(t, 300)
 	// Document 100's organisation is the user's; re-extraction rewrites only extracted rows.
-	if err := k.ReplaceExtractedFacets(ctx, 100, []Facet{{Name: "org", Value: "Other", Norm: "other"}, {Name: "kind", Value: "", Norm: ""}}); err != nil {
+	if err := k.Facets.ReplaceExtractedFacets(ctx, 100, []Facet{{Name: "org", Value: "Other", Norm: "other"}, {Name: "kind", Value: "", Norm: ""}}); err != nil {
 		t.Fatal(err)
 	}
-	fs, err := k.DocumentFacets(ctx, []int64{100, 101})
+	fs, err := k.Facets.DocumentFacets(ctx, []int64{100, 101})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,22 +59,22 @@ func TestFacetsUserWins(t *testing.T) {
 		t.Errorf("document 101: %+v", fs[101])
 	}
 	// Clearing a facet hides the extracted value; resetting shows it again.
-	if err := k.SetUserFacet(ctx, 101, Facet{Name: "year", Value: "", Norm: ""}); err != nil {
+	if err := k.Facets.SetUserFacet(ctx, 101, Facet{Name: "year", Value: "", Norm: ""}); err != nil {
 		t.Fatal(err)
 	}
-	if fs, _ := k.DocumentFacets(ctx, []int64{101}); len(fs[101]) != 2 || fs[101][1] != (Facet{Name: "year", Source: FacetUser}) {
+	if fs, _ := k.Facets.DocumentFacets(ctx, []int64{101}); len(fs[101]) != 2 || fs[101][1] != (Facet{Name: "year", Source: FacetUser}) {
 		t.Errorf("after clearing the year: %+v", fs[101])
 	}
-	if err := k.ResetUserFacet(ctx, 101, "year"); err != nil {
+	if err := k.Facets.ResetUserFacet(ctx, 101, "year"); err != nil {
 		t.Fatal(err)
 	}
-	if fs, _ := k.DocumentFacets(ctx, []int64{101}); len(fs[101]) != 2 {
+	if fs, _ := k.Facets.DocumentFacets(ctx, []int64{101}); len(fs[101]) != 2 {
 		t.Errorf("after resetting the year: %+v", fs[101])
 	}
-	if err := k.SetUserFacet(ctx, 99999, Facet{Name: "org", Value: "x", Norm: "x"}); err != nil {
+	if err := k.Facets.SetUserFacet(ctx, 99999, Facet{Name: "org", Value: "x", Norm: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	if fs, _ := k.DocumentFacets(ctx, []int64{99999}); len(fs[99999]) != 0 {
+	if fs, _ := k.Facets.DocumentFacets(ctx, []int64{99999}); len(fs[99999]) != 0 {
 		t.Error("a facet was stored for a missing document")
 	}
 }
@@ -84,7 +84,7 @@ func TestDocumentsWhere(t *testing.T) {
 	k := facetLibrary(t, 300)
 	ids := func(f FacetFilter) []int64 {
 		t.Helper()
-		m, err := k.DocumentsWhere(ctx, f)
+		m, err := k.Facets.DocumentsWhere(ctx, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,23 +112,23 @@ func TestDocumentsWhere(t *testing.T) {
 	if got := ids(FacetFilter{{Name: "year", Op: FacetPrefix, Values: []string{"202"}}}); len(got) != 60 {
 		t.Errorf("year prefix 202: %d documents", len(got))
 	}
-	if _, err := k.DocumentsWhere(ctx, FacetFilter{{Name: "year", Op: "regex", Values: []string{"x"}}}); err == nil {
+	if _, err := k.Facets.DocumentsWhere(ctx, FacetFilter{{Name: "year", Op: "regex", Values: []string{"x"}}}); err == nil {
 		t.Error("an unknown operator was accepted")
 	}
-	vs, err := k.FacetValues(ctx, "org")
+	vs, err := k.Facets.FacetValues(ctx, "org")
 	if err != nil || len(vs) != 300 || vs[0].Norm != "company 1" || vs[299].Norm != "mine 300" {
 		t.Errorf("FacetValues: %d values, %v", len(vs), err)
 	}
 	// Every change, a document's deletion included, moves the version.
-	v0, _ := k.FacetsVersion(ctx)
-	if err := k.SetUserFacet(ctx, 5, Facet{Name: "org", Value: "X", Norm: "x"}); err != nil {
+	v0, _ := k.Facets.FacetsVersion(ctx)
+	if err := k.Facets.SetUserFacet(ctx, 5, Facet{Name: "org", Value: "X", Norm: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	v1, _ := k.FacetsVersion(ctx)
-	if err := k.DeleteDocument(ctx, 6); err != nil {
+	v1, _ := k.Facets.FacetsVersion(ctx)
+	if err := k.Docs.DeleteDocument(ctx, 6); err != nil {
 		t.Fatal(err)
 	}
-	v2, err := k.FacetsVersion(ctx)
+	v2, err := k.Facets.FacetsVersion(ctx)
 	if err != nil || !(v0 < v1 && v1 < v2) {
 		t.Errorf("facets versions %d %d %d, %v", v0, v1, v2, err)
 	}
@@ -172,7 +172,7 @@ func BenchmarkFacets(b *testing.B) {
 	b.Run("DocumentsWhere/year+kind", func(b *testing.B) {
 		f := FacetFilter{{Name: "year", Op: FacetEq, Values: []string{"2022"}}, {Name: "kind", Op: FacetEq, Values: []string{"10-k"}}}
 		for b.Loop() {
-			if _, err := k.DocumentsWhere(ctx, f); err != nil {
+			if _, err := k.Facets.DocumentsWhere(ctx, f); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -180,21 +180,21 @@ func BenchmarkFacets(b *testing.B) {
 	b.Run("DocumentsWhere/org-contains", func(b *testing.B) {
 		f := FacetFilter{{Name: "org", Op: FacetContains, Values: []string{"company 42"}}}
 		for b.Loop() {
-			if _, err := k.DocumentsWhere(ctx, f); err != nil {
+			if _, err := k.Facets.DocumentsWhere(ctx, f); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("CollectionFacetValues", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := k.CollectionFacetValues(ctx, 1, []string{"kind", "year", "org"}); err != nil {
+			if _, err := k.Facets.CollectionFacetValues(ctx, 1, []string{"kind", "year", "org"}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("FacetsVersion", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := k.FacetsVersion(ctx); err != nil {
+			if _, err := k.Facets.FacetsVersion(ctx); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -210,7 +210,7 @@ func TestCollectionFacetValues(t *testing.T) {
 	if _, err := k.db.ExecContext(ctx, `UPDATE documents SET status = 'failed' WHERE id = 25`); err != nil {
 		t.Fatal(err)
 	}
-	got, err := k.CollectionFacetValues(ctx, 1, []string{"year", "org", "kind"})
+	got, err := k.Facets.CollectionFacetValues(ctx, 1, []string{"year", "org", "kind"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestCollectionFacetValues(t *testing.T) {
 	if n := len(got["kind"]); n != 1 || len(got["kind"][0].Documents) != 100 {
 		t.Errorf("kinds %+v, want 10-k on 100 documents", got["kind"])
 	}
-	if other, err := k.CollectionFacetValues(ctx, 2, []string{"year"}); err != nil || len(other["year"]) != 0 {
+	if other, err := k.Facets.CollectionFacetValues(ctx, 2, []string{"year"}); err != nil || len(other["year"]) != 0 {
 		t.Errorf("another collection: %v %v", other, err)
 	}
 

@@ -53,7 +53,7 @@ func TestDescriptorsReturnAfterABurst(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	if _, err := k.EnsureCollection(ctx, "c"); err != nil {
+	if _, err := k.Docs.EnsureCollection(ctx, "c"); err != nil {
 		t.Fatal(err)
 	}
 	before, _, _ := descriptors(t, path)
@@ -99,7 +99,7 @@ func TestDescriptorsReturnAfterABurst(t *testing.T) {
 		return db+wal+shm <= before+2
 	}, fmt.Sprintf("the descriptors on the database to fall back to the %d before the burst (+2)", before))
 	// The pool still works after giving every connection back.
-	if _, err := k.Collections(ctx); err != nil {
+	if _, err := k.Docs.Collections(ctx); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,10 +10,10 @@ import (
 func TestFullTextAndScope(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	a, _ := k.CreateCollection(ctx, Collection{Name: "a"})
-	b, _ := k.CreateCollection(ctx, Collection{Name: "b"})
+	a, _ := k.Docs.CreateCollection(ctx, Collection{Name: "a"})
+	b, _ := k.Docs.CreateCollection(ctx, Collection{Name: "b"})
 	doc := func(coll int64, sha, kind string, pages int) int64 {
-		d, _, err := k.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: sha, Kind: kind, Pages: pages})
+		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: sha, Kind: kind, Pages: pages})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -21,7 +21,7 @@ func TestFullTextAndScope(t *testing.T) {
 	}
 	pdfA, imgA, pdfB := doc(a.ID, "1", "pdf", 2), doc(a.ID, "2", "image", 1), doc(b.ID, "3", "pdf", 2)
 	unit := func(d int64, ord int, text string) int64 {
-		id, err := k.PutUnit(ctx, Unit{DocumentID: d, Ordinal: ord, Kind: UnitPage, Text: text})
+		id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d, Ordinal: ord, Kind: UnitPage, Text: text})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestFullTextAndScope(t *testing.T) {
 		want []int64
 	}{{"all", all, []int64{pdfA, imgA, pdfB}}, {"a", onlyA, []int64{pdfA, imgA}}, {"pdfs of a", pdfsOfA, []int64{pdfA}},
 		{"document of b", docB, []int64{pdfB}}} {
-		docs, err := k.ScopeDocuments(ctx, tc.sc)
+		docs, err := k.Search.ScopeDocuments(ctx, tc.sc)
 		if err != nil || len(docs) != len(tc.want) {
 			t.Errorf("ScopeDocuments %s: %v %v", tc.name, docs, err)
 		}
@@ -68,27 +68,27 @@ func TestFullTextAndScope(t *testing.T) {
 		}
 		return r.IDs
 	}
-	if got := ids(k.RankFTS(ctx, `"variance"`, nil, 10)); len(got) != 4 || got[0] != a2 {
+	if got := ids(k.Search.RankFTS(ctx, `"variance"`, nil, 10)); len(got) != 4 || got[0] != a2 {
 		t.Errorf("RankFTS everything: %v, want a2 (%d) first of 4", got, a2)
 	}
-	if got := ids(k.RankFTS(ctx, `"variance"`, &pdfsOfA, 10)); !slices.Equal(got, []int64{a2, a1}) {
+	if got := ids(k.Search.RankFTS(ctx, `"variance"`, &pdfsOfA, 10)); !slices.Equal(got, []int64{a2, a1}) {
 		t.Errorf("RankFTS pdfs of a: %v", got)
 	}
-	if got := ids(k.RankFTS(ctx, `"variance"`, nil, 1)); !slices.Equal(got, []int64{a2}) {
+	if got := ids(k.Search.RankFTS(ctx, `"variance"`, nil, 1)); !slices.Equal(got, []int64{a2}) {
 		t.Errorf("RankFTS depth 1: %v", got)
 	}
-	if got := ids(k.RankFTSBigram(ctx, `"日本" OR "本語"`, all, 10)); !slices.Equal(got, []int64{b2}) {
+	if got := ids(k.Search.RankFTSBigram(ctx, `"日本" OR "本語"`, all, 10)); !slices.Equal(got, []int64{b2}) {
 		t.Errorf("RankFTSBigram: %v", got)
 	}
-	if got := ids(k.RankFTSBigram(ctx, `"日本" OR "本語"`, onlyA, 10)); len(got) != 0 {
+	if got := ids(k.Search.RankFTSBigram(ctx, `"日本" OR "本語"`, onlyA, 10)); len(got) != 0 {
 		t.Errorf("RankFTSBigram out of scope: %v", got)
 	}
-	r, err := k.RankSubstrings(ctx, []string{"variance", "weight", "本"}, all, 10)
+	r, err := k.Search.RankSubstrings(ctx, []string{"variance", "weight", "本"}, all, 10)
 	// a1 and b2 contain two of the terms, a2 and i1 one: by count, then id.
 	if got := ids(r, err); !slices.Equal(got, []int64{a1, b2, a2, i1}) || !slices.Equal(r.Scores, []float64{2, 2, 1, 1}) {
 		t.Errorf("RankSubstrings: %v %v", got, r.Scores)
 	}
-	ms, err := k.MatchingUnitTexts(ctx, `"figure 2" OR "fig 2"`, onlyA, 50)
+	ms, err := k.Search.MatchingUnitTexts(ctx, `"figure 2" OR "fig 2"`, onlyA, 50)
 	if err != nil || len(ms) != 1 || ms[0] != (UnitText{ID: a1, Text: "Figure 2: variance of the weight gain"}) {
 		t.Errorf("MatchingUnitTexts: %+v %v", ms, err)
 	}
@@ -98,25 +98,25 @@ func TestFullTextAndScope(t *testing.T) {
 		last    bool
 		want    []int64
 	}{{all, 2, false, []int64{a2, b2}}, {onlyA, 1, false, []int64{a1, i1}}, {all, 0, true, []int64{a2, i1, b2}}, {docB, 1, false, []int64{b1}}} {
-		got, err := k.UnitsAtOrdinal(ctx, tc.sc, tc.ordinal, tc.last)
+		got, err := k.Search.UnitsAtOrdinal(ctx, tc.sc, tc.ordinal, tc.last)
 		slices.Sort(got)
 		if err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("UnitsAtOrdinal(%d, %v): %v %v, want %v", tc.ordinal, tc.last, got, err, tc.want)
 		}
 	}
-	texts, err := k.UnitTexts(ctx, []int64{a1, b1, 9999})
+	texts, err := k.Search.UnitTexts(ctx, []int64{a1, b1, 9999})
 	if err != nil || len(texts) != 2 || texts[b1] != "regression only" {
 		t.Errorf("UnitTexts: %v %v", texts, err)
 	}
-	udocs, err := k.UnitDocuments(ctx, []int64{a1, i1, b2})
+	udocs, err := k.Search.UnitDocuments(ctx, []int64{a1, i1, b2})
 	if err != nil || len(udocs) != 3 || udocs[a1] != pdfA || udocs[i1] != imgA || udocs[b2] != pdfB {
 		t.Errorf("UnitDocuments: %v %v", udocs, err)
 	}
-	ds, err := k.DocumentsByID(ctx, []int64{imgA, 9999})
+	ds, err := k.Search.DocumentsByID(ctx, []int64{imgA, 9999})
 	if err != nil || len(ds) != 1 || ds[imgA].CollectionID != a.ID || ds[imgA].Name != "2" || ds[imgA].Kind != "image" {
 		t.Errorf("DocumentsByID: %+v %v", ds, err)
 	}
-	if none, err := k.UnitTexts(ctx, nil); err != nil || len(none) != 0 {
+	if none, err := k.Search.UnitTexts(ctx, nil); err != nil || len(none) != 0 {
 		t.Errorf("UnitTexts of none: %v %v", none, err)
 	}
 }
@@ -124,16 +124,16 @@ func TestFullTextAndScope(t *testing.T) {
 func TestEachLibraryUnitText(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf", Pages: 3})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf", Pages: 3})
 	for i, text := range []string{"first page", "second page", "third page"} {
-		if _, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: UnitPage, Text: text}); err != nil {
+		if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: UnitPage, Text: text}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var got []string
 	stop := errors.New("stop")
-	err := k.EachLibraryUnitText(ctx, func(text string) error {
+	err := k.Search.EachLibraryUnitText(ctx, func(text string) error {
 		got = append(got, text)
 		if len(got) == 2 {
 			return stop

@@ -151,63 +151,63 @@ func TestPragmas(t *testing.T) {
 func TestConstraints(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, err := k.CreateCollection(ctx, Collection{Name: "papers"})
+	c, err := k.Docs.CreateCollection(ctx, Collection{Name: "papers"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.TextEmbedder != DefaultTextEmbedder || c.TextDim != DefaultTextDim {
 		t.Errorf("default embedder not pinned: %+v", c)
 	}
-	doc, existed, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s1", Name: "a.pdf", Kind: "pdf"})
+	doc, existed, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s1", Name: "a.pdf", Kind: "pdf"})
 	if err != nil || existed {
 		t.Fatal(err, existed)
 	}
-	u1, err := k.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 1, Kind: UnitPage, Text: "hello"})
+	u1, err := k.Content.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 1, Kind: UnitPage, Text: "hello"})
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	cases := map[string]func() error{
 		"duplicate collection": func() error {
-			_, err := k.CreateCollection(ctx, Collection{Name: "papers"})
+			_, err := k.Docs.CreateCollection(ctx, Collection{Name: "papers"})
 			if !errors.Is(err, ErrExists) {
 				return fmt.Errorf("want ErrExists, got %v", err)
 			}
 			return nil
 		},
 		"same sha256 in collection is deduplicated": func() error {
-			d, existed, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s1", Name: "copy.pdf", Kind: "pdf"})
+			d, existed, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s1", Name: "copy.pdf", Kind: "pdf"})
 			if err != nil || !existed || d.ID != doc.ID {
 				return fmt.Errorf("got %v existed=%v id=%d", err, existed, d.ID)
 			}
 			return nil
 		},
 		"same sha256 in another collection is allowed": func() error {
-			c2, err := k.CreateCollection(ctx, Collection{Name: "other"})
+			c2, err := k.Docs.CreateCollection(ctx, Collection{Name: "other"})
 			if err != nil {
 				return err
 			}
-			_, existed, err := k.AddDocument(ctx, Document{CollectionID: c2.ID, SHA256: "s1", Name: "a.pdf", Kind: "pdf"})
+			_, existed, err := k.Docs.AddDocument(ctx, Document{CollectionID: c2.ID, SHA256: "s1", Name: "a.pdf", Kind: "pdf"})
 			if err != nil || existed {
 				return fmt.Errorf("got %v existed=%v", err, existed)
 			}
 			return nil
 		},
 		"bad kind": func() error {
-			_, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s2", Name: "x", Kind: "docx"})
+			_, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s2", Name: "x", Kind: "docx"})
 			if err == nil {
 				return errors.New("kind docx accepted")
 			}
 			return nil
 		},
 		"ordinal is 1-based": func() error {
-			if _, err := k.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 0, Kind: UnitPage}); err == nil {
+			if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 0, Kind: UnitPage}); err == nil {
 				return errors.New("ordinal 0 accepted")
 			}
 			return nil
 		},
 		"unit of missing document": func() error {
-			if _, err := k.PutUnit(ctx, Unit{DocumentID: 999, Ordinal: 1, Kind: UnitPage}); err == nil {
+			if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: 999, Ordinal: 1, Kind: UnitPage}); err == nil {
 				return errors.New("foreign key not enforced")
 			}
 			return nil
@@ -220,7 +220,7 @@ func TestConstraints(t *testing.T) {
 			return nil
 		},
 		"replacing a unit keeps its id": func() error {
-			id, err := k.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 1, Kind: UnitPage, Text: "hello again"})
+			id, err := k.Content.PutUnit(ctx, Unit{DocumentID: doc.ID, Ordinal: 1, Kind: UnitPage, Text: "hello again"})
 			if err != nil || id != u1 {
 				return fmt.Errorf("id %d want %d (%v)", id, u1, err)
 			}
@@ -239,10 +239,10 @@ func TestConstraints(t *testing.T) {
 func TestFTSWordsAndCJK(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
-	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "The Café served résumé reviews"})
-	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "视觉文档问答系统的检索增强"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
+	k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "The Café served résumé reviews"})
+	k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "视觉文档问答系统的检索增强"})
 	count := func(q string) int {
 		var n int
 		if err := k.db.QueryRow(q).Scan(&n); err != nil {
@@ -271,7 +271,7 @@ func TestFTSWordsAndCJK(t *testing.T) {
 		t.Errorf("English text in the bigram index: %d", n)
 	}
 	// Updating text updates both indexes.
-	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "nothing here"})
+	k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "nothing here"})
 	if n := count(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'cafe'`); n != 0 {
 		t.Errorf("stale FTS row after update: %d", n)
 	}
@@ -283,16 +283,16 @@ func TestFTSWordsAndCJK(t *testing.T) {
 func TestDeleteDocumentRemovesUnsharedBlobs(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
 	shared, _ := k.Blobs.Put([]byte("shared original"))
 	own, _ := k.Blobs.Put([]byte("thumb of doc 1"))
-	d1, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf", Blob: shared})
-	d2, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "2", Name: "2.pdf", Kind: "pdf", Blob: shared})
-	u, _ := k.PutUnit(ctx, Unit{DocumentID: d1.ID, Ordinal: 1, Kind: UnitPage, ThumbBlob: own, Text: "alpha"})
-	if err := k.PutVector(ctx, u, "builtin/glove-100d", ModalityText, []float32{1, 0, 0}); err != nil {
+	d1, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf", Blob: shared})
+	d2, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "2", Name: "2.pdf", Kind: "pdf", Blob: shared})
+	u, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d1.ID, Ordinal: 1, Kind: UnitPage, ThumbBlob: own, Text: "alpha"})
+	if err := k.Content.PutVector(ctx, u, "builtin/glove-100d", ModalityText, []float32{1, 0, 0}); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.DeleteDocument(ctx, d1.ID); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, d1.ID); err != nil {
 		t.Fatal(err)
 	}
 	if k.Blobs.Has(own) {
@@ -306,10 +306,10 @@ func TestDeleteDocumentRemovesUnsharedBlobs(t *testing.T) {
 	if n != 0 {
 		t.Errorf("%d vectors left after delete", n)
 	}
-	if _, err := k.Document(ctx, d2.ID); err != nil {
+	if _, err := k.Docs.Document(ctx, d2.ID); err != nil {
 		t.Error(err)
 	}
-	if err := k.DeleteDocument(ctx, d1.ID); !errors.Is(err, ErrNotFound) {
+	if err := k.Docs.DeleteDocument(ctx, d1.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second delete: %v", err)
 	}
 }
@@ -317,7 +317,7 @@ func TestDeleteDocumentRemovesUnsharedBlobs(t *testing.T) {
 func TestConcurrentWriters(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
 	const writers, perWriter = 16, 25
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
@@ -326,17 +326,17 @@ func TestConcurrentWriters(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range perWriter {
-				d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: fmt.Sprintf("%d-%d", w, i), Name: "f", Kind: "pdf"})
+				d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: fmt.Sprintf("%d-%d", w, i), Name: "f", Kind: "pdf"})
 				if err != nil {
 					errs <- err
 					return
 				}
-				if _, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: fmt.Sprintf("writer %d doc %d", w, i)}); err != nil {
+				if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: fmt.Sprintf("writer %d doc %d", w, i)}); err != nil {
 					errs <- err
 					return
 				}
 				// All writers also race on the same sha256: exactly one row may result.
-				if _, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "contended", Name: "same", Kind: "pdf"}); err != nil {
+				if _, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "contended", Name: "same", Kind: "pdf"}); err != nil {
 					errs <- err
 					return
 				}
@@ -394,7 +394,7 @@ func TestCrashMidTransaction(t *testing.T) {
 	if p, err := k.Integrity(ctx); err != nil || len(p) > 0 {
 		t.Fatalf("integrity after crash: %v %v", p, err)
 	}
-	docs, err := k.Documents(ctx, 0)
+	docs, err := k.Docs.Documents(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,13 +420,13 @@ func crashChild() {
 	if err != nil {
 		panic(err)
 	}
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
 	for i := range 100 {
-		d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: fmt.Sprintf("c%d", i), Name: "f", Kind: "pdf"})
+		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: fmt.Sprintf("c%d", i), Name: "f", Kind: "pdf"})
 		if err != nil {
 			panic(err)
 		}
-		k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "committed text"})
+		k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "committed text"})
 	}
 	tx, err := k.db.Begin()
 	if err != nil {
@@ -487,12 +487,12 @@ func TestBlobStore(t *testing.T) {
 func TestCheckBlobs(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
 	kept, _ := k.Blobs.Put([]byte("kept"))
 	orphan, _ := k.Blobs.Put([]byte("orphan"))
 	missing := strings.Repeat("ab", 32)
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf", Blob: kept})
-	k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, ThumbBlob: missing})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf", Blob: kept})
+	k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, ThumbBlob: missing})
 	r, err := k.CheckBlobs(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -511,46 +511,46 @@ func TestCheckBlobs(t *testing.T) {
 func TestRunsAndEvents(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	conv, _ := k.CreateConversation(ctx, "q", 0)
-	r, err := k.CreateRun(ctx, Run{ConversationID: conv.ID, Question: "what?", Mode: "vrag"})
+	conv, _ := k.History.CreateConversation(ctx, "q", 0)
+	r, err := k.History.CreateRun(ctx, Run{ConversationID: conv.ID, Question: "what?", Mode: "vrag"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, typ := range []string{"run_started", "search", "answer", "done"} {
-		if err := k.AppendEvent(ctx, r.ID, i, typ, []byte(fmt.Sprintf(`{"i":%d}`, i))); err != nil {
+		if err := k.History.AppendEvent(ctx, r.ID, i, typ, []byte(fmt.Sprintf(`{"i":%d}`, i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := k.AppendEvent(ctx, r.ID, 1, "dup", []byte(`{}`)); err == nil {
+	if err := k.History.AppendEvent(ctx, r.ID, 1, "dup", []byte(`{}`)); err == nil {
 		t.Error("duplicate seq accepted")
 	}
-	if err := k.AppendEvent(ctx, r.ID, 9, "bad", []byte(`{`)); err == nil {
+	if err := k.History.AppendEvent(ctx, r.ID, 9, "bad", []byte(`{`)); err == nil {
 		t.Error("invalid JSON accepted")
 	}
-	ev, _ := k.Events(ctx, r.ID)
+	ev, _ := k.History.Events(ctx, r.ID)
 	if len(ev) != 4 || ev[2].Type != "answer" || string(ev[3].Data) != `{"i":3}` {
 		t.Fatalf("events %+v", ev)
 	}
-	k.PutGraphNode(ctx, r.ID, GraphNode{NodeID: "n1", Query: "a"})
-	k.PutGraphNode(ctx, r.ID, GraphNode{NodeID: "n2", Parents: []string{"n1"}})
-	nodes, _ := k.GraphNodes(ctx, r.ID)
+	k.History.PutGraphNode(ctx, r.ID, GraphNode{NodeID: "n1", Query: "a"})
+	k.History.PutGraphNode(ctx, r.ID, GraphNode{NodeID: "n2", Parents: []string{"n1"}})
+	nodes, _ := k.History.GraphNodes(ctx, r.ID)
 	if len(nodes) != 2 || nodes[1].Parents[0] != "n1" {
 		t.Fatalf("nodes %+v", nodes)
 	}
-	k.FinishRun(ctx, r.ID, "done", "42", []byte(`{"steps":3}`))
-	got, _ := k.Run(ctx, r.ID)
+	k.History.FinishRun(ctx, r.ID, "done", "42", []byte(`{"steps":3}`))
+	got, _ := k.History.Run(ctx, r.ID)
 	if got.Status != "done" || got.Answer != "42" || got.FinishedAt.IsZero() {
 		t.Fatalf("run %+v", got)
 	}
-	k.AddMessage(ctx, Message{ConversationID: conv.ID, Role: "user", Content: "what?"})
-	k.AddMessage(ctx, Message{ConversationID: conv.ID, Role: "assistant", Content: "42", RunID: r.ID})
-	msgs, _ := k.Messages(ctx, conv.ID)
+	k.History.AddMessage(ctx, Message{ConversationID: conv.ID, Role: "user", Content: "what?"})
+	k.History.AddMessage(ctx, Message{ConversationID: conv.ID, Role: "assistant", Content: "42", RunID: r.ID})
+	msgs, _ := k.History.Messages(ctx, conv.ID)
 	if len(msgs) != 2 || msgs[1].RunID != r.ID {
 		t.Fatalf("messages %+v", msgs)
 	}
 	// Deleting the conversation removes its runs and their events.
-	k.DeleteConversation(ctx, conv.ID)
-	if ev, _ := k.Events(ctx, r.ID); len(ev) != 0 {
+	k.History.DeleteConversation(ctx, conv.ID)
+	if ev, _ := k.History.Events(ctx, r.ID); len(ev) != 0 {
 		t.Errorf("%d events left", len(ev))
 	}
 }
@@ -558,14 +558,14 @@ func TestRunsAndEvents(t *testing.T) {
 func TestVectorsRoundTripAndDims(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
-	u1, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage})
-	u2, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage})
-	k.PutVector(ctx, u1, "e", ModalityText, []float32{0.5, -1, 3})
-	k.PutVector(ctx, u2, "e", ModalityText, []float32{1, 2}) // a stale dimension
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	u1, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage})
+	u2, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage})
+	k.Content.PutVector(ctx, u1, "e", ModalityText, []float32{0.5, -1, 3})
+	k.Content.PutVector(ctx, u2, "e", ModalityText, []float32{1, 2}) // a stale dimension
 	var got [][]float32
-	err := k.ScanVectors(ctx, "e", ModalityText, 3, func(id int64, v []float32) error { got = append(got, v); return nil })
+	err := k.Content.ScanVectors(ctx, "e", ModalityText, 3, func(id int64, v []float32) error { got = append(got, v); return nil })
 	if err != nil || len(got) != 1 || got[0][2] != 3 || got[0][1] != -1 {
 		t.Fatalf("scan: %v %v", got, err)
 	}
@@ -574,10 +574,10 @@ func TestVectorsRoundTripAndDims(t *testing.T) {
 func TestBatchIsAllOrNothing(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
 	boom := errors.New("boom")
-	err := k.Batch(ctx, func(b *Batch) error {
+	err := k.Content.Batch(ctx, func(b *Batch) error {
 		id, err := b.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "rolled back"})
 		if err != nil {
 			return err
@@ -590,10 +590,10 @@ func TestBatchIsAllOrNothing(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
-	if us, _ := k.Units(ctx, d.ID); len(us) != 0 {
+	if us, _ := k.Content.Units(ctx, d.ID); len(us) != 0 {
 		t.Fatalf("a failed batch left %d units", len(us))
 	}
-	err = k.Batch(ctx, func(b *Batch) error {
+	err = k.Content.Batch(ctx, func(b *Batch) error {
 		for o := 1; o <= 3; o++ {
 			id, err := b.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: fmt.Sprintf("page %d kept", o)})
 			if err != nil {
@@ -611,8 +611,8 @@ func TestBatchIsAllOrNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	us, _ := k.Units(ctx, d.ID)
-	steps, _ := k.Steps(ctx, d.ID)
+	us, _ := k.Content.Units(ctx, d.ID)
+	steps, _ := k.Content.Steps(ctx, d.ID)
 	var fts int
 	k.db.QueryRow(`SELECT count(*) FROM units_fts WHERE units_fts MATCH 'kept'`).Scan(&fts)
 	if len(us) != 3 || len(steps) != 3 || fts != 3 {
@@ -625,10 +625,10 @@ func TestBatchIsAllOrNothing(t *testing.T) {
 func TestBatchStatementsStayPrepared(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
 	page := func(o int) error {
-		return k.Batch(ctx, func(b *Batch) error {
+		return k.Content.Batch(ctx, func(b *Batch) error {
 			id, err := b.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: fmt.Sprintf("page %d", o)})
 			if err != nil {
 				return err
@@ -656,10 +656,10 @@ func TestBatchStatementsStayPrepared(t *testing.T) {
 	if after1 == 0 || count() != after1 {
 		t.Fatalf("cached statements: %d after one batch, %d after 40", after1, count())
 	}
-	if us, _ := k.Units(ctx, d.ID); len(us) != 40 || us[39].Text != "page 40" {
+	if us, _ := k.Content.Units(ctx, d.ID); len(us) != 40 || us[39].Text != "page 40" {
 		t.Fatalf("units %d", len(us))
 	}
-	err := k.Batch(ctx, func(b *Batch) error {
+	err := k.Content.Batch(ctx, func(b *Batch) error {
 		_, err := b.PutUnit(ctx, Unit{DocumentID: d.ID + 99, Ordinal: 1, Kind: UnitPage})
 		return err
 	})

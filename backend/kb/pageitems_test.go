@@ -8,10 +8,10 @@ import (
 func TestPageItems(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	a, _ := k.CreateCollection(ctx, Collection{Name: "a"})
-	b, _ := k.CreateCollection(ctx, Collection{Name: "b"})
+	a, _ := k.Docs.CreateCollection(ctx, Collection{Name: "a"})
+	b, _ := k.Docs.CreateCollection(ctx, Collection{Name: "b"})
 	doc := func(coll int64, sha, status string) int64 {
-		d, _, err := k.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: sha + ".pdf", Kind: "pdf", Status: status,
+		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: sha + ".pdf", Kind: "pdf", Status: status,
 			SourcePath: "/src/" + sha + ".pdf"})
 		if err != nil {
 			t.Fatal(err)
@@ -20,7 +20,7 @@ func TestPageItems(t *testing.T) {
 	}
 	d1, d2, d3 := doc(a.ID, "1", StatusReady), doc(a.ID, "2", StatusIngesting), doc(b.ID, "3", StatusReady)
 	unit := func(d int64, ord int) int64 {
-		id, err := k.PutUnit(ctx, Unit{DocumentID: d, Ordinal: ord, Kind: UnitPage, ImageBlob: "img", ThumbBlob: "th"})
+		id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d, Ordinal: ord, Kind: UnitPage, ImageBlob: "img", ThumbBlob: "th"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,7 +28,7 @@ func TestPageItems(t *testing.T) {
 	}
 	u12, u11, u21, u31 := unit(d1, 2), unit(d1, 1), unit(d2, 1), unit(d3, 1)
 
-	got, err := k.PageItems(ctx, []int64{u12, u31, 9999})
+	got, err := k.Search.PageItems(ctx, []int64{u12, u31, 9999})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("PageItems: %v %v", got, err)
 	}
@@ -41,7 +41,7 @@ func TestPageItems(t *testing.T) {
 	for i := range many {
 		many[i] = int64(i + 1)
 	}
-	if all, err := k.PageItems(ctx, many); err != nil || len(all) != 4 {
+	if all, err := k.Search.PageItems(ctx, many); err != nil || len(all) != 4 {
 		t.Errorf("PageItems over chunks: %d %v", len(all), err)
 	}
 	for _, tc := range []struct {
@@ -54,7 +54,7 @@ func TestPageItems(t *testing.T) {
 		{[]string{"b", "a"}, 2, []int64{u11, u12}},
 		{[]string{"none"}, 10, nil},
 	} {
-		its, err := k.ReadyPageItems(ctx, tc.colls, tc.n)
+		its, err := k.Search.ReadyPageItems(ctx, tc.colls, tc.n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,15 +11,15 @@ import (
 func TestPassageIDsNeverReused(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, err := k.EnsureCollection(ctx, "c")
+	c, err := k.Docs.EnsureCollection(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	uid, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one two"})
+	uid, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one two"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestPassageIDsNeverReused(t *testing.T) {
 	seen := map[int64]bool{}
 	for round := range 4 {
 		ps := []Passage{{Ordinal: 0, End: 3, Vec: []float32{1, float32(round)}}, {Ordinal: 1, End: 7, Vec: []float32{0, 1}}}
-		if err := k.PutPassages(ctx, uid, "e", ps); err != nil {
+		if err := k.Content.PutPassages(ctx, uid, "e", ps); err != nil {
 			t.Fatal(err)
 		}
 		got := ids()
@@ -83,10 +83,10 @@ func TestPassagesBatchedGetTheSameIDs(t *testing.T) {
 	}
 	run := func(put func(ctx context.Context, db execer, unitID int64, embedder string, ps []Passage) error) [][]any {
 		k := openTest(t)
-		c, _ := k.EnsureCollection(ctx, "c")
-		d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-		u1, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one"})
-		u2, _ := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "two"})
+		c, _ := k.Docs.EnsureCollection(ctx, "c")
+		d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+		u1, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one"})
+		u2, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "two"})
 		var out [][]any
 		for i, step := range []struct {
 			unit int64
@@ -98,7 +98,7 @@ func TestPassagesBatchedGetTheSameIDs(t *testing.T) {
 				}
 				continue
 			}
-			err := k.Batch(ctx, func(b *Batch) error { return put(ctx, b.tx, step.unit, "e", passages(step.n, float32(i))) })
+			err := k.Content.Batch(ctx, func(b *Batch) error { return put(ctx, b.tx, step.unit, "e", passages(step.n, float32(i))) })
 			if err != nil {
 				t.Fatal(err)
 			}

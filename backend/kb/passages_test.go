@@ -8,21 +8,21 @@ import (
 func TestPassagesAndGeneration(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, err := k.EnsureCollection(ctx, "c")
+	c, err := k.Docs.EnsureCollection(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	uid, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one two three"})
+	uid, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one two three"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	gen := func() int64 {
 		t.Helper()
-		g, err := k.VectorsGeneration(ctx)
+		g, err := k.Content.VectorsGeneration(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,16 +30,16 @@ func TestPassagesAndGeneration(t *testing.T) {
 	}
 	last := gen()
 	bumps := map[string]func() error{
-		"insert vector": func() error { return k.PutVector(ctx, uid, "e", ModalityText, []float32{1, 0}) },
+		"insert vector": func() error { return k.Content.PutVector(ctx, uid, "e", ModalityText, []float32{1, 0}) },
 		"replace vector in place": func() error {
-			return k.PutVector(ctx, uid, "e", ModalityText, []float32{0, 1})
+			return k.Content.PutVector(ctx, uid, "e", ModalityText, []float32{0, 1})
 		},
 		"put passages": func() error {
-			return k.PutPassages(ctx, uid, "e", []Passage{{Ordinal: 0, Start: 0, End: 7, Vec: []float32{1, 0}},
+			return k.Content.PutPassages(ctx, uid, "e", []Passage{{Ordinal: 0, Start: 0, End: 7, Vec: []float32{1, 0}},
 				{Ordinal: 1, Start: 4, End: 13, Vec: []float32{0, 1}}})
 		},
 		"replace passages": func() error {
-			return k.PutPassages(ctx, uid, "e", []Passage{{Ordinal: 0, Start: 0, End: 13, Vec: []float32{1, 1}}})
+			return k.Content.PutPassages(ctx, uid, "e", []Passage{{Ordinal: 0, Start: 0, End: 13, Vec: []float32{1, 1}}})
 		},
 	}
 	for _, name := range []string{"insert vector", "replace vector in place", "put passages", "replace passages"} {
@@ -54,7 +54,7 @@ func TestPassagesAndGeneration(t *testing.T) {
 			}
 		})
 	}
-	ps, err := k.Passages(ctx, uid, "e")
+	ps, err := k.Content.Passages(ctx, uid, "e")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestPassagesAndGeneration(t *testing.T) {
 	}
 
 	// Deleting the document cascades to units, vectors and passages: the generation must move too.
-	if err := k.DeleteDocument(ctx, d.ID); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	if g := gen(); g <= last {
@@ -79,37 +79,37 @@ func TestPassagesAndGeneration(t *testing.T) {
 func TestSetEmbedders(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, err := k.EnsureCollection(ctx, "c")
+	c, err := k.Docs.EnsureCollection(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	uid, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "x"})
+	uid, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []Step{{Ordinal: 1, Stage: "extract", Status: StepDone}, {Ordinal: 1, Stage: "embed", Status: StepDone}} {
-		if err := k.MarkStep(ctx, d.ID, s); err != nil {
+		if err := k.Content.MarkStep(ctx, d.ID, s); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := k.PutVector(ctx, uid, c.TextEmbedder, ModalityText, make100()); err != nil {
+	if err := k.Content.PutVector(ctx, uid, c.TextEmbedder, ModalityText, make100()); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.PutPassages(ctx, uid, c.TextEmbedder, []Passage{{Vec: make100()}}); err != nil {
+	if err := k.Content.PutPassages(ctx, uid, c.TextEmbedder, []Passage{{Vec: make100()}}); err != nil {
 		t.Fatal(err)
 	}
 
 	bad := map[string]func() error{
-		"no dimension": func() error { _, _, err := k.SetEmbedders(ctx, "c", "x/y", 0, "", 0); return err },
+		"no dimension": func() error { _, _, err := k.Docs.SetEmbedders(ctx, "c", "x/y", 0, "", 0); return err },
 		"image without dimension": func() error {
-			_, _, err := k.SetEmbedders(ctx, "c", "x/y", 8, "x/img", 0)
+			_, _, err := k.Docs.SetEmbedders(ctx, "c", "x/y", 8, "x/img", 0)
 			return err
 		},
-		"unknown collection": func() error { _, _, err := k.SetEmbedders(ctx, "nope", "x/y", 8, "", 0); return err },
+		"unknown collection": func() error { _, _, err := k.Docs.SetEmbedders(ctx, "nope", "x/y", 8, "", 0); return err },
 	}
 	for name, f := range bad {
 		t.Run(name, func(t *testing.T) {
@@ -119,25 +119,25 @@ func TestSetEmbedders(t *testing.T) {
 		})
 	}
 
-	if _, changed, err := k.SetEmbedders(ctx, "c", c.TextEmbedder, c.TextDim, "", 0); err != nil || changed {
+	if _, changed, err := k.Docs.SetEmbedders(ctx, "c", c.TextEmbedder, c.TextDim, "", 0); err != nil || changed {
 		t.Fatalf("same embedders: changed=%v err=%v, want no change", changed, err)
 	}
-	c2, changed, err := k.SetEmbedders(ctx, "c", "other/model", 8, "", 0)
+	c2, changed, err := k.Docs.SetEmbedders(ctx, "c", "other/model", 8, "", 0)
 	if err != nil || !changed {
 		t.Fatalf("changed=%v err=%v", changed, err)
 	}
 	if c2.TextEmbedder != "other/model" || c2.TextDim != 8 {
 		t.Errorf("collection after change = %+v", c2)
 	}
-	steps, _ := k.Steps(ctx, d.ID)
+	steps, _ := k.Content.Steps(ctx, d.ID)
 	if len(steps) != 1 || steps[0].Stage != "extract" {
 		t.Errorf("steps after change = %+v, want only extract (embed cleared)", steps)
 	}
 	// The old vectors stay until re-embedding finishes, then go.
-	if err := k.PutVector(ctx, uid, "other/model", ModalityText, make([]float32, 8)); err != nil {
+	if err := k.Content.PutVector(ctx, uid, "other/model", ModalityText, make([]float32, 8)); err != nil {
 		t.Fatal(err)
 	}
-	n, err := k.DropStaleEmbeddings(ctx, c.ID)
+	n, err := k.Docs.DropStaleEmbeddings(ctx, c.ID)
 	if err != nil || n != 2 {
 		t.Fatalf("dropped %d (err %v), want the old vector and passage", n, err)
 	}

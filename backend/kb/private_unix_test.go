@@ -21,7 +21,7 @@ func TestDatabaseFilesArePrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := k.CreateCollection(context.Background(), Collection{Name: "c"}); err != nil {
+	if _, err := k.Docs.CreateCollection(context.Background(), Collection{Name: "c"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {

@@ -30,10 +30,10 @@ func TestPutUnitsIsPutUnitInOrder(t *testing.T) {
 	}
 	setup := func() (*KB, int64) {
 		k := openTest(t)
-		c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-		d, _, _ := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
+		c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+		d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
 		// A unit stored earlier, which both replace (its id stays).
-		if _, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 3, Kind: UnitPage, Text: "an older third page"}); err != nil {
+		if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 3, Kind: UnitPage, Text: "an older third page"}); err != nil {
 			t.Fatal(err)
 		}
 		return k, d.ID
@@ -42,20 +42,20 @@ func TestPutUnitsIsPutUnitInOrder(t *testing.T) {
 	var wantIDs []int64
 	for _, u := range units {
 		u.DocumentID = doc
-		id, err := one.PutUnit(ctx, u)
+		id, err := one.Content.PutUnit(ctx, u)
 		if err != nil {
 			t.Fatal(err)
 		}
 		wantIDs = append(wantIDs, id)
 	}
 	for _, s := range steps {
-		if err := one.MarkStep(ctx, doc, s); err != nil {
+		if err := one.Content.MarkStep(ctx, doc, s); err != nil {
 			t.Fatal(err)
 		}
 	}
 	batched, doc2 := setup()
 	var gotIDs []int64
-	err := batched.Batch(ctx, func(b *Batch) error {
+	err := batched.Content.Batch(ctx, func(b *Batch) error {
 		us := make([]Unit, len(units))
 		for i, u := range units {
 			u.DocumentID = doc2

@@ -67,35 +67,35 @@ func TestSearchReads(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
 	fillLibraryShaped(t, k)
-	k.CreateCollection(ctx, Collection{Name: "a", TextEmbedder: "t", TextDim: 3, ImageEmbedder: "i", ImageDim: 4})
-	cs, err := k.CollectionEmbedders(ctx)
+	k.Docs.CreateCollection(ctx, Collection{Name: "a", TextEmbedder: "t", TextDim: 3, ImageEmbedder: "i", ImageDim: 4})
+	cs, err := k.Search.CollectionEmbedders(ctx)
 	if err != nil || len(cs) != 2 || cs[0].Name != "a" || cs[0].TextEmbedder != "t" || cs[0].TextDim != 3 ||
 		cs[0].ImageEmbedder != "i" || cs[0].ImageDim != 4 || cs[1].Name != "c" || cs[1].ID != 1 {
 		t.Errorf("CollectionEmbedders: %+v %v", cs, err)
 	}
-	up, err := k.DocumentsUpdated(ctx, []int64{2, 4, 99})
+	up, err := k.Search.DocumentsUpdated(ctx, []int64{2, 4, 99})
 	if err != nil || len(up) != 2 || up[2] != 20 || up[4] != 40 {
 		t.Errorf("DocumentsUpdated: %v %v", up, err)
 	}
-	if up, err := k.DocumentsUpdated(ctx, nil); err != nil || len(up) != 0 {
+	if up, err := k.Search.DocumentsUpdated(ctx, nil); err != nil || len(up) != 0 {
 		t.Errorf("DocumentsUpdated of none: %v %v", up, err)
 	}
-	ns, err := k.DocumentNamings(ctx, []int64{3, 99})
+	ns, err := k.Search.DocumentNamings(ctx, []int64{3, 99})
 	if err != nil || len(ns) != 1 || ns[0] != (DocumentNaming{ID: 3, Name: "d3.pdf", Meta: "{}", FirstUnitText: "page 1"}) {
 		t.Errorf("DocumentNamings: %+v %v", ns, err)
 	}
-	n, sum, err := k.VectorFingerprint(ctx, "e", ModalityText)
+	n, sum, err := k.Search.VectorFingerprint(ctx, "e", ModalityText)
 	if err != nil || n != 200 || sum != float64((100+200+300+400+500)*40+5*820) {
 		t.Errorf("VectorFingerprint: %d %v %v", n, sum, err)
 	}
-	if n, sum, _ := k.VectorFingerprint(ctx, "e", ModalityImage); n != 0 || sum != 0 {
+	if n, sum, _ := k.Search.VectorFingerprint(ctx, "e", ModalityImage); n != 0 || sum != 0 {
 		t.Errorf("VectorFingerprint of no vectors: %d %v", n, sum)
 	}
-	if p, err := k.UnitsAwaitingEmbedding(ctx); err != nil || len(p) != 0 {
+	if p, err := k.Search.UnitsAwaitingEmbedding(ctx); err != nil || len(p) != 0 {
 		t.Errorf("every unit has its embed step: %v %v", p, err)
 	}
 	k.db.ExecContext(ctx, `DELETE FROM ingest_steps WHERE document_id = 2 AND ordinal <= 3`)
-	if p, err := k.UnitsAwaitingEmbedding(ctx); err != nil || len(p) != 1 || p[1] != 3 {
+	if p, err := k.Search.UnitsAwaitingEmbedding(ctx); err != nil || len(p) != 1 || p[1] != 3 {
 		t.Errorf("three units without their step: %v %v", p, err)
 	}
 }

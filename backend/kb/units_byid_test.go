@@ -11,13 +11,13 @@ func TestUnitsByID(t *testing.T) {
 	d := addTestDocument(t, k, "ab", "d.pdf")
 	var ids []int64
 	for i := 1; i <= 1203; i++ { // more than one chunk of 500
-		id, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i, Kind: UnitPage, Text: "page"})
+		id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i, Kind: UnitPage, Text: "page"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
 	}
-	got, err := k.UnitsByID(ctx, append(ids, 999999))
+	got, err := k.Content.UnitsByID(ctx, append(ids, 999999))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestUnitsByID(t *testing.T) {
 			t.Fatalf("unit %d: %+v", id, got[id])
 		}
 	}
-	if none, err := k.UnitsByID(ctx, nil); err != nil || len(none) != 0 {
+	if none, err := k.Content.UnitsByID(ctx, nil); err != nil || len(none) != 0 {
 		t.Errorf("no ids: %v %v", none, err)
 	}
 }
@@ -38,11 +38,11 @@ func TestUnitsByID(t *testing.T) {
 func addTestDocument(t *testing.T, k *KB, sha, name string) Document {
 	t.Helper()
 	ctx := context.Background()
-	col, err := k.EnsureCollection(ctx, "c")
+	col, err := k.Docs.EnsureCollection(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := k.AddDocument(ctx, Document{CollectionID: col.ID, SHA256: sha, Name: name, Kind: "pdf", Status: StatusReady})
+	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: col.ID, SHA256: sha, Name: name, Kind: "pdf", Status: StatusReady})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,26 +12,26 @@ import (
 func TestWatchTables(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
 	doc := func(sha string) int64 {
-		d, _, err := k.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: sha, Name: sha + ".pdf", Kind: "pdf"})
+		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: sha, Name: sha + ".pdf", Kind: "pdf"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return d.ID
 	}
 	d1, d2 := doc("1"), doc("2")
-	id, err := k.AddWatchedFolder(ctx, c.ID, "/w")
+	id, err := k.Watch.AddWatchedFolder(ctx, c.ID, "/w")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again, err := k.AddWatchedFolder(ctx, c.ID, "/w"); again != id || !errors.Is(err, ErrAlreadyWatched) {
+	if again, err := k.Watch.AddWatchedFolder(ctx, c.ID, "/w"); again != id || !errors.Is(err, ErrAlreadyWatched) {
 		t.Fatalf("second add: %d %v", again, err)
 	}
-	if !k.WatchedFolderExists(ctx, id) || k.WatchedFolderExists(ctx, id+1) {
+	if !k.Watch.WatchedFolderExists(ctx, id) || k.Watch.WatchedFolderExists(ctx, id+1) {
 		t.Fatal("WatchedFolderExists")
 	}
-	gone, err := k.ApplyWatchedFiles(ctx, id, nil, []WatchedFile{
+	gone, err := k.Watch.ApplyWatchedFiles(ctx, id, nil, []WatchedFile{
 		{Rel: "a.pdf", Size: 1, MtimeNS: 10, SHA256: "1", DocumentID: d1, Owned: true},
 		{Rel: "sub/a-copy.pdf", Size: 1, MtimeNS: 11, SHA256: "1", DocumentID: d1},
 		{Rel: "b.pdf", Size: 2, MtimeNS: 12, SHA256: "2", DocumentID: d2, Owned: true},
@@ -41,13 +41,13 @@ func TestWatchTables(t *testing.T) {
 		t.Fatalf("first apply: %v %v", gone, err)
 	}
 	at := time.UnixMilli(time.Now().UnixMilli())
-	if err := k.SetWatchScanned(ctx, id, at, ""); err != nil {
+	if err := k.Watch.SetWatchScanned(ctx, id, at, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := k.SetWatchScanned(ctx, id, time.Time{}, "partly unreadable"); err != nil {
+	if err := k.Watch.SetWatchScanned(ctx, id, time.Time{}, "partly unreadable"); err != nil {
 		t.Fatal(err)
 	}
-	fs, err := k.WatchedFolders(ctx)
+	fs, err := k.Watch.WatchedFolders(ctx)
 	if err != nil || len(fs) != 1 {
 		t.Fatalf("folders: %v %v", fs, err)
 	}
@@ -55,7 +55,7 @@ func TestWatchTables(t *testing.T) {
 		!f.ScannedAt.Equal(at) || f.Error != "partly unreadable" {
 		t.Errorf("folder %+v", f)
 	}
-	files, err := k.WatchedFiles(ctx, id)
+	files, err := k.Watch.WatchedFiles(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,11 +79,11 @@ func TestWatchTables(t *testing.T) {
 		{"the last file of a document takes it along", []string{"sub/a-copy.pdf"}, nil, []int64{d1}, ""},
 		{"removing an unknown row is no error", []string{"never.pdf"}, nil, nil, ""},
 	} {
-		gone, err := k.ApplyWatchedFiles(ctx, id, step.remove, step.put)
+		gone, err := k.Watch.ApplyWatchedFiles(ctx, id, step.remove, step.put)
 		if err != nil || !slices.Equal(gone, step.gone) {
 			t.Errorf("%s: gone %v %v, want %v", step.name, gone, err, step.gone)
 		}
-		files, _ := k.WatchedFiles(ctx, id)
+		files, _ := k.Watch.WatchedFiles(ctx, id)
 		owner := ""
 		for rel, f := range files {
 			if f.DocumentID == d1 && f.Owned {
@@ -95,18 +95,18 @@ func TestWatchTables(t *testing.T) {
 		}
 	}
 
-	if gone, err := k.RemoveWatchedFolder(ctx, id, true); err != nil || gone != nil {
+	if gone, err := k.Watch.RemoveWatchedFolder(ctx, id, true); err != nil || gone != nil {
 		t.Errorf("remove, keeping documents: %v %v", gone, err)
 	}
-	if files, _ := k.WatchedFiles(ctx, id); len(files) != 0 || k.WatchedFolderExists(ctx, id) {
-		t.Errorf("after remove: %d files, exists %v", len(files), k.WatchedFolderExists(ctx, id))
+	if files, _ := k.Watch.WatchedFiles(ctx, id); len(files) != 0 || k.Watch.WatchedFolderExists(ctx, id) {
+		t.Errorf("after remove: %d files, exists %v", len(files), k.Watch.WatchedFolderExists(ctx, id))
 	}
-	if _, err := k.RemoveWatchedFolder(ctx, id, false); !errors.Is(err, ErrNotFound) {
+	if _, err := k.Watch.RemoveWatchedFolder(ctx, id, false); !errors.Is(err, ErrNotFound) {
 		t.Errorf("removing it again: %v", err)
 	}
-	id2, _ := k.AddWatchedFolder(ctx, c.ID, "/w2")
-	k.ApplyWatchedFiles(ctx, id2, nil, []WatchedFile{{Rel: "b.pdf", Size: 2, SHA256: "2", DocumentID: d2, Owned: true}})
-	if gone, err := k.RemoveWatchedFolder(ctx, id2, false); err != nil || !slices.Equal(gone, []int64{d2}) {
+	id2, _ := k.Watch.AddWatchedFolder(ctx, c.ID, "/w2")
+	k.Watch.ApplyWatchedFiles(ctx, id2, nil, []WatchedFile{{Rel: "b.pdf", Size: 2, SHA256: "2", DocumentID: d2, Owned: true}})
+	if gone, err := k.Watch.RemoveWatchedFolder(ctx, id2, false); err != nil || !slices.Equal(gone, []int64{d2}) {
 		t.Errorf("remove: gone %v %v, want [%d]", gone, err, d2)
 	}
 }
@@ -117,15 +117,15 @@ func TestWatchTables(t *testing.T) {
 func TestWatchClaimsAndJournal(t *testing.T) {
 	ctx := context.Background()
 	k := openTest(t)
-	c, _ := k.CreateCollection(ctx, Collection{Name: "c"})
-	id, err := k.AddWatchedFolder(ctx, c.ID, "/w")
+	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	id, err := k.Watch.AddWatchedFolder(ctx, c.ID, "/w")
 	if err != nil {
 		t.Fatal(err)
 	}
 	claim := &WatchClaim{FolderID: id, Rel: "a.png", Size: 3, MtimeNS: 30, Mode: 0o644}
 	add := func(sha string, cl *WatchClaim) (Document, bool) {
 		t.Helper()
-		d, existed, err := k.AddDocumentClaimed(ctx, Document{CollectionID: c.ID, SHA256: sha, Name: "a.png", Kind: "image"}, cl)
+		d, existed, err := k.Docs.AddDocumentClaimed(ctx, Document{CollectionID: c.ID, SHA256: sha, Name: "a.png", Kind: "image"}, cl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestWatchClaimsAndJournal(t *testing.T) {
 	}
 	row := func() WatchedFile {
 		t.Helper()
-		files, err := k.WatchedFiles(ctx, id)
+		files, err := k.Watch.WatchedFiles(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func TestWatchClaimsAndJournal(t *testing.T) {
 	}
 	pending := func() []int64 {
 		t.Helper()
-		ids, err := k.PendingDeletions(ctx)
+		ids, err := k.Docs.PendingDeletions(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,12 +153,12 @@ func TestWatchClaimsAndJournal(t *testing.T) {
 		t.Fatalf("the claim's row: %+v", r)
 	}
 	// The user names the organisation of the first version; the new version below keeps it.
-	if err := k.SetUserFacet(ctx, v1.ID, Facet{Name: "org", Value: "Acme", Norm: "acme"}); err != nil {
+	if err := k.Facets.SetUserFacet(ctx, v1.ID, Facet{Name: "org", Value: "Acme", Norm: "acme"}); err != nil {
 		t.Fatal(err)
 	}
 	// The file changed: the new version's claim releases the old one, journalled in the same transaction.
 	v2, _ := add("v2", &WatchClaim{FolderID: id, Rel: "a.png", Size: 4, MtimeNS: 40, Mode: 0o644})
-	if fs, err := k.DocumentFacets(ctx, []int64{v2.ID}); err != nil || len(fs[v2.ID]) != 1 || fs[v2.ID][0].Value != "Acme" || fs[v2.ID][0].Source != "user" {
+	if fs, err := k.Facets.DocumentFacets(ctx, []int64{v2.ID}); err != nil || len(fs[v2.ID]) != 1 || fs[v2.ID][0].Value != "Acme" || fs[v2.ID][0].Source != "user" {
 		t.Errorf("facets of the new version: %+v %v, want the user's org Acme", fs[v2.ID], err)
 	}
 	if r := row(); r.DocumentID != v2.ID || !r.Owned {
@@ -182,25 +182,25 @@ func TestWatchClaimsAndJournal(t *testing.T) {
 	if _, existed := add("v1", nil); !existed {
 		t.Error("same content by hand was not found")
 	}
-	gone, err := k.DeleteDocuments(ctx, pending())
+	gone, err := k.Docs.DeleteDocuments(ctx, pending())
 	if err != nil || len(gone) != 1 || gone[0].ID != v2.ID {
 		t.Fatalf("DeleteDocuments: %+v %v", gone, err)
 	}
 	if got := pending(); len(got) != 0 {
 		t.Errorf("journal after the deletion: %v", got)
 	}
-	if _, err := k.RemoveWatchedFolder(ctx, id, false); err != nil {
+	if _, err := k.Watch.RemoveWatchedFolder(ctx, id, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := pending(); !slices.Equal(got, []int64{v1.ID}) {
 		t.Errorf("journal after remove %v, want %d", got, v1.ID)
 	}
-	_, _, err = k.AddDocumentClaimed(ctx, Document{CollectionID: c.ID, SHA256: "v3", Name: "b.png", Kind: "image"},
+	_, _, err = k.Docs.AddDocumentClaimed(ctx, Document{CollectionID: c.ID, SHA256: "v3", Name: "b.png", Kind: "image"},
 		&WatchClaim{FolderID: id, Rel: "b.png"})
 	if err == nil || !strings.Contains(err.Error(), "no longer watched") {
 		t.Errorf("a claim for a removed folder: %v", err)
 	}
-	if ds, _ := k.Documents(ctx, c.ID); len(ds) != 1 {
+	if ds, _ := k.Docs.Documents(ctx, c.ID); len(ds) != 1 {
 		t.Errorf("%d documents, want only the journalled one", len(ds))
 	}
 }

@@ -92,7 +92,7 @@ func TestUnitsKeepReadingJSONWords(t *testing.T) {
 	ws := []Word{{Text: "alpha", X0: 1.5, Y0: 2, X1: 30.25, Y1: 12}, {Text: "β", X0: 31, Y0: 2, X1: 40, Y1: 12}}
 	var ids []int64
 	for i := 1; i <= 3; i++ {
-		id, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i, Kind: UnitPage, Text: "alpha β", Words: ws})
+		id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i, Kind: UnitPage, Text: "alpha β", Words: ws})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestUnitsKeepReadingJSONWords(t *testing.T) {
 	if _, err := k.DB().ExecContext(ctx, `UPDATE units SET words = ? WHERE id = ?`, string(js), ids[1]); err != nil {
 		t.Fatal(err)
 	}
-	us, err := k.Units(ctx, d.ID)
+	us, err := k.Content.Units(ctx, d.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestUnitsKeepReadingJSONWords(t *testing.T) {
 	if !reflect.DeepEqual(kinds, []string{"blob", "text", "blob"}) {
 		t.Errorf("stored kinds %v, want blob, text (the JSON row), blob", kinds)
 	}
-	if _, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "alpha β", Words: ws}); err != nil {
+	if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "alpha β", Words: ws}); err != nil {
 		t.Fatal(err)
 	}
 	var kind string
@@ -133,7 +133,7 @@ func TestUnitsKeepReadingJSONWords(t *testing.T) {
 	if kind != "blob" {
 		t.Errorf("stored again: %s, want blob", kind)
 	}
-	if _, err := k.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 4, Kind: UnitPage}); err != nil {
+	if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 4, Kind: UnitPage}); err != nil {
 		t.Fatal(err)
 	}
 	var empty string

@@ -41,7 +41,7 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 	if mode == "" {
 		mode = agent.ModeVRAG
 	}
-	run, err := d.KB.CreateRun(ctx, kb.Run{ConversationID: conversationID, Question: question, Mode: string(mode),
+	run, err := d.KB.History.CreateRun(ctx, kb.Run{ConversationID: conversationID, Question: question, Mode: string(mode),
 		Provider: cfg.Provider, Model: cfg.Model})
 	if err != nil {
 		return 0, agent.Result{}, err
@@ -68,13 +68,13 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 	if d.Grounder != nil {
 		a.Grounder = d.Grounder
 	} else {
-		a.Grounder = &grounding.Grounder{KB: d.KB, Log: d.Log}
+		a.Grounder = &grounding.Grounder{KB: d.KB.Content, Log: d.Log}
 	}
 	rec := NewRecorder(ctx, d.KB, run.ID, sink)
 	res, runErr := a.Run(ctx, ID(run.ID), cfg, question, rec.Sink)
 	if res.RunID == "" {
 		// The agent refused to start (a bad mode): no done event will close the run, so close it here.
-		_ = d.KB.FinishRun(context.WithoutCancel(ctx), run.ID, "failed", "", nil)
+		_ = d.KB.History.FinishRun(context.WithoutCancel(ctx), run.ID, "failed", "", nil)
 		return run.ID, res, runErr
 	}
 	if err := rec.Err(); err != nil {

@@ -34,10 +34,10 @@ func BenchmarkAgentStep(b *testing.B) {
 		b.Fatal(err)
 	}
 	blob, _ := k.Blobs.Put(rend.Data)
-	col, _ := k.EnsureCollection(ctx, "images")
-	d, _, _ := k.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: blob, Name: "page1.jpg", Kind: "image", Status: kb.StatusReady, Pages: 1})
-	unit1, _ := k.Unit(ctx, ids[0])
-	imgID, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(rend.Width), Height: float64(rend.Height),
+	col, _ := k.Docs.EnsureCollection(ctx, "images")
+	d, _, _ := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: blob, Name: "page1.jpg", Kind: "image", Status: kb.StatusReady, Pages: 1})
+	unit1, _ := k.Content.Unit(ctx, ids[0])
+	imgID, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(rend.Width), Height: float64(rend.Height),
 		Text: unit1.Text, TextSource: kb.TextOCR, ImageBlob: blob})
 	if err != nil {
 		b.Fatal(err)
@@ -177,7 +177,7 @@ func TestVimRAGVisualTokenSavings(t *testing.T) {
 	if sent == 0 || ratio > 0.2 {
 		t.Fatalf("visual memory costs %d tokens against %d for full pages: ratio %.3f over the 0.2 target", sent, full, ratio)
 	}
-	nodes, err := k.GraphNodes(ctx, runID)
+	nodes, err := k.History.GraphNodes(ctx, runID)
 	if err != nil || len(nodes) != 5 {
 		t.Fatalf("stored graph nodes %d: %v", len(nodes), err)
 	}

@@ -98,7 +98,7 @@ func TestE2EVRAGContextWindow(t *testing.T) {
 	var replies []string
 	reasoning := strings.Repeat("The page shows part of the analysis; I compare the group means, the residual sum of squares and the F statistic before I decide. ", 12)
 	for i := range 10 {
-		u, err := k.Unit(ctx, ids[i])
+		u, err := k.Content.Unit(ctx, ids[i])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,11 +21,11 @@ func (f *Frames) Frames(ctx context.Context, unitID string, fps float64, maxFram
 	if err != nil {
 		return nil, err
 	}
-	u, err := f.KB.Unit(ctx, id)
+	u, err := f.KB.Content.Unit(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	stored, err := f.KB.Frames(ctx, id)
+	stored, err := f.KB.Content.Frames(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("frames of unit %d: %w", id, err)
 	}

@@ -23,7 +23,7 @@ func TestAskGroundsTheAnswer(t *testing.T) {
 	k := openKB(t)
 	c := pdfClient(t)
 	_, ids := addPDF(t, k, c, "papers", testdata(t, testPDF))
-	p2, err := k.Unit(context.Background(), ids[1])
+	p2, err := k.Content.Unit(context.Background(), ids[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestGroundingOCRsARegionOnDemand(t *testing.T) {
 	k := openKB(t)
 	c := pdfClient(t)
 	_, ids := addPDF(t, k, c, "scans", testdata(t, "pdf/scanned/linn.pdf"))
-	u, err := k.Unit(context.Background(), ids[0])
+	u, err := k.Content.Unit(context.Background(), ids[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestGroundingOCRsARegionOnDemand(t *testing.T) {
 		t.Fatalf("the scan has a text layer (%d words): the test needs a page without text", len(u.Words))
 	}
 	ocrs := &countingOCR{inner: &RegionReader{Renderer: &Renderer{KB: k, PDF: pdf.NewRenderer(c, nil, 2)}, OCR: ocr.New(ocr.Options{Languages: []string{"eng"}})}}
-	g := &grounding.Grounder{KB: k, OCR: ocrs}
+	g := &grounding.Grounder{KB: k.Content, OCR: ocrs}
 	region := [4]float64{0, 0, 1, 0.5} // the top half: the title and the feature list ("holds over 110,000 notes")
 	cite := []agent.Citation{{UnitID: ID(u.ID), DocumentName: "linn.pdf", Page: 1, Region: &region}}
 	for i, tc := range []struct{ answer, status string }{

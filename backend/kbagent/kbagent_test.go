@@ -122,12 +122,12 @@ func TestRendererImageUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col, _ := k.EnsureCollection(ctx, "pics")
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: normal, Name: "bkf_plot.png", Kind: "image", Status: kb.StatusReady, Pages: 1})
+	col, _ := k.Docs.EnsureCollection(ctx, "pics")
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: normal, Name: "bkf_plot.png", Kind: "image", Status: kb.StatusReady, Pages: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW),
+	id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW),
 		Height: float64(res.NormalH), ImageBlob: normal})
 	if err != nil {
 		t.Fatal(err)
@@ -187,8 +187,8 @@ func diff(a, b uint32) uint32 {
 func TestFramesSampling(t *testing.T) {
 	k := openKB(t)
 	ctx := context.Background()
-	col, _ := k.EnsureCollection(ctx, "videos")
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: "v1", Name: "clip.mp4", Kind: "video", Status: kb.StatusReady, Pages: 2})
+	col, _ := k.Docs.EnsureCollection(ctx, "videos")
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: "v1", Name: "clip.mp4", Kind: "video", Status: kb.StatusReady, Pages: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestFramesSampling(t *testing.T) {
 		t.Fatal(err)
 	}
 	blob, _ := k.Blobs.Put(data)
-	id, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 2, Kind: kb.UnitClip, Width: 64, Height: 48, TStartMS: 60000, TEndMS: 120000, ImageBlob: blob})
+	id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 2, Kind: kb.UnitClip, Width: 64, Height: 48, TStartMS: 60000, TEndMS: 120000, ImageBlob: blob})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestFramesSampling(t *testing.T) {
 	for ms := int64(60000); ms < 120000; ms += 500 { // 2 fps stored
 		fs = append(fs, kb.Frame{TMS: ms, Blob: blob})
 	}
-	if err := k.PutFrames(ctx, id, fs); err != nil {
+	if err := k.Content.PutFrames(ctx, id, fs); err != nil {
 		t.Fatal(err)
 	}
 	cases := map[string]struct {
@@ -237,7 +237,7 @@ func TestFramesSampling(t *testing.T) {
 func TestRecorderStoresRun(t *testing.T) {
 	k := openKB(t)
 	ctx := context.Background()
-	run, err := k.CreateRun(ctx, kb.Run{Question: "q", Mode: "vimrag"})
+	run, err := k.History.CreateRun(ctx, kb.Run{Question: "q", Mode: "vimrag"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestRecorderStoresRun(t *testing.T) {
 	if len(got) != 5 || got[1].Memorize.Items[0].Priority != 4 || got[3].Answer.Text != "42" {
 		t.Fatalf("stored events: %+v", got)
 	}
-	nodes, err := k.GraphNodes(ctx, run.ID)
+	nodes, err := k.History.GraphNodes(ctx, run.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestRecorderStoresRun(t *testing.T) {
 	if err := json.Unmarshal(nodes[1].Items, &items); err != nil || len(items) != 1 || !items[0].Kept {
 		t.Fatalf("node items %s: %v", nodes[1].Items, err)
 	}
-	r, err := k.Run(ctx, run.ID)
+	r, err := k.History.Run(ctx, run.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestRecorderStoresRun(t *testing.T) {
 	if rec.Err() == nil {
 		t.Fatal("duplicate seq not reported")
 	}
-	runs, err := k.Runs(ctx, 0)
+	runs, err := k.History.Runs(ctx, 0)
 	if err != nil || len(runs) != 1 || runs[0].ID != run.ID {
 		t.Fatalf("runs %+v %v", runs, err)
 	}

@@ -37,7 +37,7 @@ func pdfClient(t testing.TB) *pdf.Client {
 func addPDF(t testing.TB, k *kb.KB, c *pdf.Client, coll string, path string) (kb.Document, []int64) {
 	t.Helper()
 	ctx := context.Background()
-	col, err := k.EnsureCollection(ctx, coll)
+	col, err := k.Docs.EnsureCollection(ctx, coll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func addPDF(t testing.TB, k *kb.KB, c *pdf.Client, coll string, path string) (kb
 	defer doc.Close()
 	data, _ := os.ReadFile(path)
 	sum := sha256.Sum256(data)
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]), Name: filepath.Base(path),
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]), Name: filepath.Base(path),
 		Kind: "pdf", MIME: "application/pdf", SizeBytes: size, Blob: blob, Status: kb.StatusReady, Pages: doc.Pages()})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func addPDF(t testing.TB, k *kb.KB, c *pdf.Client, coll string, path string) (kb
 		for j, w := range p.Words {
 			words[j] = kb.Word{Text: w.Text, X0: w.Box.X0, Y0: w.Box.Y0, X1: w.Box.X1, Y1: w.Box.Y1}
 		}
-		id, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
+		id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
 			Text: p.Text, TextSource: kb.TextLayer, Words: words})
 		if err != nil {
 			t.Fatal(err)

@@ -54,14 +54,14 @@ func TestCropOfLargeImageIsFullResolution(t *testing.T) {
 	}
 	normal, _ := k.Blobs.Put(res.Normal)
 	orig, _ := k.Blobs.Put(data)
-	col, _ := k.EnsureCollection(ctx, "pics")
+	col, _ := k.Docs.EnsureCollection(ctx, "pics")
 	meta := `{"width":` + itoa(res.Width) + `,"height":` + itoa(res.Height) + `}`
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: orig, Name: "large.jpg", Kind: "image", Blob: orig,
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: orig, Name: "large.jpg", Kind: "image", Blob: orig,
 		Status: kb.StatusReady, Pages: 1, Meta: meta})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW),
+	id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW),
 		Height: float64(res.NormalH), ImageBlob: normal})
 	if err != nil {
 		t.Fatal(err)

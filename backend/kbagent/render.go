@@ -67,11 +67,11 @@ func (r *Renderer) source(ctx context.Context, unitID string) (*unitSource, erro
 	if ok {
 		return s, nil
 	}
-	u, err := r.KB.Unit(ctx, id)
+	u, err := r.KB.Content.Unit(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.KB.Document(ctx, u.DocumentID)
+	d, err := r.KB.Docs.Document(ctx, u.DocumentID)
 	if err != nil {
 		return nil, fmt.Errorf("unit %d: %w", id, err)
 	}

@@ -30,7 +30,7 @@ func TestAgentSearchesAreReranked(t *testing.T) {
 		t.Fatalf("first stage: %v %d hits (page 3 must not already lead)", err, len(first.Hits))
 	}
 	srv := reranktest.New(t, func(_ string, d reranktest.Document) float64 { return 0 })
-	page3, err := k.Unit(context.Background(), ids[2])
+	page3, err := k.Content.Unit(context.Background(), ids[2])
 	if err != nil {
 		t.Fatal(err)
 	}

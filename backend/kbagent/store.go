@@ -26,7 +26,7 @@ func (b *Blobs) PutBlob(ctx context.Context, id, _ string, data []byte) error {
 	if h != id {
 		return fmt.Errorf("store blob of run %d: agent named it %s but its hash is %s", b.RunID, id, h)
 	}
-	if err := b.KB.AddRunBlob(ctx, b.RunID, h); err != nil {
+	if err := b.KB.History.AddRunBlob(ctx, b.RunID, h); err != nil {
 		return fmt.Errorf("tie blob %s to run %d: %w", h, b.RunID, err)
 	}
 	return nil
@@ -75,7 +75,7 @@ func (r *Recorder) store(ev agent.Event) error {
 	if err != nil {
 		return fmt.Errorf("encode event %d of run %d: %w", ev.Seq, r.RunID, err)
 	}
-	if err := r.KB.AppendEvent(r.ctx, r.RunID, ev.Seq, string(ev.Kind), data); err != nil {
+	if err := r.KB.History.AppendEvent(r.ctx, r.RunID, ev.Seq, string(ev.Kind), data); err != nil {
 		return err
 	}
 	switch ev.Kind {
@@ -92,7 +92,7 @@ func (r *Recorder) store(ev agent.Event) error {
 				summary = n.Answer
 			}
 			gn := kb.GraphNode{NodeID: n.ID, Parents: n.Parents, Query: n.Query, Summary: summary, Items: r.items[n.ID]}
-			if err := r.KB.PutGraphNode(r.ctx, r.RunID, gn); err != nil {
+			if err := r.KB.History.PutGraphNode(r.ctx, r.RunID, gn); err != nil {
 				return err
 			}
 		}
@@ -103,7 +103,7 @@ func (r *Recorder) store(ev agent.Event) error {
 		if err != nil {
 			return err
 		}
-		return r.KB.FinishRun(r.ctx, r.RunID, RunStatus(ev.Done.Status), r.answer, usage)
+		return r.KB.History.FinishRun(r.ctx, r.RunID, RunStatus(ev.Done.Status), r.answer, usage)
 	}
 	return nil
 }
@@ -121,7 +121,7 @@ func RunStatus(s agent.Status) string {
 
 // Events reads a stored run's events back, in order.
 func Events(ctx context.Context, k *kb.KB, runID int64) ([]agent.Event, error) {
-	stored, err := k.Events(ctx, runID)
+	stored, err := k.History.Events(ctx, runID)
 	if err != nil {
 		return nil, err
 	}

@@ -103,7 +103,7 @@ func TestBenchLibrarySmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	docs, err := k.Documents(context.Background(), 0)
+	docs, err := k.Docs.Documents(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func (l *Library) Documents(ctx context.Context, s Scope) ([]int64, error) {
 	}
 	refs = append(refs, s.DocumentNames...)
 	if s.Collection != "" {
-		if _, err := l.KB.CollectionByName(ctx, s.Collection); errors.Is(err, kb.ErrNotFound) {
+		if _, err := l.KB.Docs.CollectionByName(ctx, s.Collection); errors.Is(err, kb.ErrNotFound) {
 			return nil, refused(fmt.Errorf("collection %q: %w", s.Collection, ErrNoCollection))
 		} else if err != nil {
 			return nil, err

@@ -58,7 +58,7 @@ func TestPrepareScopeAndRefusals(t *testing.T) {
 		"steps over the limit":   {AskRequest{Options: RunOptions{MaxSteps: 1000}}, "1000", nil},
 		"empty question":         {AskRequest{Question: "-"}, "empty", nil},
 	}
-	if _, err := lib.KB.CreateCollection(ctx, kb.Collection{Name: "other"}); err != nil {
+	if _, err := lib.KB.Docs.CreateCollection(ctx, kb.Collection{Name: "other"}); err != nil {
 		t.Fatal(err)
 	}
 	for name, c := range refused {
@@ -86,7 +86,7 @@ func TestPrepareScopeAndRefusals(t *testing.T) {
 			}
 		})
 	}
-	runs, err := lib.KB.Runs(ctx, 0)
+	runs, err := lib.KB.History.Runs(ctx, 0)
 	if err != nil || len(runs) != 0 {
 		t.Errorf("Prepare stored runs: %d %v", len(runs), err)
 	}
@@ -113,7 +113,7 @@ func TestAskStoresTheTurnWithTheSettingsDefaults(t *testing.T) {
 	if turn.ConversationID == 0 || turn.RunID == 0 || turn.Result.Answer == nil || turn.Result.Answer.Text != "Factor XIII" {
 		t.Fatalf("turn %+v", turn)
 	}
-	msgs, _ := lib.KB.Messages(ctx, turn.ConversationID)
+	msgs, _ := lib.KB.History.Messages(ctx, turn.ConversationID)
 	if len(msgs) != 2 || msgs[0].Content != "What is measured?" || msgs[1].RunID != turn.RunID {
 		t.Fatalf("messages %+v", msgs)
 	}
@@ -128,12 +128,12 @@ func TestAskStoresTheTurnWithTheSettingsDefaults(t *testing.T) {
 		t.Errorf("max steps %d, want the settings' 4", q.Config().MaxSteps)
 	}
 
-	convs, _ := lib.KB.Conversations(ctx)
+	convs, _ := lib.KB.History.Conversations(ctx)
 	only, err := lib.Ask(ctx, AskRequest{Question: "Run only?", RunOnly: true, Chat: chat}, func(agent.Event) {})
 	if err != nil || only.RunID == 0 || only.ConversationID != 0 {
 		t.Fatalf("run-only: %+v %v", only, err)
 	}
-	if after, _ := lib.KB.Conversations(ctx); len(after) != len(convs) {
+	if after, _ := lib.KB.History.Conversations(ctx); len(after) != len(convs) {
 		t.Errorf("a run-only question made a conversation: %d → %d", len(convs), len(after))
 	}
 

@@ -18,7 +18,7 @@ const maxPreferredDocs = 5
 // pages it cited) and the documents those answers cited, as the run's soft scope hint. The newest user message is
 // the question being asked (BeginTurn stored it) and is left out. A new conversation gives nil, nil.
 func (l *Library) FollowUp(ctx context.Context, conversationID int64) (*agent.FollowUp, []agent.DocRef, error) {
-	msgs, err := l.KB.Messages(ctx, conversationID)
+	msgs, err := l.KB.History.Messages(ctx, conversationID)
 	if err != nil {
 		return nil, nil, fmt.Errorf("conversation %d: %w", conversationID, err)
 	}
@@ -100,7 +100,7 @@ func (l *Library) citedDocs(ctx context.Context, msgs []kb.Message, outcome func
 			if err != nil {
 				continue
 			}
-			d, err := l.KB.Document(ctx, id)
+			d, err := l.KB.Docs.Document(ctx, id)
 			if err != nil { // deleted since: nothing to prefer
 				continue
 			}
@@ -118,7 +118,7 @@ type runOutcome struct {
 
 func (l *Library) runOutcome(ctx context.Context, runID int64) (runOutcome, error) {
 	var o runOutcome
-	evs, err := l.KB.Events(ctx, runID)
+	evs, err := l.KB.History.Events(ctx, runID)
 	if err != nil {
 		return o, fmt.Errorf("events of run %d: %w", runID, err)
 	}

@@ -149,7 +149,7 @@ func lookupTimeout(log *slog.Logger) time.Duration {
 // cite, and a region of a page without text is OCRed (with the ingest languages) once and remembered.
 func (l *Library) Grounder() *grounding.Grounder {
 	l.groundOnce.Do(func() {
-		l.grounder = &grounding.Grounder{KB: l.KB, OCR: &kbagent.RegionReader{
+		l.grounder = &grounding.Grounder{KB: l.KB.Content, OCR: &kbagent.RegionReader{
 			Renderer: &kbagent.Renderer{KB: l.KB, PDF: l.PDF, Password: l.PDFPassword},
 			OCR:      ocr.New(ocr.Options{Languages: l.Config.Current().Ingest.OCRLanguages}),
 		}}
@@ -161,7 +161,7 @@ func (l *Library) Grounder() *grounding.Grounder {
 // resolution asked (sharp at any zoom); an image or a video clip returns its stored normalised image (or thumbnail).
 // It returns the encoded image.
 func (l *Library) PageImage(ctx context.Context, unitID int64, width int) ([]byte, error) {
-	u, err := l.KB.Unit(ctx, unitID)
+	u, err := l.KB.Content.Unit(ctx, unitID)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (l *Library) PageImage(ctx context.Context, unitID int64, width int) ([]byt
 		}
 		return l.KB.Blobs.Get(h)
 	}
-	d, err := l.KB.Document(ctx, u.DocumentID)
+	d, err := l.KB.Docs.Document(ctx, u.DocumentID)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func (l *Library) PageImage(ctx context.Context, unitID int64, width int) ([]byt
 // page does not wait for the open (on the 2,415-page R manual, 141–158 ms cold against 33 ms warm). Other kinds
 // need nothing.
 func (l *Library) WarmDocument(ctx context.Context, documentID int64) error {
-	d, err := l.KB.Document(ctx, documentID)
+	d, err := l.KB.Docs.Document(ctx, documentID)
 	if err != nil || d.Kind != "pdf" || d.Blob == "" {
 		return err
 	}
@@ -219,18 +219,18 @@ type Turn struct {
 // one, titled by the question.
 func (l *Library) BeginTurn(ctx context.Context, conversationID int64, question string) (int64, error) {
 	if conversationID != 0 {
-		if _, err := l.KB.Conversation(ctx, conversationID); err != nil {
+		if _, err := l.KB.History.Conversation(ctx, conversationID); err != nil {
 			return 0, err
 		}
 	}
 	if conversationID == 0 {
-		c, err := l.KB.CreateConversation(ctx, question, 0)
+		c, err := l.KB.History.CreateConversation(ctx, question, 0)
 		if err != nil {
 			return 0, err
 		}
 		conversationID = c.ID
 	}
-	if _, err := l.KB.AddMessage(ctx, kb.Message{ConversationID: conversationID, Role: "user", Content: question}); err != nil {
+	if _, err := l.KB.History.AddMessage(ctx, kb.Message{ConversationID: conversationID, Role: "user", Content: question}); err != nil {
 		return 0, err
 	}
 	return conversationID, nil
@@ -261,7 +261,7 @@ func (l *Library) answerTurn(ctx context.Context, conversationID int64, chat mod
 		answer = t.Result.Answer.Text
 	}
 	// Stored even when the run was cancelled: the conversation shows what happened.
-	if _, merr := l.KB.AddMessage(context.WithoutCancel(ctx), kb.Message{ConversationID: conversationID, Role: "assistant",
+	if _, merr := l.KB.History.AddMessage(context.WithoutCancel(ctx), kb.Message{ConversationID: conversationID, Role: "assistant",
 		Content: answer, RunID: t.RunID}); merr != nil && err == nil {
 		err = merr
 	}

@@ -54,8 +54,8 @@ func TestPageImage(t *testing.T) {
 	if err := lib.WarmDocument(ctx, docs["pdf"].ID); err != nil {
 		t.Fatal(err)
 	}
-	pages, _ := lib.KB.Units(ctx, docs["pdf"].ID)
-	img, _ := lib.KB.Units(ctx, docs["image"].ID)
+	pages, _ := lib.KB.Content.Units(ctx, docs["pdf"].ID)
+	img, _ := lib.KB.Content.Units(ctx, docs["image"].ID)
 	cases := map[string]struct {
 		unit  kb.Unit
 		width int
@@ -101,7 +101,7 @@ func TestConversationTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, _ := lib.KB.Messages(ctx, conv)
+	msgs, _ := lib.KB.History.Messages(ctx, conv)
 	if len(msgs) != 2 || msgs[0].Role != "user" || msgs[1].Content != "Factor XIII" || msgs[1].RunID != turn.RunID {
 		t.Fatalf("messages %+v", msgs)
 	}
@@ -129,7 +129,7 @@ func TestEncryptedPDFRendersWithTheRememberedPassword(t *testing.T) {
 	if err != nil || len(res) != 1 || res[0].Error != "" {
 		t.Fatalf("ingest: %+v %v", res, err)
 	}
-	units, _ := lib.KB.Units(ctx, res[0].Document.ID)
+	units, _ := lib.KB.Content.Units(ctx, res[0].Document.ID)
 	if _, err := lib.PageImage(ctx, units[0].ID, 400); err != nil {
 		t.Errorf("viewer: %v", err)
 	}

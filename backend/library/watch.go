@@ -14,5 +14,5 @@ func (l *Library) Watcher(in *ingest.Ingester, o watch.Options) *watch.Manager {
 	if abs, err := filepath.Abs(l.Config.DataDir); err == nil {
 		o.Exclude = append(o.Exclude, abs)
 	}
-	return watch.New(l.KB, in, o)
+	return watch.New(watch.StoreOf(l.KB), in, o)
 }

@@ -174,7 +174,7 @@ func TestAskSharesRunLimitsAndStopsWhenTheClientLeaves(t *testing.T) {
 	}
 	waitFor(t, "the runs to stop waiting on the model", func() bool { return silent.Held() == 0 })
 	waitFor(t, "the four runs to be stored as cancelled", func() bool {
-		runs, err := lib.KB.Runs(ctx, 0)
+		runs, err := lib.KB.History.Runs(ctx, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

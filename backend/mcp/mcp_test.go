@@ -82,7 +82,7 @@ func newLibrary(t *testing.T) testLibrary {
 		t.Fatalf("ingest: %+v %v", res, err)
 	}
 	l := testLibrary{data: data, doc: res[0].Document, units: map[int]int64{}}
-	us, err := k.Units(ctx, l.doc.ID)
+	us, err := k.Content.Units(ctx, l.doc.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

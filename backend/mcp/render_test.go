@@ -48,7 +48,7 @@ func TestGetPageBounds(t *testing.T) {
 
 	// A failure that names a file of the library (a render error names the original's blob) reaches the client
 	// without the path; the reason stays.
-	d, err := lib.KB.Document(ctx, l.doc.ID)
+	d, err := lib.KB.Docs.Document(ctx, l.doc.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

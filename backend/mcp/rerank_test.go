@@ -30,7 +30,7 @@ func TestSearchToolReranked(t *testing.T) {
 		t.Fatalf("first stage: %v %+v", err, first)
 	}
 	target := first.Hits[2]
-	u, err := lib.KB.Unit(ctx, target.UnitID)
+	u, err := lib.KB.Content.Unit(ctx, target.UnitID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,11 +95,11 @@ func (s *Server) readDocument(ctx context.Context, req *sdk.ReadResourceRequest)
 	if !ok {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	d, err := s.lib.KB.Document(ctx, id)
+	d, err := s.lib.KB.Docs.Document(ctx, id)
 	if err != nil {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	c, err := s.lib.KB.Collection(ctx, d.CollectionID)
+	c, err := s.lib.KB.Docs.Collection(ctx, d.CollectionID)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (s *Server) readDocument(ctx context.Context, req *sdk.ReadResourceRequest)
 	}
 	// Text only: the word boxes are most of a unit row and a resource never shows them.
 	n, cut := 0, false
-	err = s.lib.KB.EachUnitText(ctx, id, func(u kb.Unit) bool {
+	err = s.lib.KB.Content.EachUnitText(ctx, id, func(u kb.Unit) bool {
 		section := fmt.Sprintf("\n## %s %d (unit %d)\n\n%s\n", u.Kind, u.Ordinal, u.ID, strings.TrimSpace(u.Text))
 		if b.Len()+len(section) > maxResourceText {
 			cut = true
@@ -140,7 +140,7 @@ func (s *Server) readUnitImage(ctx context.Context, req *sdk.ReadResourceRequest
 	if !ok {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	if _, err := s.lib.KB.Unit(ctx, id); err != nil {
+	if _, err := s.lib.KB.Content.Unit(ctx, id); err != nil {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	jpg, _, err := s.render(ctx, id, nil, 1024)

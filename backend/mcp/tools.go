@@ -170,13 +170,13 @@ func (s *Server) scope(ctx context.Context, q *search.Query, collection string, 
 	}
 	q.Where = f
 	if collection != "" {
-		if _, err := s.lib.KB.CollectionByName(ctx, collection); err != nil {
+		if _, err := s.lib.KB.Docs.CollectionByName(ctx, collection); err != nil {
 			return fmt.Errorf("no collection named %q", collection)
 		}
 		q.Collections = []string{collection}
 	}
 	for _, id := range docs {
-		if _, err := s.lib.KB.Document(ctx, id); err != nil {
+		if _, err := s.lib.KB.Docs.Document(ctx, id); err != nil {
 			return fmt.Errorf("no document %d", id)
 		}
 	}
@@ -224,11 +224,11 @@ func (s *Server) getPage(ctx context.Context, _ *sdk.CallToolRequest, in PageIn)
 	if err != nil {
 		return nil, out, err
 	}
-	u, err := s.lib.KB.Unit(ctx, unitID)
+	u, err := s.lib.KB.Content.Unit(ctx, unitID)
 	if err != nil {
 		return nil, out, fmt.Errorf("no unit %d", unitID)
 	}
-	d, err := s.lib.KB.Document(ctx, u.DocumentID)
+	d, err := s.lib.KB.Docs.Document(ctx, u.DocumentID)
 	if err != nil {
 		return nil, out, err
 	}
@@ -260,7 +260,7 @@ func (s *Server) unitOf(ctx context.Context, in PageIn) (int64, error) {
 	case in.UnitID > 0 && in.DocumentID == 0:
 		return in.UnitID, nil
 	case in.UnitID == 0 && in.DocumentID > 0 && in.Page > 0:
-		id, err := s.lib.KB.UnitID(ctx, in.DocumentID, in.Page)
+		id, err := s.lib.KB.Content.UnitID(ctx, in.DocumentID, in.Page)
 		if errors.Is(err, kb.ErrNotFound) {
 			return 0, fmt.Errorf("document %d has no page %d", in.DocumentID, in.Page)
 		}
@@ -502,7 +502,7 @@ func (s *Server) addFacets(ctx context.Context, docs []Document) error {
 	for i, d := range docs {
 		ids[i] = d.ID
 	}
-	rows, err := s.lib.KB.DocumentFacets(ctx, ids)
+	rows, err := s.lib.KB.Facets.DocumentFacets(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -517,7 +517,7 @@ func (s *Server) addFacets(ctx context.Context, docs []Document) error {
 
 // documents lists documents, newest first, of a collection ("" = all) and a status ("" = any).
 func (s *Server) documents(ctx context.Context, collection, status string) ([]Document, error) {
-	cs, err := s.lib.KB.Collections(ctx)
+	cs, err := s.lib.KB.Docs.Collections(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -532,7 +532,7 @@ func (s *Server) documents(ctx context.Context, collection, status string) ([]Do
 	if collection != "" && collID == 0 {
 		return nil, fmt.Errorf("no collection named %q", collection)
 	}
-	ds, err := s.lib.KB.Documents(ctx, collID)
+	ds, err := s.lib.KB.Docs.Documents(ctx, collID)
 	if err != nil {
 		return nil, err
 	}

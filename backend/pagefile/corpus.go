@@ -185,10 +185,10 @@ func (m *Maker) CorpusFiles(ctx context.Context, c *Corpus, its []kb.PageItem) (
 // already there for the same content are skipped, so an interrupted export resumes. The manifest is saved every few
 // seconds and at the end.
 func (m *Maker) Export(ctx context.Context, c *Corpus, collection string, progress func(Progress)) (Report, error) {
-	if _, err := m.kb.CollectionByName(ctx, collection); err != nil {
+	if _, err := m.kb.Docs.CollectionByName(ctx, collection); err != nil {
 		return Report{}, fmt.Errorf("export corpus: collection %q: %w", collection, err)
 	}
-	its, err := m.kb.ReadyPageItems(ctx, []string{collection}, -1)
+	its, err := m.kb.Search.ReadyPageItems(ctx, []string{collection}, -1)
 	if err != nil {
 		return Report{}, fmt.Errorf("export corpus: %w", err)
 	}

@@ -60,7 +60,7 @@ func TestWarmRendersEveryPageOnceAndResumes(t *testing.T) {
 	if rep.Total != 13 || rep.Made != 13 || rep.Skipped != 0 || rep.Failed != 0 || rep.Full || calls == 0 {
 		t.Fatalf("first warm: %+v (%d progress calls)", rep, calls)
 	}
-	its, _ := lib.KB.ReadyPageItems(ctx, []string{"docs"}, -1)
+	its, _ := lib.KB.Search.ReadyPageItems(ctx, []string{"docs"}, -1)
 	for _, it := range its {
 		b, err := os.ReadFile(lib.Pages.Path(Key(it)))
 		if err != nil || JPEGDensity(b) != DPI {

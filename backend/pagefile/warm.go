@@ -55,7 +55,7 @@ const progressEvery = 2 * time.Second
 // files are stored, not handed out: the cache may evict them like any other. It stops with Report.Full when the
 // pages in scope would outgrow the cache. progress (may be nil) is called every couple of seconds and at the end.
 func (m *Maker) Warm(ctx context.Context, collections []string, progress func(Progress)) (Report, error) {
-	its, err := m.kb.ReadyPageItems(ctx, collections, -1)
+	its, err := m.kb.Search.ReadyPageItems(ctx, collections, -1)
 	if err != nil {
 		return Report{}, fmt.Errorf("warm: %w", err)
 	}

@@ -58,7 +58,7 @@ func synthKB(b *testing.B, n int) (dir string) {
 		b.Fatal(err)
 	}
 	defer k.Close()
-	c, err := k.EnsureCollection(ctx, "synth")
+	c, err := k.Docs.EnsureCollection(ctx, "synth")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func synthKB(b *testing.B, n int) (dir string) {
 	// A write transaction per document, as ingest writes: one for the whole library outgrew the page cache and
 	// re-read pages through the WAL on every insert.
 	for d := 0; d*100 < n; d++ {
-		doc, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: fmt.Sprintf("%064x", d),
+		doc, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: fmt.Sprintf("%064x", d),
 			Name: fmt.Sprintf("doc%05d.pdf", d), Kind: "pdf", Status: kb.StatusReady, Pages: 100})
 		if err != nil {
 			b.Fatal(err)
@@ -89,7 +89,7 @@ func synthKB(b *testing.B, n int) (dir string) {
 				Text: text, TextSource: kb.TextLayer, Words: ws})
 			vecs = append(vecs, tb.Embed(text))
 		}
-		err = k.Batch(ctx, func(bt *kb.Batch) error {
+		err = k.Content.Batch(ctx, func(bt *kb.Batch) error {
 			ids, err := bt.PutUnits(ctx, units)
 			if err != nil {
 				return err

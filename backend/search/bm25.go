@@ -44,16 +44,16 @@ func (s *Searcher) bm25(ctx context.Context, t terms, sc *scope, depth int) (sig
 	switch {
 	case len(t.cjk) == 0 && sc.everything:
 		// No filter narrows the search: rank in the FTS index alone, without visiting the (large) unit rows.
-		r, err = s.kb.RankFTS(ctx, ftsOr(t.words), nil, depth)
+		r, err = s.kb.Search.RankFTS(ctx, ftsOr(t.words), nil, depth)
 	case len(t.cjk) == 0:
 		ks := sc.kbScope()
-		r, err = s.kb.RankFTS(ctx, ftsOr(t.words), &ks, depth)
+		r, err = s.kb.Search.RankFTS(ctx, ftsOr(t.words), &ks, depth)
 	case len(t.cjkKeys()) > 0:
-		r, err = s.kb.RankFTSBigram(ctx, ftsOr(append(append(t.cjkPhrases(), t.cjkKeys()...), t.words...)), sc.kbScope(), depth)
+		r, err = s.kb.Search.RankFTSBigram(ctx, ftsOr(append(append(t.cjkPhrases(), t.cjkKeys()...), t.words...)), sc.kbScope(), depth)
 	default:
 		// Score = number of distinct terms the text contains.
 		subs := capTerms(append(append([]string{}, t.cjk...), t.words...), maxScanTerms) // see limits.go
-		r, err = s.kb.RankSubstrings(ctx, subs, sc.kbScope(), depth)
+		r, err = s.kb.Search.RankSubstrings(ctx, subs, sc.kbScope(), depth)
 	}
 	if err != nil {
 		return signal{}, fmt.Errorf("search: full-text query: %w", err)
@@ -90,7 +90,7 @@ func (s *Searcher) bm25Memory(ctx context.Context, ix *lexical.Index, t terms, s
 
 // scopeDocuments lists the documents a scope admits.
 func (s *Searcher) scopeDocuments(ctx context.Context, sc *scope) (map[int64]bool, error) {
-	docs, err := s.kb.ScopeDocuments(ctx, sc.kbScope())
+	docs, err := s.kb.Search.ScopeDocuments(ctx, sc.kbScope())
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

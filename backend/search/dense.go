@@ -86,12 +86,12 @@ type cachedIndex struct {
 
 func (s *Searcher) fingerprint(ctx context.Context, k indexKey) (fingerprint, error) {
 	var fp fingerprint
-	gen, err := s.kb.VectorsGeneration(ctx)
+	gen, err := s.kb.Content.VectorsGeneration(ctx)
 	if err != nil {
 		return fp, fmt.Errorf("search: %w", err)
 	}
 	fp.gen = gen
-	if fp.n, fp.sum, err = s.kb.VectorFingerprint(ctx, k.embedder, k.modality); err != nil {
+	if fp.n, fp.sum, err = s.kb.Search.VectorFingerprint(ctx, k.embedder, k.modality); err != nil {
 		return fp, fmt.Errorf("search: %w", err)
 	}
 	return fp, nil
@@ -104,7 +104,7 @@ func (k indexKey) set() kb.VectorSet {
 
 // pendingUnits counts, per collection, the units extracted but without a recorded embed step.
 func (s *Searcher) pendingUnits(ctx context.Context) (map[int64]int, error) {
-	out, err := s.kb.UnitsAwaitingEmbedding(ctx)
+	out, err := s.kb.Search.UnitsAwaitingEmbedding(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -137,7 +137,7 @@ func (s *Searcher) indexNow(ctx context.Context, k indexKey, force bool) (*index
 	// row read. The full fingerprint counts the embedder's vectors (a scan that grows with the library, and every
 	// search waited on it under ci.mu); it is needed only when something changed or a saved file is judged.
 	if !force && ci.state != nil {
-		gen, err := s.kb.VectorsGeneration(ctx)
+		gen, err := s.kb.Content.VectorsGeneration(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
@@ -205,7 +205,7 @@ func (s *Searcher) buildIndex(ctx context.Context, k indexKey, fp fingerprint, p
 	meta := &metaTable{}
 	var ids []int64
 	var vecs [][]float32
-	err := s.kb.ScanIndexItems(ctx, k.set(), true, func(it kb.IndexItem) error {
+	err := s.kb.Search.ScanIndexItems(ctx, k.set(), true, func(it kb.IndexItem) error {
 		meta.add(it.ID, unitMeta{unit: it.Unit, collection: it.Collection, document: it.Document, kind: it.Kind})
 		if !normalize(it.Vec) {
 			return nil // a text without known words: no direction, no dense signal

@@ -58,7 +58,7 @@ func (c *nameCache) put(doc, updated int64, stems []string) {
 
 // nameStems returns the content stems of the given documents' names, from the cache where it is current.
 func (s *Searcher) nameStems(ctx context.Context, docs []int64) (map[int64][]string, error) {
-	updated, err := s.kb.DocumentsUpdated(ctx, docs)
+	updated, err := s.kb.Search.DocumentsUpdated(ctx, docs)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -74,7 +74,7 @@ func (s *Searcher) nameStems(ctx context.Context, docs []int64) (map[int64][]str
 	if len(miss) == 0 {
 		return out, nil
 	}
-	names, err := s.kb.DocumentNamings(ctx, miss)
+	names, err := s.kb.Search.DocumentNamings(ctx, miss)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

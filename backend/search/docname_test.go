@@ -85,14 +85,14 @@ func TestDocNameSignal(t *testing.T) {
 	}
 	ids := map[string]int64{}
 	for _, name := range []string{"other.pdf", "limes.pdf"} {
-		d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: name, Name: name, Kind: "pdf",
+		d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: name, Name: name, Kind: "pdf",
 			Status: kb.StatusReady, Pages: len(docs[name])})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids[name] = d.ID
 		for i, text := range docs[name] {
-			if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600,
+			if _, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600,
 				Height: 800, Text: text, TextSource: kb.TextLayer}); err != nil {
 				t.Fatal(err)
 			}

@@ -50,7 +50,7 @@ func ResolveDocuments(ctx context.Context, k *kb.KB, collection string, refs []s
 	}
 	var collID int64
 	if collection != "" {
-		c, err := k.CollectionByName(ctx, collection)
+		c, err := k.Docs.CollectionByName(ctx, collection)
 		if err != nil {
 			return nil, fmt.Errorf("collection %q: %w", collection, err)
 		}
@@ -70,7 +70,7 @@ func ResolveDocuments(ctx context.Context, k *kb.KB, collection string, refs []s
 			return nil, errors.New("documents: empty document reference")
 		}
 		if id, err := strconv.ParseInt(ref, 10, 64); err == nil && id > 0 {
-			d, err := k.Document(ctx, id)
+			d, err := k.Docs.Document(ctx, id)
 			if errors.Is(err, kb.ErrNotFound) || (err == nil && collID != 0 && d.CollectionID != collID) {
 				return nil, fmt.Errorf("document %d: %w", id, kb.ErrNotFound)
 			}
@@ -80,7 +80,7 @@ func ResolveDocuments(ctx context.Context, k *kb.KB, collection string, refs []s
 			add(id)
 			continue
 		}
-		ids, err := k.DocumentIDsNamed(ctx, ref, collID)
+		ids, err := k.Docs.DocumentIDsNamed(ctx, ref, collID)
 		if err != nil {
 			return nil, fmt.Errorf("document %q: %w", ref, err)
 		}

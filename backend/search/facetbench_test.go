@@ -25,13 +25,13 @@ func BenchmarkFacetSignal(b *testing.B) {
 	}
 	defer k.Close()
 	// Facets for every document (rewritten each run; the library itself is kept by PROOFGLASS_BENCH_DIR).
-	docs, err := k.Documents(ctx, 0)
+	docs, err := k.Docs.Documents(ctx, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, d := range docs {
 		org, year := fmt.Sprintf("Company%d Inc.", d.ID%40), fmt.Sprint(2000+d.ID%25)
-		if err := k.ReplaceExtractedFacets(ctx, d.ID, []kb.Facet{{Name: "org", Value: org, Norm: strings.ToLower(org)},
+		if err := k.Facets.ReplaceExtractedFacets(ctx, d.ID, []kb.Facet{{Name: "org", Value: org, Norm: strings.ToLower(org)},
 			{Name: "year", Value: year, Norm: year}, {Name: "kind", Value: "10-K", Norm: "10-k"}}); err != nil {
 			b.Fatal(err)
 		}

@@ -32,7 +32,7 @@ func (s *Searcher) facetDocuments(ctx context.Context, text string, sc *scope) (
 	}
 	score := map[int64]float64{}
 	matchBy := func(f kb.FacetFilter, w float64) error {
-		docs, err := s.kb.DocumentsWhere(ctx, f)
+		docs, err := s.kb.Facets.DocumentsWhere(ctx, f)
 		if err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
@@ -111,7 +111,7 @@ type orgCache struct {
 // orgs returns the library's organisations, reading them again only when a facet changed since (one primary-key
 // read per search otherwise).
 func (s *Searcher) orgs(ctx context.Context) (*facets.Orgs, error) {
-	v, err := s.kb.FacetsVersion(ctx)
+	v, err := s.kb.Facets.FacetsVersion(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -121,7 +121,7 @@ func (s *Searcher) orgs(ctx context.Context) (*facets.Orgs, error) {
 	if c.orgs != nil && c.version == v {
 		return c.orgs, nil
 	}
-	values, err := s.kb.FacetValues(ctx, facets.Org)
+	values, err := s.kb.Facets.FacetValues(ctx, facets.Org)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

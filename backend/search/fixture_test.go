@@ -84,7 +84,7 @@ func addPDF(t testing.TB, k *kb.KB, coll kb.Collection, path string) int64 {
 	}
 	sum := sha256.Sum256(data)
 	pages := pdfPages(t, path)
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: coll.ID, SHA256: hex.EncodeToString(sum[:]),
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: coll.ID, SHA256: hex.EncodeToString(sum[:]),
 		Name: filepath.Base(path), Kind: "pdf", Status: kb.StatusReady, Pages: len(pages)})
 	if err != nil {
 		t.Fatal(err)
@@ -95,13 +95,13 @@ func addPDF(t testing.TB, k *kb.KB, coll kb.Collection, path string) int64 {
 	}
 	for i, p := range pages {
 		text := pageText(p)
-		id, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.w, Height: p.h,
+		id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.w, Height: p.h,
 			Text: text, TextSource: kb.TextLayer, Words: p.words})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if coll.TextEmbedder == glove.ModelID {
-			if err := k.PutVector(ctx, id, glove.ModelID, kb.ModalityText, tb.Embed(text)); err != nil {
+			if err := k.Content.PutVector(ctx, id, glove.ModelID, kb.ModalityText, tb.Embed(text)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -111,7 +111,7 @@ func addPDF(t testing.TB, k *kb.KB, coll kb.Collection, path string) int64 {
 
 func collection(t testing.TB, k *kb.KB, name string) kb.Collection {
 	t.Helper()
-	c, err := k.EnsureCollection(context.Background(), name)
+	c, err := k.Docs.EnsureCollection(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,13 +123,13 @@ func collection(t testing.TB, k *kb.KB, name string) kb.Collection {
 func addTextPages(t testing.TB, k *kb.KB, c kb.Collection, name string, pages []string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: name, Name: name + ".pdf", Kind: "pdf",
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: name, Name: name + ".pdf", Kind: "pdf",
 		Status: kb.StatusReady, Pages: len(pages)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, text := range pages {
-		if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
+		if _, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600, Height: 800,
 			Text: text, TextSource: kb.TextLayer}); err != nil {
 			t.Fatal(err)
 		}

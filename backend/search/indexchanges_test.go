@@ -105,7 +105,7 @@ func TestSavedChangesReplayed(t *testing.T) {
 	}
 
 	// Past an eighth of the base, the whole index is saved again and the changes file goes.
-	if err := k.DeleteDocument(ctx, 2); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
 	if err := saved().Refresh(ctx); err != nil {

@@ -228,7 +228,7 @@ func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) 
 	saved := have.ids[first:]
 	if k.modality == kb.ModalityText && len(saved) > 0 {
 		top := saved[len(saved)-1]
-		n, err := s.kb.PassagesUpTo(ctx, vs, top)
+		n, err := s.kb.Search.PassagesUpTo(ctx, vs, top)
 		if err != nil {
 			return nil, false, err
 		}
@@ -239,9 +239,9 @@ func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) 
 			// of 13k units' passages cost 120 ms at library size.
 			var cur []int64
 			if first == 0 && len(have.units) == len(have.ids) {
-				cur, err = s.kb.WholeTextIDsAfter(ctx, vs, slices.Max(have.units))
+				cur, err = s.kb.Search.WholeTextIDsAfter(ctx, vs, slices.Max(have.units))
 			} else {
-				cur, err = s.kb.WholeTextIDs(ctx, vs)
+				cur, err = s.kb.Search.WholeTextIDs(ctx, vs)
 			}
 			if err != nil {
 				return nil, false, err
@@ -249,7 +249,7 @@ func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) 
 			slices.Sort(cur)
 			cur = append(cur, saved...)
 			n := len(cur)
-			after, err := s.kb.PassageIDsAfter(ctx, vs, top)
+			after, err := s.kb.Search.PassageIDsAfter(ctx, vs, top)
 			if err != nil {
 				return nil, false, err
 			}
@@ -258,7 +258,7 @@ func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) 
 			return cur, true, nil
 		}
 	}
-	cur, err := s.kb.IndexedIDs(ctx, vs)
+	cur, err := s.kb.Search.IndexedIDs(ctx, vs)
 	if err != nil {
 		return nil, false, err
 	}
@@ -268,7 +268,7 @@ func (s *Searcher) currentIDs(ctx context.Context, k indexKey, have *metaTable) 
 
 // fetchItems loads the vectors and filter fields of ids, in batches that keep each statement's variables few.
 func (s *Searcher) fetchItems(ctx context.Context, k indexKey, ids []int64, fn func(id int64, m unitMeta, v []float32)) error {
-	err := s.kb.IndexItemsByID(ctx, k.set(), ids, func(it kb.IndexItem) error {
+	err := s.kb.Search.IndexItemsByID(ctx, k.set(), ids, func(it kb.IndexItem) error {
 		fn(it.ID, unitMeta{unit: it.Unit, collection: it.Collection, document: it.Document, kind: it.Kind}, it.Vec)
 		return nil
 	})

@@ -56,7 +56,7 @@ func TestLexicalIndexSearchesAsFTS5(t *testing.T) {
 	}
 	same("fresh")
 	addPDF(t, k, b, testdata(t, "pdf/real/hsaur3-Ch_multiple_linear_regression.pdf"))
-	if err := k.DeleteDocument(ctx, d1); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, d1); err != nil {
 		t.Fatal(err)
 	}
 	queries[4].DocumentIDs = nil

@@ -232,7 +232,7 @@ func (s *Searcher) passageRerank(ctx context.Context, sig signal, text string, l
 
 // unitTexts loads the text of the given units.
 func (s *Searcher) unitTexts(ctx context.Context, ids []int64) (map[int64]string, error) {
-	out, err := s.kb.UnitTexts(ctx, ids)
+	out, err := s.kb.Search.UnitTexts(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

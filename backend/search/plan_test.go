@@ -19,19 +19,19 @@ type plans struct {
 func fillForPlans(t *testing.T, k *kb.KB) plans {
 	t.Helper()
 	ctx := context.Background()
-	c, err := k.CreateCollection(ctx, kb.Collection{Name: "c", TextEmbedder: "e", TextDim: 2})
+	c, err := k.Docs.CreateCollection(ctx, kb.Collection{Name: "c", TextEmbedder: "e", TextDim: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := plans{coll: c.ID}
 	vec := []float32{1, 0}
 	for d := 1; d <= 5; d++ {
-		doc, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: string(rune('a' + d)), Name: "d", Kind: "pdf"})
+		doc, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: string(rune('a' + d)), Name: "d", Kind: "pdf"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		out.docs = append(out.docs, doc.ID)
-		err = k.Batch(ctx, func(b *kb.Batch) error {
+		err = k.Content.Batch(ctx, func(b *kb.Batch) error {
 			for o := 1; o <= 40; o++ {
 				u, err := b.PutUnit(ctx, kb.Unit{DocumentID: doc.ID, Ordinal: o, Kind: kb.UnitPage, Text: "words"})
 				if err != nil {
@@ -72,7 +72,7 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 	key := indexKey{embedder: "e", modality: kb.ModalityText, dim: 2}
 	full := func() []int64 {
 		t.Helper()
-		ids, err := k.IndexedIDs(ctx, key.set())
+		ids, err := k.Search.IndexedIDs(ctx, key.set())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 	savedMeta := func() *metaTable {
 		t.Helper()
 		m := &metaTable{}
-		err := k.ScanIndexItems(ctx, key.set(), false, func(it kb.IndexItem) error {
+		err := k.Search.ScanIndexItems(ctx, key.set(), false, func(it kb.IndexItem) error {
 			m.add(it.ID, unitMeta{unit: it.Unit, collection: it.Collection, document: it.Document, kind: it.Kind})
 			return nil
 		})
@@ -96,11 +96,11 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 	// addPage adds a page with its text vector (and passages when it has some) to the document at index doc.
 	addPage := func(doc, ordinal int, passages int) {
 		t.Helper()
-		u, err := k.PutUnit(ctx, kb.Unit{DocumentID: filled.docs[doc], Ordinal: ordinal, Kind: kb.UnitPage, Text: "new words"})
+		u, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: filled.docs[doc], Ordinal: ordinal, Kind: kb.UnitPage, Text: "new words"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := k.PutVector(ctx, u, "e", kb.ModalityText, vec); err != nil {
+		if err := k.Content.PutVector(ctx, u, "e", kb.ModalityText, vec); err != nil {
 			t.Fatal(err)
 		}
 		if passages > 0 {
@@ -108,7 +108,7 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 			for p := range ps {
 				ps[p] = kb.Passage{Ordinal: p, Start: 0, End: 1, Vec: vec}
 			}
-			if err := k.PutPassages(ctx, u, "e", ps); err != nil {
+			if err := k.Content.PutPassages(ctx, u, "e", ps); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -124,7 +124,7 @@ func TestCurrentIDsMatchesFullList(t *testing.T) {
 			addPage(0, 42, 0)
 		}, true},
 		{"a page with passages deleted", func() {
-			u, err := k.UnitID(ctx, filled.docs[0], 4)
+			u, err := k.Content.UnitID(ctx, filled.docs[0], 4)
 			if err != nil {
 				t.Fatal(err)
 			}

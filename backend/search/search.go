@@ -280,7 +280,7 @@ func (s *Searcher) resolveScope(ctx context.Context, q Query) (*scope, error) {
 		sc.docIDs[id] = true
 	}
 	if len(q.Where) > 0 {
-		pass, err := s.kb.DocumentsWhere(ctx, q.Where)
+		pass, err := s.kb.Facets.DocumentsWhere(ctx, q.Where)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
@@ -458,7 +458,7 @@ func (s *Searcher) hits(ctx context.Context, fused []fusedUnit, terms terms, dec
 	}
 	// One query for the page of hits (SQLite's default limit on bound variables is 32,766; K is at most a few
 	// hundred), decoding only the word boxes that can match a query word.
-	units, err := s.kb.UnitsByIDKeeping(ctx, ids, terms.mayMatch())
+	units, err := s.kb.Content.UnitsByIDKeeping(ctx, ids, terms.mayMatch())
 	if err != nil {
 		return nil, nil, fmt.Errorf("search: %w", err)
 	}
@@ -523,7 +523,7 @@ func (s *Searcher) hitDocuments(ctx context.Context, units map[int64]kb.Unit) (m
 			ids = append(ids, u.DocumentID)
 		}
 	}
-	docs, err := s.kb.DocumentsByID(ctx, ids)
+	docs, err := s.kb.Search.DocumentsByID(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("search: documents of the hits: %w", err)
 	}
@@ -589,7 +589,7 @@ func parseNamedWeights(s, what string, names []string, fields []*float64) error 
 // collections lists the collections with their embedders (kb.Collections also counts documents and units, which
 // scans every unit: too slow to run on each search of a large knowledge base).
 func (s *Searcher) collections(ctx context.Context) ([]kb.Collection, error) {
-	cs, err := s.kb.CollectionEmbedders(ctx)
+	cs, err := s.kb.Search.CollectionEmbedders(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

@@ -275,7 +275,7 @@ func TestCJK(t *testing.T) {
 			if h.Doc != "zhlipsum.pdf" {
 				t.Errorf("hit in %s for a Chinese query", h.Doc)
 			}
-			if u, _ := k.Unit(ctx, h.UnitID); !strings.Contains(u.Text, two) {
+			if u, _ := k.Content.Unit(ctx, h.UnitID); !strings.Contains(u.Text, two) {
 				t.Errorf("p%d does not contain %q", h.Page, two)
 			}
 		}
@@ -415,24 +415,24 @@ func TestEmbeddersNeverMix(t *testing.T) {
 	ctx := context.Background()
 	k := openKB(t)
 	a := collection(t, k, "a")
-	b, err := k.CreateCollection(ctx, kb.Collection{Name: "b", TextEmbedder: "test/glove-first-50", TextDim: 50})
+	b, err := k.Docs.CreateCollection(ctx, kb.Collection{Name: "b", TextEmbedder: "test/glove-first-50", TextDim: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
 	addPDF(t, k, a, testdata(t, realPDFs[0]))
 	// b's units keep stale 100-d GloVe vectors from before its embedder changed, plus their new 50-d vectors.
 	docB := addPDF(t, k, b, testdata(t, realPDFs[2]))
-	units, err := k.Units(ctx, docB)
+	units, err := k.Content.Units(ctx, docB)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tb, _ := glove.Default()
 	for _, u := range units {
 		full := tb.Embed(u.Text)
-		if err := k.PutVector(ctx, u.ID, glove.ModelID, kb.ModalityText, full); err != nil {
+		if err := k.Content.PutVector(ctx, u.ID, glove.ModelID, kb.ModalityText, full); err != nil {
 			t.Fatal(err)
 		}
-		if err := k.PutVector(ctx, u.ID, "test/glove-first-50", kb.ModalityText, full[:50]); err != nil {
+		if err := k.Content.PutVector(ctx, u.ID, "test/glove-first-50", kb.ModalityText, full[:50]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -452,7 +452,7 @@ func TestEmbeddersNeverMix(t *testing.T) {
 	colls := map[int64]bool{}
 	for _, h := range res.Hits {
 		colls[h.Collection] = true
-		u, err := k.Unit(ctx, h.UnitID)
+		u, err := k.Content.Unit(ctx, h.UnitID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -519,7 +519,7 @@ func TestIndexFollowsNewVectors(t *testing.T) {
 	if len(res.Hits) == 0 || res.Hits[0].DocumentID != doc {
 		t.Errorf("after adding the GLM chapter, top hit is %+v", res.Hits)
 	}
-	if err := k.DeleteDocument(ctx, doc); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, doc); err != nil {
 		t.Fatal(err)
 	}
 	res, err = s.Search(ctx, Query{Text: q, K: 40, Mode: Dense})
@@ -603,7 +603,7 @@ func TestPersistedIndexReopened(t *testing.T) {
 		}
 	}
 	// Removed vectors leave the index too.
-	if err := k.DeleteDocument(ctx, doc); err != nil {
+	if err := k.Docs.DeleteDocument(ctx, doc); err != nil {
 		t.Fatal(err)
 	}
 	res, err := New(k, Options{IndexDir: dir, NewIndex: counting}).Search(ctx, q2)

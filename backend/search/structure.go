@@ -222,7 +222,7 @@ func (s *Searcher) pageInfo(ctx context.Context, ids []int64) (map[int64]pageInf
 		}
 		ids = rest
 	}
-	docs, err := s.kb.UnitDocuments(ctx, ids)
+	docs, err := s.kb.Search.UnitDocuments(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("search: page info: %w", err)
 	}
@@ -249,7 +249,7 @@ func (s *Searcher) labelSignal(ctx context.Context, labels []label, sc *scope, b
 			// Captions are often abbreviated ("Fig. 2.", "Tab. 1"); the word index drops the dot.
 			phrases = append(phrases, l.kind[:3]+" "+l.num)
 		}
-		matches, err := s.kb.MatchingUnitTexts(ctx, ftsOr(phrases), sc.kbScope(), maxLabelPages)
+		matches, err := s.kb.Search.MatchingUnitTexts(ctx, ftsOr(phrases), sc.kbScope(), maxLabelPages)
 		if err != nil {
 			return signal{}, fmt.Errorf("search: label %s: %w", phrase, err)
 		}
@@ -290,7 +290,7 @@ func (s *Searcher) pageSignal(ctx context.Context, refs []pageRef, sc *scope, ba
 	var sig signal
 	seen := map[int64]bool{}
 	for _, r := range refs {
-		ids, err := s.kb.UnitsAtOrdinal(ctx, sc.kbScope(), r.n, r.last)
+		ids, err := s.kb.Search.UnitsAtOrdinal(ctx, sc.kbScope(), r.n, r.last)
 		if err != nil {
 			return signal{}, fmt.Errorf("search: page reference: %w", err)
 		}

@@ -94,14 +94,14 @@ func structureKB(t *testing.T) (*kb.KB, map[string]int64) {
 	ids := map[string]int64{}
 	for _, name := range []string{"paper.pdf", "report.pdf"} {
 		pages := docs[name]
-		d, _, err := k.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: name, Name: name, Kind: "pdf",
+		d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.ID, SHA256: name, Name: name, Kind: "pdf",
 			Status: kb.StatusReady, Pages: len(pages)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids[name] = d.ID
 		for i, text := range pages {
-			if _, err := k.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600,
+			if _, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 600,
 				Height: 800, Text: text, TextSource: kb.TextLayer}); err != nil {
 				t.Fatal(err)
 			}

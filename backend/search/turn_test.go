@@ -33,10 +33,10 @@ func TestSearchesTakeTurns(t *testing.T) {
 	ctx := context.Background()
 	collection(t, k, "local")
 	addPDF(t, k, collection(t, k, "local"), testdata(t, "pdf/real/blood_loss_report.pdf"))
-	if _, err := k.EnsureCollection(ctx, "remote"); err != nil {
+	if _, err := k.Docs.EnsureCollection(ctx, "remote"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := k.SetEmbedders(ctx, "remote", "test/blocking", 4, "", 0); err != nil {
+	if _, _, err := k.Docs.SetEmbedders(ctx, "remote", "test/blocking", 4, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	emb := blockingEmbedder{called: make(chan struct{}, 1), release: make(chan struct{})}

@@ -105,13 +105,13 @@ func TestVisualEmbedderFusion(t *testing.T) {
 		t.Fatal(err)
 	}
 	emb := client.Embedder("gve", true)
-	c, err := k.CreateCollection(ctx, kb.Collection{Name: "v", TextEmbedder: glove.ModelID, TextDim: glove.Dim,
+	c, err := k.Docs.CreateCollection(ctx, kb.Collection{Name: "v", TextEmbedder: glove.ModelID, TextDim: glove.Dim,
 		ImageEmbedder: emb.ModelID(), ImageDim: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := addPDF(t, k, c, testdata(t, realPDFs[0]))
-	units, err := k.Units(ctx, doc)
+	units, err := k.Content.Units(ctx, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestVisualEmbedderFusion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := k.PutVector(ctx, u.ID, emb.ModelID(), kb.ModalityImage, v[0]); err != nil {
+		if err := k.Content.PutVector(ctx, u.ID, emb.ModelID(), kb.ModalityImage, v[0]); err != nil {
 			t.Fatal(err)
 		}
 	}

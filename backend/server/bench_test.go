@@ -31,7 +31,7 @@ func BenchmarkVRAGSearch(b *testing.B) {
 	lib := f.lib
 	// 100 queries made of the corpus's own words, so they hit many different pages.
 	var words []string
-	lib.KB.EachLibraryUnitText(context.Background(), func(t string) error {
+	lib.KB.Search.EachLibraryUnitText(context.Background(), func(t string) error {
 		for _, w := range strings.Fields(t) {
 			if len(w) > 6 && !slices.Contains(words, w) {
 				words = append(words, w)

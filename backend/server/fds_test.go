@@ -40,7 +40,7 @@ func TestDescriptorsAfterABurst(t *testing.T) {
 	ctx := context.Background()
 	// Idle connections are closed after 30 s; the test does not wait that long.
 	kbtest.CloseIdleConnectionsAfter(t, f.lib.KB, 200*time.Millisecond)
-	run, err := f.lib.KB.CreateRun(ctx, kb.Run{Question: "How much blood?", Mode: "vrag"})
+	run, err := f.lib.KB.History.CreateRun(ctx, kb.Run{Question: "How much blood?", Mode: "vrag"})
 	if err != nil {
 		t.Fatal(err)
 	}

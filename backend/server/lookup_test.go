@@ -116,7 +116,7 @@ func TestAskAgainstASilentModel(t *testing.T) {
 	cancel()
 	fx.WaitFor(t, time.Minute, func() bool { return silent.Held() == 0 }, "the run to stop waiting for the model after its client left")
 	fx.WaitFor(t, time.Minute, func() bool {
-		runs, err := lib.KB.Runs(context.Background(), 0)
+		runs, err := lib.KB.History.Runs(context.Background(), 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ func (it item) unitType() string {
 
 // loadItems reads the units with the given ids (those deleted meanwhile are simply absent).
 func (s *Server) loadItems(ctx context.Context, ids []int64) (map[int64]item, error) {
-	its, err := s.lib.KB.PageItems(ctx, ids)
+	its, err := s.lib.KB.Search.PageItems(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func (s *Server) loadItems(ctx context.Context, ids []int64) (map[int64]item, er
 // fillItems is the stable order that completes a query's list when the signals found fewer than top_k units: the
 // ready documents of the collections in scope, oldest first (by document id), each in page order.
 func (s *Server) fillItems(ctx context.Context, collections []string, n int) ([]item, error) {
-	its, err := s.lib.KB.ReadyPageItems(ctx, collections, n)
+	its, err := s.lib.KB.Search.ReadyPageItems(ctx, collections, n)
 	if err != nil {
 		return nil, err
 	}

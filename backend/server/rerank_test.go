@@ -27,7 +27,7 @@ func TestSearchReranked(t *testing.T) {
 		t.Fatalf("first stage: %+v", first)
 	}
 	target := first.Data[2]
-	u, err := f.lib.KB.Unit(ctx, target.UnitID)
+	u, err := f.lib.KB.Content.Unit(ctx, target.UnitID)
 	if err != nil {
 		t.Fatal(err)
 	}

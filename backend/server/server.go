@@ -274,7 +274,7 @@ func (s *Server) unitImage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The database, not the renderer's memory, says whether the unit still exists.
-	if _, err := s.lib.KB.Unit(r.Context(), p.UnitID); err != nil {
+	if _, err := s.lib.KB.Content.Unit(r.Context(), p.UnitID); err != nil {
 		if errors.Is(err, kb.ErrNotFound) {
 			httpError(w, http.StatusNotFound, err.Error())
 		} else {
@@ -328,7 +328,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "run id must be a number")
 		return
 	}
-	if _, err := s.lib.KB.Run(r.Context(), id); err != nil {
+	if _, err := s.lib.KB.History.Run(r.Context(), id); err != nil {
 		httpError(w, http.StatusNotFound, err.Error())
 		return
 	}

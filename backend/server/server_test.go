@@ -181,7 +181,7 @@ func TestSearchNewerShape(t *testing.T) {
 		}
 		cfg, format, err := image.DecodeConfig(fh)
 		fh.Close()
-		u, _ := f.lib.KB.Unit(context.Background(), d.UnitID)
+		u, _ := f.lib.KB.Content.Unit(context.Background(), d.UnitID)
 		wantW := int(u.Width * 200 / 72)
 		if err != nil || format != "jpeg" || cfg.Width < wantW-2 || cfg.Width > wantW+2 {
 			t.Errorf("page file %s: %v %s %dx%d, want width %d", d.FilePath, err, format, cfg.Width, cfg.Height, wantW)
@@ -229,14 +229,14 @@ func TestSearchLegacyShapes(t *testing.T) {
 func TestUnitImageAndBlobs(t *testing.T) {
 	f := newFixture(t, nil)
 	ctx := context.Background()
-	docs, _ := f.lib.KB.Documents(ctx, 0)
+	docs, _ := f.lib.KB.Docs.Documents(ctx, 0)
 	var pdfDoc int64
 	for _, d := range docs {
 		if d.Kind == "pdf" {
 			pdfDoc = d.ID
 		}
 	}
-	units, _ := f.lib.KB.Units(ctx, pdfDoc)
+	units, _ := f.lib.KB.Content.Units(ctx, pdfDoc)
 	u := units[0]
 	resp := f.do(t, "GET", "/v1/units/"+itoa(u.ID)+"/image?region=100,200,500,400", f.token, nil)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/jpeg" {

@@ -11,7 +11,7 @@ import (
 // this server ran or was down. This process's own deletions purge their files at once.
 func (s *Server) SweepPages(ctx context.Context) (int, error) {
 	live := pagecache.Live{}
-	if err := s.lib.KB.DocumentKeys(ctx, live.Add); err != nil {
+	if err := s.lib.KB.Docs.DocumentKeys(ctx, live.Add); err != nil {
 		return 0, err
 	}
 	stale, err := s.lib.Pages.Scan(live.Has)

@@ -153,7 +153,7 @@ func headerSafe(s string) string {
 // search answers every query of p, and says why a reranker failed if it did for any query.
 func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, string, error) {
 	for _, c := range p.Collections {
-		if _, err := s.lib.KB.CollectionByName(ctx, c); err != nil {
+		if _, err := s.lib.KB.Docs.CollectionByName(ctx, c); err != nil {
 			return nil, "", fmt.Errorf("search_corpus %q: %w", c, err)
 		}
 	}

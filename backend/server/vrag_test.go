@@ -104,7 +104,7 @@ var edgeQueries = []string{"", "   \t\n", "zzzqqq xxyyzz", "出血量", `"unbala
 	"NOT", "*", strings.Repeat("haemorrhage ", 5000)}
 
 func unitCount(t *testing.T, lib *library.Library) int {
-	counts, err := lib.KB.ReadyUnitCounts(context.Background())
+	counts, err := lib.KB.Search.ReadyUnitCounts(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,13 +120,13 @@ func unitCount(t *testing.T, lib *library.Library) int {
 func namedUnits(t *testing.T, lib *library.Library, name string, refs bool) []kb.Unit {
 	t.Helper()
 	ctx := context.Background()
-	ids, err := lib.KB.DocumentIDsNamed(ctx, name, 0)
+	ids, err := lib.KB.Docs.DocumentIDsNamed(ctx, name, 0)
 	if err != nil || len(ids) == 0 {
 		t.Fatalf("no document %s: %v", name, err)
 	}
-	list := lib.KB.Units
+	list := lib.KB.Content.Units
 	if refs {
-		list = lib.KB.UnitRefs
+		list = lib.KB.Content.UnitRefs
 	}
 	us, err := list(ctx, ids[0])
 	if err != nil {
@@ -340,7 +340,7 @@ func TestNDCGFromFileNameAndPage(t *testing.T) {
 	var page int
 	var text string
 	var texts []string
-	if err := f.lib.KB.EachLibraryUnitText(context.Background(), func(s string) error {
+	if err := f.lib.KB.Search.EachLibraryUnitText(context.Background(), func(s string) error {
 		texts = append(texts, s)
 		return nil
 	}); err != nil {
@@ -407,9 +407,9 @@ func TestStalePageImage(t *testing.T) {
 	c := newNoTokenServer(t, lib, Options{})
 	first := c.getSearch([]string{""})[0][0].ImageFile
 	old, _ := os.ReadFile(first)
-	docs, _ := lib.KB.Documents(ctx, 0)
-	units, _ := lib.KB.Units(ctx, docs[0].ID)
-	if err := lib.KB.DeleteDocument(ctx, docs[0].ID); err != nil {
+	docs, _ := lib.KB.Docs.Documents(ctx, 0)
+	units, _ := lib.KB.Content.Units(ctx, docs[0].ID)
+	if err := lib.KB.Docs.DeleteDocument(ctx, docs[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(first); !os.IsNotExist(err) {
@@ -436,12 +436,12 @@ func TestStalePageImage(t *testing.T) {
 	// Another process deletes a document while the server runs: the files go at the next sweep, and search never
 	// returns them.
 	other := open()
-	docs, _ = other.KB.Documents(ctx, 0)
+	docs, _ = other.KB.Docs.Documents(ctx, 0)
 	var gone string
 	for _, d := range docs {
 		if d.Name == "typewriter.png" {
 			gone = d.SHA256
-			other.KB.DeleteDocument(ctx, d.ID)
+			other.KB.Docs.DeleteDocument(ctx, d.ID)
 		}
 	}
 	other.Close()

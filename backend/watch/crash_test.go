@@ -27,7 +27,7 @@ func (h *harness) startWith(o Options, hook func(*Manager)) {
 	if o.Progress == nil {
 		o.Progress = h.rec.progress
 	}
-	h.m = New(h.k, h.in, o)
+	h.m = New(StoreOf(h.k), h.in, o)
 	h.listen(h.m)
 	if hook != nil {
 		hook(h.m)
@@ -78,12 +78,12 @@ func TestCrashBetweenJournalAndDelete(t *testing.T) {
 	if n := len(h.libraryDocs("c")); n != 30 {
 		t.Fatalf("%d documents after the crash, want the 30 journalled ones still there", n)
 	}
-	if ids, _ := h.k.PendingDeletions(ctx); len(ids) != 30 {
+	if ids, _ := h.k.Docs.PendingDeletions(ctx); len(ids) != 30 {
 		t.Fatalf("%d deletions journalled, want 30", len(ids))
 	}
 	h.startWith(Options{}, nil) // the restart
 	h.waitEqual("c", dir)
-	if ids, _ := h.k.PendingDeletions(ctx); len(ids) != 0 {
+	if ids, _ := h.k.Docs.PendingDeletions(ctx); len(ids) != 0 {
 		t.Errorf("%d deletions still journalled", len(ids))
 	}
 	if n := h.blobCount(); n != 0 {
@@ -117,7 +117,7 @@ func TestInterruptedFirstPassKeepsOwnership(t *testing.T) {
 	if len(docs) == 40 {
 		t.Log("the pass finished before it was stopped; ownership is still checked")
 	}
-	rows, err := h.k.WatchedFiles(ctx, f.ID)
+	rows, err := h.k.Watch.WatchedFiles(ctx, f.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 func TestRescanCatchesMissedNotifications(t *testing.T) {
 	h := newHarness(t)
 	dir := t.TempDir()
-	h.m = New(h.k, h.in, Options{Debounce: 50 * time.Millisecond, Settle: 100 * time.Millisecond, Rescan: 400 * time.Millisecond,
+	h.m = New(StoreOf(h.k), h.in, Options{Debounce: 50 * time.Millisecond, Settle: 100 * time.Millisecond, Rescan: 400 * time.Millisecond,
 		Progress: h.rec.progress})
 	h.listen(h.m)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -56,7 +56,7 @@ func TestRemoveDuringPass(t *testing.T) {
 	removed := make(chan error, 1)
 	var once sync.Once
 	var m *Manager
-	m = New(h.k, h.in, Options{Debounce: 50 * time.Millisecond, Settle: 100 * time.Millisecond, Rescan: -1,
+	m = New(StoreOf(h.k), h.in, Options{Debounce: 50 * time.Millisecond, Settle: 100 * time.Millisecond, Rescan: -1,
 		Changed: func(s Status) {
 			if s.State == StateScanning && s.Pending > 0 {
 				once.Do(func() {

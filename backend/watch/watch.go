@@ -109,6 +109,15 @@ type Store interface {
 	PurgeBlobs(ctx context.Context) (int, error)
 }
 
+// StoreOf is the Store of an open knowledge base: its watch, document and content handles.
+func StoreOf(k *kb.KB) Store { return kbStore{k.Watch, k.Docs, k.Content} }
+
+type kbStore struct {
+	*kb.Watch
+	*kb.Docs
+	*kb.Content
+}
+
 // Manager watches the folders recorded in a knowledge base.
 type Manager struct {
 	kb Store

@@ -135,7 +135,7 @@ func newHarness(t *testing.T) *harness {
 }
 
 func (h *harness) start(exclude ...string) {
-	h.m = New(h.k, h.in, Options{Debounce: 100 * time.Millisecond, Settle: 400 * time.Millisecond, Rescan: -1, Exclude: exclude,
+	h.m = New(StoreOf(h.k), h.in, Options{Debounce: 100 * time.Millisecond, Settle: 400 * time.Millisecond, Rescan: -1, Exclude: exclude,
 		Progress: h.rec.progress})
 	h.listen(h.m)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -225,11 +225,11 @@ func diskDocs(t *testing.T, dir string) map[string]string {
 
 // libraryDocs maps the sha256 of every document of the collection to the document.
 func (h *harness) libraryDocs(collection string) map[string]kb.Document {
-	c, err := h.k.CollectionByName(context.Background(), collection)
+	c, err := h.k.Docs.CollectionByName(context.Background(), collection)
 	if err != nil {
 		return nil
 	}
-	ds, err := h.k.Documents(context.Background(), c.ID)
+	ds, err := h.k.Docs.Documents(context.Background(), c.ID)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -378,7 +378,7 @@ func TestWatchFolder(t *testing.T) {
 		if h.k.Blobs.Has(b.Blob) {
 			t.Error("the deleted file's original is still stored")
 		}
-		if us, _ := h.k.Units(ctx, b.ID); len(us) != 0 {
+		if us, _ := h.k.Content.Units(ctx, b.ID); len(us) != 0 {
 			t.Errorf("%d units of the deleted document remain", len(us))
 		}
 	})

@@ -185,13 +185,13 @@ func RunHoldsBlob(t testing.TB, k *kb.KB, runID int64, hash string) bool {
 func Units(t testing.TB, k *kb.KB) []kb.Unit {
 	t.Helper()
 	ctx := context.Background()
-	docs, err := k.Documents(ctx, 0)
+	docs, err := k.Docs.Documents(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []kb.Unit
 	for _, d := range docs {
-		us, err := k.Units(ctx, d.ID)
+		us, err := k.Content.Units(ctx, d.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,7 @@ type corpus struct {
 func newCorpus(t testing.TB) *corpus {
 	t.Helper()
 	k := kbtest.Open(t)
-	c, err := k.EnsureCollection(context.Background(), "c")
+	c, err := k.Docs.EnsureCollection(context.Background(), "c")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func newCorpus(t testing.TB) *corpus {
 func (c *corpus) add(t testing.TB, name string, texts []string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	d, _, err := c.k.AddDocument(ctx, kb.Document{CollectionID: c.coll, SHA256: fmt.Sprintf("%064d", len(c.docs)), Name: name,
+	d, _, err := c.k.Docs.AddDocument(ctx, kb.Document{CollectionID: c.coll, SHA256: fmt.Sprintf("%064d", len(c.docs)), Name: name,
 		Kind: "pdf", Status: kb.StatusReady, Pages: len(texts)})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func (c *corpus) add(t testing.TB, name string, texts []string) int64 {
 		units[i] = kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: 612, Height: 792, Text: text,
 			TextSource: kb.TextLayer}
 	}
-	if err := c.k.Batch(ctx, func(b *kb.Batch) error { _, err := b.PutUnits(ctx, units); return err }); err != nil {
+	if err := c.k.Content.Batch(ctx, func(b *kb.Batch) error { _, err := b.PutUnits(ctx, units); return err }); err != nil {
 		t.Fatal(err)
 	}
 	c.docs[name] = d.ID
@@ -94,7 +94,7 @@ func (c *corpus) add(t testing.TB, name string, texts []string) int64 {
 // remove deletes a document, its units with it.
 func (c *corpus) remove(t testing.TB, id int64) {
 	t.Helper()
-	if err := c.k.DeleteDocument(context.Background(), id); err != nil {
+	if err := c.k.Docs.DeleteDocument(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -143,7 +143,7 @@ func queryWords(t *testing.T, c *corpus, n int) [][]string {
 	var vocab []string
 	seen := map[string]bool{}
 	sep := func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\\' || r == '"' }
-	err := c.k.EachLibraryUnitText(context.Background(), func(text string) error {
+	err := c.k.Search.EachLibraryUnitText(context.Background(), func(text string) error {
 		for _, w := range strings.FieldsFunc(text, sep) {
 			w = asciiLower(w)
 			if len(vocab) < 20000 && !seen[w] && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789") == "" {
@@ -256,13 +256,13 @@ func TestIndexFollowsChanges(t *testing.T) {
 	c.add(t, "added", pdfTexts(t, "pdf/real/hsaur3-Ch_logistic_regression_glm.pdf"))
 	check("after adding a document")
 	// The 6th to 8th units by id: pages of the first document, in the main segment.
-	first, err := c.k.Units(ctx, c.docs["pdf/real/reportlab-userguide.pdf"])
+	first, err := c.k.Content.Units(ctx, c.docs["pdf/real/reportlab-userguide.pdf"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, u := range first[5:8] {
 		u.Text = "variance analysis replaced this page entirely"
-		if _, err := c.k.PutUnit(ctx, u); err != nil {
+		if _, err := c.k.Content.PutUnit(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -291,7 +291,7 @@ func TestSearchKeepsToAllowedDocuments(t *testing.T) {
 	if err != nil || !ok || len(ids) == 0 {
 		t.Fatalf("scoped search: %d hits, ok=%v err=%v", len(ids), ok, err)
 	}
-	docs, err := c.k.UnitDocuments(ctx, ids)
+	docs, err := c.k.Search.UnitDocuments(ctx, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
