@@ -440,8 +440,8 @@ func warmSearches(ctx context.Context, o LibraryOptions, cfg *config.Config, emi
 	// that cost.
 	self0, _ := cpuTimes()
 	t0 := time.Now()
-	lib.Search.UseLexicalIndex()
-	if err := lib.Search.WarmLexical(ctx); err != nil {
+	lib.Searcher.UseLexicalIndex()
+	if err := lib.Searcher.WarmLexical(ctx); err != nil {
 		return err
 	}
 	self1, _ := cpuTimes()
@@ -449,7 +449,7 @@ func warmSearches(ctx context.Context, o LibraryOptions, cfg *config.Config, emi
 		RSSMB: peakrss.MB()})
 	for _, mode := range []search.Mode{search.Hybrid, search.Dense, search.BM25} {
 		q := func(i int) error {
-			_, err := lib.Search.Search(ctx, search.Query{Text: o.Queries[i%len(o.Queries)], K: 10, Mode: mode})
+			_, err := lib.Searcher.Search(ctx, search.Query{Text: o.Queries[i%len(o.Queries)], K: 10, Mode: mode})
 			return err
 		}
 		if err := measure(ctx, fmt.Sprintf("search, in process, warm (%s)", mode), o.Searches, 1, q, emit, true); err != nil {

@@ -270,8 +270,8 @@ func (b *warmBench) requests(res *WarmResult, o WarmOptions, qs []string, warmed
 		return srv.URL, func() { srv.Close(); s.Close() }, nil
 	}
 	// The searcher's indexes load once, before any timed request, as a long-running server has them.
-	b.lib.Search.UseLexicalIndex()
-	if _, err := b.lib.Search.Search(b.ctx, search.Query{Text: qs[0], K: o.TopK}); err != nil {
+	b.lib.Searcher.UseLexicalIndex()
+	if _, err := b.lib.Searcher.Search(b.ctx, search.Query{Text: qs[0], K: o.TopK}); err != nil {
 		return err
 	}
 	url, stop, err := serve(pagecache.New(filepath.Join(b.dir, "cache-cold"), pagecache.Options{MaxBytes: 64 << 30}))

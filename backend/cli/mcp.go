@@ -33,7 +33,7 @@ Logs go to stderr; stdout carries only the protocol.`,
 					return err
 				}
 				defer lib.Close()
-				lib.Search.UseLexicalIndex() // a long-lived process: full-text search from memory
+				lib.Searcher.UseLexicalIndex() // a long-lived process: full-text search from memory
 				log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 				if err := mcp.New(lib, mcp.Options{Log: log}).ServeStdio(ctx); err != nil && ctx.Err() == nil {
 					return fmt.Errorf("mcp: %w", err)

@@ -65,23 +65,12 @@ func init() {
 					return err
 				}
 				defer lib.Close()
-				kbase, s := lib.KB, lib.Search
-				q := search.Query{Text: strings.Join(args, " "), K: k, Mode: m, Structure: &sw, NoRerank: noRerank}
+				req := library.SearchRequest{Text: strings.Join(args, " "), K: k, Mode: m, Structure: &sw,
+					NoRerank: noRerank, Scope: library.Scope{Collection: collection, DocumentNames: docs, Where: where}}
 				if weights != "" { // else the searcher's defaults, which depend on the collection's embedder
-					q.Weights = &wts
+					req.Weights = &wts
 				}
-				if collection != "" {
-					q.Collections = []string{collection}
-				}
-				if len(docs) > 0 {
-					if q.DocumentIDs, err = search.ResolveDocuments(ctx, kbase, collection, docs); err != nil {
-						return err
-					}
-				}
-				if q.Where, err = facets.ParseWhere(where); err != nil {
-					return err
-				}
-				res, err := s.Search(ctx, q)
+				res, err := lib.Search(ctx, req)
 				if err != nil {
 					return err
 				}

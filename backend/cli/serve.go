@@ -70,7 +70,7 @@ only (0600) unless --group-readable or cache.pages_group_readable: run the train
 					return err
 				}
 				defer lib.Close()
-				lib.Search.UseLexicalIndex() // a long-lived process: full-text search from memory
+				lib.Searcher.UseLexicalIndex() // a long-lived process: full-text search from memory
 				for _, c := range prerenderOnly {
 					if _, err := lib.KB.Docs.CollectionByName(ctx, c); err != nil {
 						return fmt.Errorf("--prerender-collection %q: %w", c, err)

@@ -83,7 +83,7 @@ func (c *core) start(ctx context.Context, ui UI) {
 		return
 	}
 	c.lib = lib
-	lib.Search.UseLexicalIndex() // the window searches all session long: full-text ranking from memory
+	lib.Searcher.UseLexicalIndex() // the window searches all session long: full-text ranking from memory
 	c.ingester = lib.Ingester(c.ingestOpts)
 	// Documents left half-done by a previous session continue in the background; then collections whose units
 	// lack vectors of their pinned embedders (an embedder change, an older knowledge base) are re-embedded.

@@ -11,9 +11,9 @@ import (
 
 	"proofglass/backend/buildinfo"
 	"proofglass/backend/config"
-	"proofglass/backend/facets"
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
+	"proofglass/backend/library"
 	"proofglass/backend/sample"
 	"proofglass/backend/search"
 )
@@ -213,22 +213,15 @@ func (s *LibraryService) SearchWhere(query, collection, where string, k int) (se
 	if err := checkFacet("where", where); err != nil {
 		return search.Result{}, err
 	}
-	filter, err := facets.ParseWhere(where)
-	if err != nil {
-		return search.Result{}, err
-	}
 	if err := checkName("collection", collection); err != nil {
 		return search.Result{}, err
 	}
-	k = min(max(k, 0), maxK)
+	k = min(max(k, 0), library.MaxSearchK)
 	if err := s.c.ready(); err != nil {
 		return search.Result{}, err
 	}
-	q := search.Query{Text: query, K: k, Where: filter}
-	if collection != "" {
-		q.Collections = []string{collection}
-	}
-	return s.c.lib.Search.Search(s.c.ctx, q)
+	return s.c.lib.Search(s.c.ctx, library.SearchRequest{Text: query, K: k,
+		Scope: library.Scope{Collection: collection, Where: where}})
 }
 
 // addFilters are the files the add dialog offers: every format ingest reads, then each format, then all files.

@@ -20,7 +20,6 @@ const (
 	maxKeyBytes      = 4096      // an API key or a PDF password
 	maxPaths         = 10000     // files in one AddPaths
 	maxPathBytes     = 4096
-	maxK             = 200  // results of one search
 	maxImageWidthPx  = 8192 // a page image for the viewer
 	maxID            = 1 << 53
 	defaultImageSize = 1024

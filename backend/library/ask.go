@@ -3,14 +3,12 @@ package library
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"sync/atomic"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/facets"
-	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/model"
 	"proofglass/backend/search"
@@ -58,9 +56,7 @@ func (l *Library) Documents(ctx context.Context, s Scope) ([]int64, error) {
 	}
 	refs = append(refs, s.DocumentNames...)
 	if s.Collection != "" {
-		if _, err := l.KB.Docs.CollectionByName(ctx, s.Collection); errors.Is(err, kb.ErrNotFound) {
-			return nil, refused(fmt.Errorf("collection %q: %w", s.Collection, ErrNoCollection))
-		} else if err != nil {
+		if err := l.collectionExists(ctx, s.Collection); err != nil {
 			return nil, err
 		}
 	}

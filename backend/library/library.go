@@ -29,10 +29,10 @@ const renderCacheBytes = 64 << 20
 
 // Library is an open data directory.
 type Library struct {
-	Config *config.Config
-	KB     *kb.KB
-	Search *search.Searcher
-	PDF    *pdf.Renderer
+	Config   *config.Config
+	KB       *kb.KB
+	Searcher *search.Searcher
+	PDF      *pdf.Renderer
 	// Pages holds the page image files the HTTP server hands to VRAG clients; a deleted document's files go with it.
 	Pages *pagecache.Cache
 
@@ -76,7 +76,7 @@ func OpenConfig(ctx context.Context, cfg *config.Config) (*Library, error) {
 		Pages:     pages,
 		pdfClient: pc,
 	}
-	l.Search = search.New(k, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir(),
+	l.Searcher = search.New(k, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir(),
 		Rerank: l.RerankStage, PageImage: l.rerankImage})
 	return l, nil
 }
@@ -95,7 +95,7 @@ func PagesDir(cfg *config.Config) string { return filepath.Join(cfg.CacheDir(), 
 func (l *Library) Close() error {
 	l.closeIngesters()
 	l.pdfClient.Close()
-	l.Search.Close()
+	l.Searcher.Close()
 	return l.KB.Close()
 }
 
@@ -127,7 +127,7 @@ func (l *Library) AgentDeps(chat model.Chat, log *slog.Logger) kbagent.Deps {
 	if log == nil {
 		log = slog.Default()
 	}
-	return kbagent.Deps{KB: l.KB, Search: l.Search, PDF: l.PDF, Chat: chat, Log: log, Password: l.PDFPassword,
+	return kbagent.Deps{KB: l.KB, Search: l.Searcher, PDF: l.PDF, Chat: chat, Log: log, Password: l.PDFPassword,
 		Grounder: l.Grounder(), LookupTimeout: lookupTimeout(log)}
 }
 

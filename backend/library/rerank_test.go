@@ -34,7 +34,7 @@ func TestRerankFromSettings(t *testing.T) {
 	q := search.Query{Text: "sample size calculation", K: 3}
 
 	set(config.Rerank{Kind: config.RerankEndpoint, Provider: "reranker", Model: "bge-reranker-v2-m3", Candidates: 4})
-	res, err := lib.Search.Search(ctx, q)
+	res, err := lib.Searcher.Search(ctx, q)
 	if err != nil || res.Rerank == nil || !res.Rerank.Reranked || res.Rerank.Candidates > 4 {
 		t.Fatalf("%v %+v", err, res.Rerank)
 	}
@@ -46,7 +46,7 @@ func TestRerankFromSettings(t *testing.T) {
 	}
 
 	set(config.Rerank{Kind: config.RerankEndpoint, Provider: "reranker", Model: "jina-reranker-m0", Images: true, Candidates: 2})
-	if res, err = lib.Search.Search(ctx, q); err != nil || !res.Rerank.Reranked {
+	if res, err = lib.Searcher.Search(ctx, q); err != nil || !res.Rerank.Reranked {
 		t.Fatalf("%v %+v", err, res.Rerank)
 	}
 	last := srv.Requests()[len(srv.Requests())-1]
@@ -57,7 +57,7 @@ func TestRerankFromSettings(t *testing.T) {
 
 	set(config.Rerank{})
 	n := len(srv.Requests())
-	if res, err = lib.Search.Search(ctx, q); err != nil || res.Rerank != nil || len(srv.Requests()) != n {
+	if res, err = lib.Searcher.Search(ctx, q); err != nil || res.Rerank != nil || len(srv.Requests()) != n {
 		t.Errorf("reranking off: %v %+v, %d more requests", err, res.Rerank, len(srv.Requests())-n)
 	}
 

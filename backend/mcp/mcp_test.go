@@ -296,8 +296,8 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 			"query not a string": {map[string]any{"query": 7}, "query"},
 			"k too large":        {map[string]any{"query": "x", "k": 500}, "k must be between"},
 			"too many images":    {map[string]any{"query": "x", "images": 50}, "images must be between"},
-			"unknown collection": {map[string]any{"query": "x", "collection": "nope"}, `no collection named "nope"`},
-			"unknown document":   {map[string]any{"query": "x", "document_ids": []int64{999999}}, "no document 999999"},
+			"unknown collection": {map[string]any{"query": "x", "collection": "nope"}, `collection "nope": no such collection`},
+			"unknown document":   {map[string]any{"query": "x", "document_ids": []int64{999999}}, "document 999999: not found"},
 			"bad mode":           {map[string]any{"query": "x", "mode": "magic"}, "unknown mode"},
 			"bad where":          {map[string]any{"query": "x", "where": "colour=red"}, "not facet=value"},
 		} {

@@ -25,7 +25,7 @@ func TestSearchToolReranked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	first, err := lib.Search.Search(ctx, search.Query{Text: "blood loss", K: 3})
+	first, err := lib.Searcher.Search(ctx, search.Query{Text: "blood loss", K: 3})
 	if err != nil || len(first.Hits) != 3 {
 		t.Fatalf("first stage: %v %+v", err, first)
 	}
@@ -47,13 +47,7 @@ func TestSearchToolReranked(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ct, st := sdk.NewInMemoryTransports()
-	go New(lib, Options{}).srv.Run(ctx, st)
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectInMemory(t, lib, Options{})
 	search := func() (SearchOut, string) {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{"query": "blood loss", "k": 3, "images": 0}})
 		if err != nil || res.IsError {

@@ -101,17 +101,13 @@ func (s *Server) search(ctx context.Context, _ *sdk.CallToolRequest, in SearchIn
 	case in.ImageWidth != 0 && (in.ImageWidth < 128 || in.ImageWidth > 1024):
 		return nil, out, errors.New("image_width must be between 128 and 1024")
 	}
-	mode, err := search.ParseMode(in.Mode)
-	if err != nil {
+	if err := scopeLimits(in.Where, in.DocumentIDs); err != nil {
 		return nil, out, err
 	}
-	query := search.Query{Text: q, K: or(in.K, 5), Mode: mode}
-	if err := s.scope(ctx, &query, in.Collection, in.DocumentIDs, in.Where); err != nil {
-		return nil, out, err
-	}
-	res, err := s.lib.Search.Search(ctx, query)
+	res, err := s.lib.Search(ctx, library.SearchRequest{Text: q, K: or(in.K, 5), Mode: search.Mode(in.Mode),
+		Scope: library.Scope{Collection: in.Collection, Documents: in.DocumentIDs, Where: in.Where}})
 	if err != nil {
-		return nil, out, fmt.Errorf("search: %w", err)
+		return nil, out, err
 	}
 	images := defaultImages
 	if in.Images != nil {
@@ -157,30 +153,6 @@ func scopeLimits(where string, docs []int64) error {
 	if len(docs) > 100 {
 		return errors.New("at most 100 document_ids")
 	}
-	return nil
-}
-
-func (s *Server) scope(ctx context.Context, q *search.Query, collection string, docs []int64, where string) error {
-	if err := scopeLimits(where, docs); err != nil {
-		return err
-	}
-	f, err := facets.ParseWhere(where)
-	if err != nil {
-		return err
-	}
-	q.Where = f
-	if collection != "" {
-		if _, err := s.lib.KB.Docs.CollectionByName(ctx, collection); err != nil {
-			return fmt.Errorf("no collection named %q", collection)
-		}
-		q.Collections = []string{collection}
-	}
-	for _, id := range docs {
-		if _, err := s.lib.KB.Docs.Document(ctx, id); err != nil {
-			return fmt.Errorf("no document %d", id)
-		}
-	}
-	q.DocumentIDs = docs
 	return nil
 }
 

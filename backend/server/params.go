@@ -46,7 +46,8 @@ type searchParams struct {
 	Mode        search.Mode
 	// Where admits only documents whose facets pass it ("org=acme,year=2022"); with it set, no page from outside
 	// the filter completes a short list.
-	Where kb.FacetFilter
+	Where     kb.FacetFilter
+	WhereText string // as given, for the library's scope
 }
 
 // maxWhereBytes bounds a facet filter (a few clauses are plenty).
@@ -157,7 +158,7 @@ func (p searchParams) finish(queries, corpus []string, mode, where string) (sear
 	if err != nil {
 		return p, badParam{err.Error()}
 	}
-	p.Where = f
+	p.Where, p.WhereText = f, where
 	if p.TopK < 1 || p.TopK > MaxTopK {
 		return p, badf("top_k must be between 1 and %d, got %d", MaxTopK, p.TopK)
 	}

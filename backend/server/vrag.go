@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"proofglass/backend/kb"
+	"proofglass/backend/library"
 	"proofglass/backend/search"
 )
 
@@ -104,7 +104,7 @@ func (s *Server) answerSearch(w http.ResponseWriter, r *http.Request, p searchPa
 	}
 	switch {
 	case err == nil:
-	case errors.Is(err, kb.ErrNotFound):
+	case errors.Is(err, library.ErrNoCollection):
 		detail(w, http.StatusNotFound, err.Error())
 		return
 	case r.Context().Err() != nil:
@@ -152,12 +152,12 @@ func headerSafe(s string) string {
 
 // search answers every query of p, and says why a reranker failed if it did for any query.
 func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, string, error) {
-	for _, c := range p.Collections {
-		if _, err := s.lib.KB.Docs.CollectionByName(ctx, c); err != nil {
-			return nil, "", fmt.Errorf("search_corpus %q: %w", c, err)
-		}
+	base, err := s.lib.SearchQuery(ctx, library.SearchRequest{K: p.TopK, Mode: p.Mode, Collections: p.Collections,
+		Scope: library.Scope{Where: p.WhereText}})
+	if err != nil {
+		return nil, "", fmt.Errorf("search_corpus: %w", err)
 	}
-	hits, rerankErr := s.searchDistinct(ctx, p)
+	hits, rerankErr := s.searchDistinct(ctx, base, p.Queries)
 	if err := ctx.Err(); err != nil {
 		return nil, rerankErr, err
 	}
@@ -178,13 +178,13 @@ func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, str
 
 // searchDistinct searches the queries of p, each distinct one once (a rollout batch repeats queries, and blanks),
 // on up to a goroutine a CPU; it says why a reranker failed if it did for any query.
-func (s *Server) searchDistinct(ctx context.Context, p searchParams) ([][]search.Hit, string) {
+func (s *Server) searchDistinct(ctx context.Context, base search.Query, queries []string) ([][]search.Hit, string) {
 	var rerankMu sync.Mutex
 	rerankErr := ""
-	hits := make([][]search.Hit, len(p.Queries))
+	hits := make([][]search.Hit, len(queries))
 	first := map[string]int{}
 	var distinct []int
-	for i, q := range p.Queries {
+	for i, q := range queries {
 		if _, ok := first[q]; !ok {
 			first[q] = i
 			distinct = append(distinct, i)
@@ -198,7 +198,7 @@ func (s *Server) searchDistinct(ctx context.Context, p searchParams) ([][]search
 			defer wg.Done()
 			for i := range next {
 				var failed string
-				hits[i], failed = s.searchOne(ctx, p, p.Queries[i])
+				hits[i], failed = s.searchOne(ctx, base, queries[i])
 				if failed != "" {
 					rerankMu.Lock()
 					rerankErr = failed
@@ -212,7 +212,7 @@ func (s *Server) searchDistinct(ctx context.Context, p searchParams) ([][]search
 	}
 	close(next)
 	wg.Wait()
-	for i, q := range p.Queries {
+	for i, q := range queries {
 		hits[i] = hits[first[q]]
 	}
 	return hits, rerankErr
@@ -337,12 +337,13 @@ func queryResultOf(cs []candidate, paths map[int64]string, topK int) queryResult
 
 // searchOne runs one query; a blank query finds nothing, and a query the engine rejects is logged and answered in
 // fill order like one that finds nothing. The second result says why the reranker failed, if it did.
-func (s *Server) searchOne(ctx context.Context, p searchParams, text string) ([]search.Hit, string) {
+func (s *Server) searchOne(ctx context.Context, base search.Query, text string) ([]search.Hit, string) {
 	if strings.TrimSpace(text) == "" || ctx.Err() != nil {
 		return nil, ""
 	}
-	res, err := s.lib.Search.Search(ctx, search.Query{Text: text, K: p.TopK, Mode: p.Mode, Collections: p.Collections,
-		Where: p.Where})
+	q := base
+	q.Text = text
+	res, err := s.lib.Searcher.Search(ctx, q)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Warn("search: query failed; answered in fill order", "err", err)
