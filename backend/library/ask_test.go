@@ -72,15 +72,7 @@ func TestPrepareScopeAndRefusals(t *testing.T) {
 				c.req.Question = ""
 			}
 			_, err := lib.Prepare(ctx, c.req)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("err %v, want one saying %q", err, c.want)
-			}
-			if !IsRequestError(err) {
-				t.Errorf("%v is not a RequestError", err)
-			}
-			if c.is != nil && !errors.Is(err, c.is) {
-				t.Errorf("%v is not %v", err, c.is)
-			}
+			wantRefusal(t, err, c.want, c.is)
 			if n := len(chat.Requests()); n != 0 {
 				t.Errorf("a refused question called the model %d times", n)
 			}
@@ -142,5 +134,19 @@ func TestAskStoresTheTurnWithTheSettingsDefaults(t *testing.T) {
 	})
 	if !errors.Is(err, kb.ErrNotFound) || !strings.Contains(err.Error(), "4242") {
 		t.Errorf("unknown conversation: %v", err)
+	}
+}
+
+// wantRefusal fails the test unless err is a RequestError saying want (and, with is, wrapping it).
+func wantRefusal(t *testing.T, err error, want string, is error) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err %v, want one saying %q", err, want)
+	}
+	if !IsRequestError(err) {
+		t.Errorf("%v is not a RequestError", err)
+	}
+	if is != nil && !errors.Is(err, is) {
+		t.Errorf("%v is not %v", err, is)
 	}
 }

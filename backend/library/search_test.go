@@ -2,8 +2,6 @@ package library
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"testing"
 
 	"proofglass/backend/kb"
@@ -75,15 +73,7 @@ func TestSearchScopeAndRefusals(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c.req.Text = "blood loss"
 			_, err := lib.Search(ctx, c.req)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("err %v, want one saying %q", err, c.want)
-			}
-			if !IsRequestError(err) {
-				t.Errorf("%v is not a RequestError", err)
-			}
-			if c.is != nil && !errors.Is(err, c.is) {
-				t.Errorf("%v is not %v", err, c.is)
-			}
+			wantRefusal(t, err, c.want, c.is)
 		})
 	}
 }

@@ -47,12 +47,7 @@ func callText(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // the library's too: exercise checks them).
 func TestAskTakesTheSettingsStepBound(t *testing.T) {
 	l := newLibrary(t)
-	ctx := context.Background()
-	lib, err := library.Open(ctx, l.data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := l.open(t)
 
 	// A model that searches forever: the run stops at the settings' bound, one model call per step.
 	calls := map[int]int{}

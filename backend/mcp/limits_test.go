@@ -13,7 +13,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"proofglass/backend/fixture"
-	"proofglass/backend/library"
 	"proofglass/backend/model/modeltest"
 	"proofglass/backend/server"
 )
@@ -66,11 +65,7 @@ func TestAskSharesRunLimitsAndStopsWhenTheClientLeaves(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "test-key")
 	t.Setenv("PROOFGLASS_MODEL_LOOKUP_TIMEOUT", "10m") // the runs wait on the model until their clients leave
 	ctx := context.Background()
-	lib, err := library.Open(ctx, l.data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := l.open(t)
 	const token = "limits-test-token-93b1"
 	srv, err := server.New(lib, server.Options{Token: token, Addr: "127.0.0.1:0"})
 	if err != nil {

@@ -116,6 +116,17 @@ func newLibrary(t *testing.T) testLibrary {
 	return l
 }
 
+// open opens the library for the test; it is closed when the test ends.
+func (l testLibrary) open(t *testing.T) *library.Library {
+	t.Helper()
+	lib, err := library.Open(context.Background(), l.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	return lib
+}
+
 // scriptedModel starts the model and points the openai provider profile at it (for this process and its children).
 func scriptedModel(t *testing.T, word string) {
 	hs := httptest.NewServer(&modeltest.Server{Turns: []string{
@@ -145,12 +156,7 @@ func TestStdio(t *testing.T) {
 func TestStreamableHTTP(t *testing.T) {
 	l := newLibrary(t)
 	scriptedModel(t, l.word)
-	ctx := context.Background()
-	lib, err := library.Open(ctx, l.data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := l.open(t)
 	srv, err := server.New(lib, server.Options{Token: "s3cret-mcp-7d41e0b2", Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"proofglass/backend/library"
 )
 
 // TestGetPageBounds: a sliver of a page asked at the largest width is capped on both sides (not a 54×76351 strip
@@ -18,11 +16,7 @@ import (
 func TestGetPageBounds(t *testing.T) {
 	l := newLibrary(t)
 	ctx := context.Background()
-	lib, err := library.Open(ctx, l.data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := l.open(t)
 	s := New(lib, Options{})
 	for name, region := range map[string][]float64{
 		"0.001 wide":  {0.5, 0, 0.501, 1},

@@ -9,7 +9,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"proofglass/backend/config"
-	"proofglass/backend/library"
 	"proofglass/backend/rerank/reranktest"
 	"proofglass/backend/search"
 )
@@ -20,11 +19,7 @@ import (
 func TestSearchToolReranked(t *testing.T) {
 	l := newLibrary(t)
 	ctx := context.Background()
-	lib, err := library.Open(ctx, l.data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
+	lib := l.open(t)
 	first, err := lib.Searcher.Search(ctx, search.Query{Text: "blood loss", K: 3})
 	if err != nil || len(first.Hits) != 3 {
 		t.Fatalf("first stage: %v %+v", err, first)

@@ -21,73 +21,18 @@ func e2eClient(t *testing.T) *Client {
 }
 
 func TestE2EChatStreamsDeterministically(t *testing.T) {
-	c := e2eClient(t)
-	ctx := modeltest.E2EContext(t)
-	run := func() (model.Delta, int) {
-		st, err := c.Chat(ctx, model.Request{Model: "tiny-bigram", Messages: []model.Message{model.TextMessage(model.RoleUser, "Tell me about the war.")},
-			Options: model.Options{Temperature: ptr(0.0), MaxTokens: 24}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return modeltest.Drain(t, st)
-	}
-	a, chunks := run()
-	if chunks < 2 || a.Content == "" {
-		t.Errorf("want a streamed reply in several chunks, got %d chunks: %q", chunks, a.Content)
-	}
-	if !a.Done || (a.FinishReason != "stop" && a.FinishReason != "length") {
-		t.Errorf("done %v finish %q", a.Done, a.FinishReason)
-	}
-	if a.Usage == nil || a.Usage.PromptTokens == 0 || a.Usage.CompletionTokens == 0 {
-		t.Errorf("usage %+v", a.Usage)
-	}
-	b, _ := run()
-	if a.Content != b.Content {
-		t.Errorf("temperature 0 must repeat: %q vs %q", a.Content, b.Content)
-	}
+	modeltest.StreamsDeterministically(t, e2eClient(t), "tiny-bigram")
 }
 
 func TestE2EImageReachesVisionModel(t *testing.T) {
-	c := e2eClient(t)
-	ctx := modeltest.E2EContext(t)
-	img := modeltest.ChartPNG(t)
-	prompt := func(parts ...model.Part) int {
-		st, err := c.Chat(ctx, model.Request{Model: "tiny-vision", Messages: []model.Message{{Role: model.RoleUser, Parts: parts}},
-			Options: model.Options{Temperature: ptr(0.0), MaxTokens: 4}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := model.Collect(st)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Usage == nil {
-			t.Fatal("no usage")
-		}
-		return d.Usage.PromptTokens
-	}
-	without := prompt(model.Part{Text: "What is this?"})
-	with := prompt(model.Part{Text: "What is this?"}, model.Part{Image: img})
-	t.Logf("prompt tokens: %d with the image, %d without", with, without)
-	if with <= without {
-		t.Errorf("prompt tokens with the image %d, without %d: the image did not reach the model", with, without)
-	}
+	modeltest.ImageReachesModel(t, e2eClient(t), "tiny-vision")
 }
 
 func TestE2EEmbedSimilarityOrder(t *testing.T) {
 	c := e2eClient(t)
 	e := c.Embedder("glove-embed")
-	vs, err := e.Embed(modeltest.E2EContext(t), []model.EmbedInput{{Text: "cat"}, {Text: "kitten"}, {Text: "stock"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) != 3 || e.Dim() != 100 || e.ModelID() != "ollama/glove-embed" || e.SupportsImages() {
-		t.Fatalf("%d vectors, dim %d, id %s", len(vs), e.Dim(), e.ModelID())
-	}
-	ck, cs := modeltest.Cosine(vs[0], vs[1]), modeltest.Cosine(vs[0], vs[2])
-	t.Logf("cos(cat,kitten)=%.3f cos(cat,stock)=%.3f", ck, cs)
-	if ck <= cs+0.1 {
-		t.Errorf("cos(cat,kitten)=%.3f should exceed cos(cat,stock)=%.3f", ck, cs)
+	if dim := modeltest.EmbedsByMeaning(t, e); dim != 100 || e.Dim() != 100 || e.ModelID() != "ollama/glove-embed" || e.SupportsImages() {
+		t.Fatalf("dim %d (%d declared), id %s", dim, e.Dim(), e.ModelID())
 	}
 	if _, err := e.Embed(modeltest.E2EContext(t), []model.EmbedInput{{Image: modeltest.ChartPNG(t)}}); !errors.Is(err, model.ErrNoVision) {
 		t.Errorf("image embed: err = %v, want ErrNoVision", err)
