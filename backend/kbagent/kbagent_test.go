@@ -13,7 +13,6 @@ import (
 	"proofglass/backend/agent"
 	"proofglass/backend/imagefile"
 	"proofglass/backend/kb"
-	"proofglass/backend/pdf"
 	"proofglass/backend/search"
 	"proofglass/backend/vision"
 )
@@ -48,16 +47,8 @@ func TestRetrieverMapsHits(t *testing.T) {
 }
 
 func TestRendererPDFPage(t *testing.T) {
-	k := openKB(t)
-	c := pdfClient(t)
-	_, ids := addPDF(t, k, c, "papers", testdata(t, testPDF))
-	r := &Renderer{KB: k, PDF: pdf.NewRenderer(c, nil, 2)}
+	r, u, info := firstPDFPage(t)
 	ctx := context.Background()
-	u := ID(ids[0])
-	info, err := r.PageInfo(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A4 is 595.28 x 841.89 pt: at 200 DPI 1653.6 x 2338.6 px.
 	if info.Size != (vision.Size{W: 1654, H: 2339}) || !info.Vector {
 		t.Fatalf("page info %+v", info)
@@ -118,20 +109,7 @@ func TestRendererImageUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	normal, err := k.Blobs.Put(res.Normal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	col, _ := k.Docs.EnsureCollection(ctx, "pics")
-	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: normal, Name: "bkf_plot.png", Kind: "image", Status: kb.StatusReady, Pages: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW),
-		Height: float64(res.NormalH), ImageBlob: normal})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id, _ := addImageUnit(t, k, "bkf_plot.png", "", "", res)
 	r := &Renderer{KB: k}
 	info, err := r.PageInfo(ctx, ID(id))
 	if err != nil {
@@ -152,8 +130,7 @@ func TestRendererImageUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, _ := k.Blobs.Get(normal)
-	want, _ := vision.Decode(stored)
+	want, _ := vision.Decode(res.Normal)
 	if !sameImage(full, want) {
 		t.Fatal("whole image at its own size must be the stored pixels")
 	}

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"proofglass/backend/agent"
 	"proofglass/backend/fixture"
+	"proofglass/backend/imagefile"
 	"proofglass/backend/kb"
 	"proofglass/backend/kb/kbtest"
 	"proofglass/backend/pdf"
@@ -75,4 +77,46 @@ func addPDF(t testing.TB, k *kb.KB, c *pdf.Client, coll string, path string) (kb
 		ids = append(ids, id)
 	}
 	return d, ids
+}
+
+// firstPDFPage renders the test PDF's first page: its renderer, unit and page info.
+func firstPDFPage(t *testing.T) (*Renderer, string, agent.PageInfo) {
+	t.Helper()
+	k := openKB(t)
+	c := pdfClient(t)
+	_, ids := addPDF(t, k, c, "papers", testdata(t, testPDF))
+	r := &Renderer{KB: k, PDF: pdf.NewRenderer(c, nil, 2)}
+	u := ID(ids[0])
+	info, err := r.PageInfo(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, u, info
+}
+
+// addImageUnit stores an image document (its original blob and meta as given) with one unit of its normalised
+// pixels, as ingest does, and returns the unit's id and the blob of those pixels.
+func addImageUnit(t *testing.T, k *kb.KB, name, orig, meta string, res *imagefile.Result) (int64, string) {
+	t.Helper()
+	ctx := context.Background()
+	normal, err := k.Blobs.Put(res.Normal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sha := orig
+	if sha == "" {
+		sha = normal
+	}
+	col, _ := k.Docs.EnsureCollection(ctx, "pics")
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: sha, Name: name, Kind: "image", Blob: orig,
+		Status: kb.StatusReady, Pages: 1, Meta: meta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW),
+		Height: float64(res.NormalH), ImageBlob: normal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, normal
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"proofglass/backend/imagefile"
-	"proofglass/backend/kb"
 	"proofglass/backend/vision"
 )
 
@@ -52,20 +51,9 @@ func TestCropOfLargeImageIsFullResolution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	normal, _ := k.Blobs.Put(res.Normal)
 	orig, _ := k.Blobs.Put(data)
-	col, _ := k.Docs.EnsureCollection(ctx, "pics")
 	meta := `{"width":` + itoa(res.Width) + `,"height":` + itoa(res.Height) + `}`
-	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: orig, Name: "large.jpg", Kind: "image", Blob: orig,
-		Status: kb.StatusReady, Pages: 1, Meta: meta})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: 1, Kind: kb.UnitImage, Width: float64(res.NormalW),
-		Height: float64(res.NormalH), ImageBlob: normal})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id, normal := addImageUnit(t, k, "large.jpg", orig, meta, res)
 	r := &Renderer{KB: k}
 	info, err := r.PageInfo(ctx, ID(id))
 	if err != nil {

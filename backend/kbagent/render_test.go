@@ -7,7 +7,6 @@ import (
 	"math"
 	"testing"
 
-	"proofglass/backend/pdf"
 	"proofglass/backend/vision"
 )
 
@@ -55,16 +54,8 @@ func TestFitRender(t *testing.T) {
 // for pixel with the same region cut from the whole page's render: the clip and the fitting to the asked size shift
 // nothing. Shifts of one pixel either way must match worse.
 func TestRenderPDFRegionAligned(t *testing.T) {
-	k := openKB(t)
-	c := pdfClient(t)
-	_, ids := addPDF(t, k, c, "papers", testdata(t, testPDF))
-	r := &Renderer{KB: k, PDF: pdf.NewRenderer(c, nil, 2)}
+	r, u, info := firstPDFPage(t)
 	ctx := context.Background()
-	u := ID(ids[0])
-	info, err := r.PageInfo(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ps := vision.VRAGSize(info.Size)
 	page, err := r.Render(ctx, u, vision.Rect{}, ps)
 	if err != nil {
