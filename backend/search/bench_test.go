@@ -39,6 +39,18 @@ func vocab(b *testing.B) []string {
 	return out
 }
 
+// openSynthKB opens the synthetic library of n units (synthKB), closed when the benchmark ends.
+func openSynthKB(b *testing.B, n int) (*kb.KB, string) {
+	b.Helper()
+	dir := synthKB(b, n)
+	k, err := kb.Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { k.Close() })
+	return k, dir
+}
+
 // synthKB builds (once per directory) a knowledge base of n page units in 100-page documents, each page 150
 // Zipf-distributed English words with word boxes and its built-in text vector, then saves the dense index.
 // PROOFGLASS_BENCH_DIR keeps it between runs.
@@ -154,13 +166,8 @@ func percentile(d []time.Duration, p float64) time.Duration {
 //	go test -run X -bench SearchLatency -benchtime 1x ./backend/search/
 func BenchmarkSearchLatency(b *testing.B) {
 	n := benchUnits()
-	dir := synthKB(b, n)
+	k, dir := openSynthKB(b, n)
 	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer k.Close()
 	fts := New(k, Options{IndexDir: filepath.Join(dir, "index"), RecheckEvery: time.Second})
 	mem := New(k, Options{IndexDir: filepath.Join(dir, "index"), RecheckEvery: time.Second, Lexical: true})
 	defer mem.Close()

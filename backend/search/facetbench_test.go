@@ -17,13 +17,8 @@ import (
 // questions naming a company and a year and for questions naming none (where only the organisation lookup runs).
 func BenchmarkFacetSignal(b *testing.B) {
 	n := benchUnits()
-	dir := synthKB(b, n)
+	k, dir := openSynthKB(b, n)
 	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer k.Close()
 	// Facets for every document (rewritten each run; the library itself is kept by PROOFGLASS_BENCH_DIR).
 	docs, err := k.Docs.Documents(ctx, 0)
 	if err != nil {

@@ -136,3 +136,32 @@ func addTextPages(t testing.TB, k *kb.KB, c kb.Collection, name string, pages []
 	}
 	return d.ID
 }
+
+// firstPageWith puts pages in one document and, for each named structure weighting, searches them by BM25 for
+// question and returns the first hit's page.
+func firstPageWith(t *testing.T, pages []string, question string, weightings map[string]StructureWeights) map[string]int {
+	t.Helper()
+	k := openKB(t)
+	addTextPages(t, k, collection(t, k, "c"), "c", pages)
+	s := New(k, Options{})
+	first := map[string]int{}
+	for name, sw := range weightings {
+		res, err := s.Search(context.Background(), Query{Text: question, K: 2, Mode: BM25, Structure: &sw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatalf("%s: no hit for %q", name, question)
+		}
+		first[name] = res.Hits[0].Page
+	}
+	return first
+}
+
+// openWithRealPDF opens a knowledge base holding the first real test PDF in collection "c".
+func openWithRealPDF(t *testing.T) *kb.KB {
+	t.Helper()
+	k := openKB(t)
+	addPDF(t, k, collection(t, k, "c"), testdata(t, realPDFs[0]))
+	return k
+}

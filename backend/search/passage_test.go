@@ -1,7 +1,7 @@
 package search
 
 import (
-	"context"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -50,34 +50,15 @@ func TestPassageShare(t *testing.T) {
 // TestPassageRerank checks that of two pages holding the question's words, the one that holds them together comes
 // first with the passage boost, although BM25 alone prefers the page that repeats one of them.
 func TestPassageRerank(t *testing.T) {
-	ctx := context.Background()
-	k := openKB(t)
-	c := collection(t, k, "p")
 	filler := strings.Repeat(" filler", 2*passageWidth)
 	pages := []string{
 		"The loss loss" + filler + " curve" + filler + " color.", // scattered, "loss" twice
 		"The loss curve color is blue." + filler + filler,        // together
 	}
-	addTextPages(t, k, c, "p", pages)
-	s := New(k, Options{})
-	cases := map[string]struct {
-		passage float64
-		first   int
-	}{
-		"bm25-alone":    {0, 1},
-		"passage-boost": {1, 2},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			res, err := s.Search(ctx, Query{Text: "What is the color of the loss curve?", K: 2, Mode: BM25,
-				Structure: &StructureWeights{Passage: tc.passage}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Hits) != 2 || res.Hits[0].Page != tc.first {
-				t.Fatalf("hits %+v; want page %d first", res.Hits, tc.first)
-			}
-		})
+	got := firstPageWith(t, pages, "What is the color of the loss curve?",
+		map[string]StructureWeights{"bm25-alone": {}, "passage-boost": {Passage: 1}})
+	if want := map[string]int{"bm25-alone": 1, "passage-boost": 2}; !maps.Equal(got, want) {
+		t.Errorf("first pages %v, want %v", got, want)
 	}
 }
 

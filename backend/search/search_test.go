@@ -157,9 +157,7 @@ func TestDenseFindsPageByItsOwnText(t *testing.T) {
 
 func TestHybridCarriesEverySignal(t *testing.T) {
 	ctx := context.Background()
-	k := openKB(t)
-	c := collection(t, k, "c")
-	addPDF(t, k, c, testdata(t, realPDFs[0]))
+	k := openWithRealPDF(t)
 	w := DefaultWeights // plain, equal-weight fusion
 	res, err := New(k, Options{}).Search(ctx, Query{Text: "analysis of variance weight gain rats", K: 5, Weights: &w,
 		Structure: &StructureWeights{}})
@@ -497,9 +495,7 @@ func cosine(a, b []float32) float64 {
 
 func TestIndexFollowsNewVectors(t *testing.T) {
 	ctx := context.Background()
-	k := openKB(t)
-	c := collection(t, k, "c")
-	addPDF(t, k, c, testdata(t, realPDFs[0]))
+	k := openWithRealPDF(t)
 	s := New(k, Options{})
 	q := "logistic regression plasma fibrinogen"
 	res, err := s.Search(ctx, Query{Text: q, K: 40, Mode: Dense})
@@ -511,7 +507,7 @@ func TestIndexFollowsNewVectors(t *testing.T) {
 			t.Fatal("document found before it was added")
 		}
 	}
-	doc := addPDF(t, k, c, testdata(t, realPDFs[2]))
+	doc := addPDF(t, k, collection(t, k, "c"), testdata(t, realPDFs[2]))
 	res, err = s.Search(ctx, Query{Text: q, K: 3, Mode: Dense})
 	if err != nil {
 		t.Fatal(err)
@@ -553,9 +549,7 @@ func TestSearchErrors(t *testing.T) {
 
 func TestPersistedIndexReopened(t *testing.T) {
 	ctx := context.Background()
-	k := openKB(t)
-	c := collection(t, k, "c")
-	addPDF(t, k, c, testdata(t, realPDFs[0]))
+	k := openWithRealPDF(t)
 	dir := t.TempDir()
 	builds := 0
 	counting := func(dim int, ids []int64, vecs [][]float32) (Index, error) {
@@ -588,7 +582,7 @@ func TestPersistedIndexReopened(t *testing.T) {
 	}
 	// New vectors make the file stale: it is brought up to date with just the new vectors (no rebuild), saved, and
 	// the new document is found, by this searcher and by the next one from the file alone.
-	doc := addPDF(t, k, c, testdata(t, realPDFs[2]))
+	doc := addPDF(t, k, collection(t, k, "c"), testdata(t, realPDFs[2]))
 	q2 := Query{Text: "logistic regression plasma fibrinogen", K: 3, Mode: Dense}
 	for i := range 2 {
 		res, err := New(k, Options{IndexDir: dir, NewIndex: counting}).Search(ctx, q2)
@@ -623,9 +617,7 @@ func TestPersistedIndexReopened(t *testing.T) {
 // With only the built-in embedder, default hybrid ranking follows BM25 at the top, dense adding a small share.
 func TestBuiltinEmbedderDefersToBM25(t *testing.T) {
 	ctx := context.Background()
-	k := openKB(t)
-	c := collection(t, k, "c")
-	addPDF(t, k, c, testdata(t, realPDFs[0]))
+	k := openWithRealPDF(t)
 	s := New(k, Options{})
 	q := "analysis of variance weight gain rats"
 	base := &StructureWeights{} // the base fusion alone: structure signals are tested in structure_test.go

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -137,33 +138,14 @@ func TestLabelSignalPrefersCaptions(t *testing.T) {
 // TestLabelSignalAbbreviated checks that a caption written "Fig. 3." is found for "Figure 3" although the page
 // never spells the word out.
 func TestLabelSignalAbbreviated(t *testing.T) {
-	ctx := context.Background()
-	k := openKB(t)
-	c := collection(t, k, "a")
 	pages := []string{
 		"The title of each figure stands below it; the title of the third figure names the gash.",
 		"Fig. 3. Diagram of a breccia gash.",
 	}
-	addTextPages(t, k, c, "a", pages)
-	s := New(k, Options{})
-	cases := map[string]struct {
-		label float64
-		first int
-	}{
-		"bm25-alone": {0, 1},
-		"labels":     {1, 2},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			res, err := s.Search(ctx, Query{Text: "What is the title of Figure 3?", K: 2, Mode: BM25,
-				Structure: &StructureWeights{Label: tc.label}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Hits) == 0 || res.Hits[0].Page != tc.first {
-				t.Fatalf("hits %+v; want page %d first", res.Hits, tc.first)
-			}
-		})
+	got := firstPageWith(t, pages, "What is the title of Figure 3?",
+		map[string]StructureWeights{"bm25-alone": {}, "labels": {Label: 1}})
+	if want := map[string]int{"bm25-alone": 1, "labels": 2}; !maps.Equal(got, want) {
+		t.Errorf("first pages %v, want %v", got, want)
 	}
 }
 
