@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -47,30 +46,15 @@ func (k *store) blobsOf(ctx context.Context, where string, args ...any) ([]strin
 	return blobsOf(ctx, k.db, where, args...)
 }
 
-// querier is a database or a transaction.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
 func blobsOf(ctx context.Context, q querier, where string, args ...any) ([]string, error) {
 	all := make([]any, 0, 4*len(args))
 	for range 4 {
 		all = append(all, args...)
 	}
-	rows, err := q.QueryContext(ctx, fmt.Sprintf(documentBlobsSQL, where), all...)
-	if err != nil {
-		return nil, fmt.Errorf("list document blobs: %w", err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, q, "list document blobs", func(r rowScanner) (h string, err error) {
+		err = r.Scan(&h)
+		return
+	}, fmt.Sprintf(documentBlobsSQL, where), all...)
 }
 
 // removeUnreferenced deletes those of the candidate blobs that no row refers to any more. Only candidates are

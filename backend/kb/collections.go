@@ -63,7 +63,7 @@ const collectionCols = `c.id, c.name, c.text_embedder, c.text_dim, c.image_embed
 	(SELECT count(*) FROM documents d WHERE d.collection_id = c.id),
 	(SELECT count(*) FROM units u JOIN documents d ON d.id = u.document_id WHERE d.collection_id = c.id)`
 
-func scanCollection(row interface{ Scan(...any) error }) (Collection, error) {
+func scanCollection(row rowScanner) (Collection, error) {
 	var c Collection
 	var ts int64
 	err := row.Scan(&c.ID, &c.Name, &c.TextEmbedder, &c.TextDim, &c.ImageEmbedder, &c.ImageDim, &ts, &c.Documents, &c.Units)
@@ -73,20 +73,7 @@ func scanCollection(row interface{ Scan(...any) error }) (Collection, error) {
 
 // Collections lists all collections by name.
 func (k *Docs) Collections(ctx context.Context) ([]Collection, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT `+collectionCols+` FROM collections c ORDER BY c.name`)
-	if err != nil {
-		return nil, fmt.Errorf("list collections: %w", err)
-	}
-	defer rows.Close()
-	var out []Collection
-	for rows.Next() {
-		c, err := scanCollection(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "list collections", scanCollection, `SELECT `+collectionCols+` FROM collections c ORDER BY c.name`)
 }
 
 // CollectionByName finds a collection.

@@ -35,21 +35,11 @@ func (k *store) deletedDocs(ctx context.Context, where string, arg int64) ([]Del
 }
 
 func deletedDocs(ctx context.Context, q querier, where string, args ...any) ([]Deleted, error) {
-	rows, err := q.QueryContext(ctx, `SELECT d.id, c.name, d.sha256, d.name FROM documents d
+	return queryAll(ctx, q, "list deleted documents", func(r rowScanner) (d Deleted, err error) {
+		err = r.Scan(&d.ID, &d.Collection, &d.SHA256, &d.Name)
+		return
+	}, `SELECT d.id, c.name, d.sha256, d.name FROM documents d
 		JOIN collections c ON c.id = d.collection_id WHERE `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Deleted
-	for rows.Next() {
-		var d Deleted
-		if err := rows.Scan(&d.ID, &d.Collection, &d.SHA256, &d.Name); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
 }
 
 func (k *store) fireDeleted(ctx context.Context, ds []Deleted) {
@@ -174,18 +164,8 @@ func (k *Docs) PendingBlobDeletions(ctx context.Context) (int, error) {
 }
 
 func (k *store) strings(ctx context.Context, q string, args ...any) ([]string, error) {
-	rows, err := k.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "read strings", func(r rowScanner) (s string, err error) {
+		err = r.Scan(&s)
+		return
+	}, q, args...)
 }

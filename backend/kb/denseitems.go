@@ -161,20 +161,10 @@ func (k *Search) IndexItemsByID(ctx context.Context, vs VectorSet, ids []int64, 
 }
 
 func (k *store) ids(ctx context.Context, q string, args ...any) ([]int64, error) {
-	rows, err := k.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "read ids", func(r rowScanner) (id int64, err error) {
+		err = r.Scan(&id)
+		return
+	}, q, args...)
 }
 
 // IndexedIDs lists the ids of vs's items, unsorted.

@@ -39,7 +39,7 @@ type Document struct {
 const documentCols = `id, collection_id, sha256, name, source_path, kind, mime, size_bytes, blob, status, error, pages,
 	duration_ms, meta, created_at, updated_at`
 
-func scanDocument(row interface{ Scan(...any) error }) (Document, error) {
+func scanDocument(row rowScanner) (Document, error) {
 	var d Document
 	var c, u int64
 	err := row.Scan(&d.ID, &d.CollectionID, &d.SHA256, &d.Name, &d.SourcePath, &d.Kind, &d.MIME, &d.SizeBytes, &d.Blob,
@@ -124,20 +124,7 @@ func (k *Docs) Documents(ctx context.Context, collectionID int64) ([]Document, e
 		q += ` WHERE collection_id = ?`
 		args = append(args, collectionID)
 	}
-	rows, err := k.db.QueryContext(ctx, q+` ORDER BY id DESC`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list documents: %w", err)
-	}
-	defer rows.Close()
-	var out []Document
-	for rows.Next() {
-		d, err := scanDocument(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "list documents", scanDocument, q+` ORDER BY id DESC`, args...)
 }
 
 // UpdateDocument writes the mutable fields of d (status, error, pages, duration, meta, kind, mime, blob).

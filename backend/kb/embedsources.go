@@ -20,20 +20,10 @@ type EmbedSource struct {
 
 // EmbedSources lists a document's units by ordinal, as embedding reads them.
 func (k *Content) EmbedSources(ctx context.Context, documentID int64) ([]EmbedSource, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT id, ordinal, text, image_blob FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
-	if err != nil {
-		return nil, fmt.Errorf("read units: %w", err)
-	}
-	defer rows.Close()
-	var out []EmbedSource
-	for rows.Next() {
-		var s EmbedSource
-		if err := rows.Scan(&s.UnitID, &s.Ordinal, &s.Text, &s.ImageBlob); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "read units", func(r rowScanner) (s EmbedSource, err error) {
+		err = r.Scan(&s.UnitID, &s.Ordinal, &s.Text, &s.ImageBlob)
+		return
+	}, `SELECT id, ordinal, text, image_blob FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
 }
 
 // staleEmbedsSQL lists a document's units with whether a text vector and passages of an embedder and dimension are
@@ -47,20 +37,10 @@ const staleEmbedsSQL = `SELECT u.id, u.ordinal, u.text, u.image_blob,
 // StaleEmbedSources is EmbedSources with HasTextVector and HasPassages set for text embedder textEmbedder of
 // dimension dim: what re-embedding a document decides from.
 func (k *Content) StaleEmbedSources(ctx context.Context, documentID int64, textEmbedder string, dim int) ([]EmbedSource, error) {
-	rows, err := k.db.QueryContext(ctx, staleEmbedsSQL, textEmbedder, dim, textEmbedder, dim, documentID)
-	if err != nil {
-		return nil, fmt.Errorf("read units: %w", err)
-	}
-	defer rows.Close()
-	var out []EmbedSource
-	for rows.Next() {
-		var s EmbedSource
-		if err := rows.Scan(&s.UnitID, &s.Ordinal, &s.Text, &s.ImageBlob, &s.HasTextVector, &s.HasPassages); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "read units", func(r rowScanner) (s EmbedSource, err error) {
+		err = r.Scan(&s.UnitID, &s.Ordinal, &s.Text, &s.ImageBlob, &s.HasTextVector, &s.HasPassages)
+		return
+	}, staleEmbedsSQL, textEmbedder, dim, textEmbedder, dim, documentID)
 }
 
 // UnitCount is the number of units a document has.

@@ -51,7 +51,7 @@ func (k *History) CreateEvaluation(ctx context.Context, e Evaluation) (Evaluatio
 const evalCols = `id, dataset, collection, config_key, config, status, created_at, updated_at,
 	(SELECT count(*) FROM evaluation_items i WHERE i.evaluation_id = evaluations.id)`
 
-func scanEvaluation(row interface{ Scan(...any) error }) (Evaluation, error) {
+func scanEvaluation(row rowScanner) (Evaluation, error) {
 	var e Evaluation
 	var cfg string
 	var cr, up int64
@@ -84,20 +84,7 @@ func (k *History) UnfinishedEvaluation(ctx context.Context, key string) (Evaluat
 
 // Evaluations lists evaluations newest first.
 func (k *History) Evaluations(ctx context.Context) ([]Evaluation, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT `+evalCols+` FROM evaluations ORDER BY id DESC`)
-	if err != nil {
-		return nil, fmt.Errorf("list evaluations: %w", err)
-	}
-	defer rows.Close()
-	var out []Evaluation
-	for rows.Next() {
-		e, err := scanEvaluation(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "list evaluations", scanEvaluation, `SELECT `+evalCols+` FROM evaluations ORDER BY id DESC`)
 }
 
 // FinishEvaluation marks an evaluation done.

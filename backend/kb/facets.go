@@ -241,20 +241,10 @@ func (k *Facets) DocumentsWithoutFacets(ctx context.Context, all bool) ([]int64,
 
 // LeadingUnitTexts returns the ids and texts of a document's first n units, in order.
 func (k *Facets) LeadingUnitTexts(ctx context.Context, docID int64, n int) ([]UnitText, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT id, text FROM units WHERE document_id = ? ORDER BY ordinal LIMIT ?`, docID, n)
-	if err != nil {
-		return nil, fmt.Errorf("first pages of document %d: %w", docID, err)
-	}
-	defer rows.Close()
-	var out []UnitText
-	for rows.Next() {
-		var u UnitText
-		if err := rows.Scan(&u.ID, &u.Text); err != nil {
-			return nil, fmt.Errorf("first pages of document %d: %w", docID, err)
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, fmt.Sprintf("first pages of document %d", docID), func(r rowScanner) (u UnitText, err error) {
+		err = r.Scan(&u.ID, &u.Text)
+		return
+	}, `SELECT id, text FROM units WHERE document_id = ? ORDER BY ordinal LIMIT ?`, docID, n)
 }
 
 // CollectionFacetValues lists, for each named facet, the distinct effective values of the ready documents of a

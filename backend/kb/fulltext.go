@@ -135,22 +135,12 @@ type UnitText struct {
 // MatchingUnitTexts lists up to limit units of sc matching the FTS5 query match in the word index, with their text.
 func (k *Search) MatchingUnitTexts(ctx context.Context, match string, sc Scope, limit int) ([]UnitText, error) {
 	where, args := sc.where()
-	rows, err := k.db.QueryContext(ctx, `SELECT u.id, u.text FROM units_fts JOIN units u ON u.id = units_fts.rowid
+	return queryAll(ctx, k.db, "read matching unit texts", func(r rowScanner) (u UnitText, err error) {
+		err = r.Scan(&u.ID, &u.Text)
+		return
+	}, `SELECT u.id, u.text FROM units_fts JOIN units u ON u.id = units_fts.rowid
 			JOIN documents d ON d.id = u.document_id WHERE units_fts MATCH ? AND `+where+` LIMIT ?`,
 		append(append([]any{match}, args...), limit)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []UnitText
-	for rows.Next() {
-		var u UnitText
-		if err := rows.Scan(&u.ID, &u.Text); err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
 }
 
 // UnitsAtOrdinal lists up to 200 units of sc at an ordinal (a page number), or, with last, each document's last.

@@ -213,7 +213,7 @@ func (k *History) FinishRun(ctx context.Context, runID int64, status, answer str
 
 const runCols = `id, coalesce(conversation_id, 0), question, mode, provider, model, status, answer, usage, started_at, finished_at`
 
-func scanRun(row interface{ Scan(...any) error }) (Run, error) {
+func scanRun(row rowScanner) (Run, error) {
 	var r Run
 	var usage string
 	var st, fin int64
@@ -243,20 +243,7 @@ func (k *History) Runs(ctx context.Context, limit int) ([]Run, error) {
 	if limit <= 0 {
 		limit = -1
 	}
-	rows, err := k.db.QueryContext(ctx, `SELECT `+runCols+` FROM runs ORDER BY id DESC LIMIT ?`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list runs: %w", err)
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list runs: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "list runs", scanRun, `SELECT `+runCols+` FROM runs ORDER BY id DESC LIMIT ?`, limit)
 }
 
 // PutGraphNode stores or replaces a memory-graph node of a run.

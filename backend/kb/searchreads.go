@@ -13,21 +13,11 @@ import (
 // ImageEmbedder, ImageDim): Collections also counts documents and units, which scans every unit, too slow to run on
 // each search of a large knowledge base.
 func (k *Search) CollectionEmbedders(ctx context.Context) ([]Collection, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT id, name, text_embedder, text_dim, image_embedder, image_dim
+	return queryAll(ctx, k.db, "list collections", func(r rowScanner) (c Collection, err error) {
+		err = r.Scan(&c.ID, &c.Name, &c.TextEmbedder, &c.TextDim, &c.ImageEmbedder, &c.ImageDim)
+		return
+	}, `SELECT id, name, text_embedder, text_dim, image_embedder, image_dim
 		FROM collections ORDER BY name`)
-	if err != nil {
-		return nil, fmt.Errorf("list collections: %w", err)
-	}
-	defer rows.Close()
-	var out []Collection
-	for rows.Next() {
-		var c Collection
-		if err := rows.Scan(&c.ID, &c.Name, &c.TextEmbedder, &c.TextDim, &c.ImageEmbedder, &c.ImageDim); err != nil {
-			return nil, fmt.Errorf("list collections: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
 }
 
 func idArgs(ids []int64) (string, []any) {
@@ -73,22 +63,12 @@ func (k *Search) DocumentNamings(ctx context.Context, ids []int64) ([]DocumentNa
 		return nil, nil
 	}
 	in, args := idArgs(ids)
-	rows, err := k.db.QueryContext(ctx, `SELECT d.id, d.name, d.meta,
+	return queryAll(ctx, k.db, "document names", func(r rowScanner) (n DocumentNaming, err error) {
+		err = r.Scan(&n.ID, &n.Name, &n.Meta, &n.FirstUnitText)
+		return
+	}, `SELECT d.id, d.name, d.meta,
 		coalesce((SELECT u.text FROM units u WHERE u.document_id = d.id ORDER BY u.ordinal LIMIT 1), '')
 		FROM documents d WHERE d.id IN (`+in+`)`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("document names: %w", err)
-	}
-	defer rows.Close()
-	var out []DocumentNaming
-	for rows.Next() {
-		var n DocumentNaming
-		if err := rows.Scan(&n.ID, &n.Name, &n.Meta, &n.FirstUnitText); err != nil {
-			return nil, fmt.Errorf("document names: %w", err)
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
 }
 
 const vectorFingerprintSQL = `SELECT count(*), total(unit_id) FROM vectors WHERE embedder = ? AND modality = ?`

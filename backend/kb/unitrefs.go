@@ -13,7 +13,7 @@ import (
 const unitRefCols = `id, document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text_source, thumb_blob, image_blob`
 
 // scanUnitRef reads unitRefCols, then any further columns selected after them into more.
-func scanUnitRef(row interface{ Scan(...any) error }, more ...any) (Unit, error) {
+func scanUnitRef(row rowScanner, more ...any) (Unit, error) {
 	var u Unit
 	err := row.Scan(append([]any{&u.ID, &u.DocumentID, &u.Ordinal, &u.Kind, &u.Width, &u.Height, &u.TStartMS, &u.TEndMS,
 		&u.TextSource, &u.ThumbBlob, &u.ImageBlob}, more...)...)

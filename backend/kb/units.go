@@ -167,10 +167,10 @@ func unitsName(units []Unit) string {
 
 const unitCols = `id, document_id, ordinal, kind, width, height, t_start_ms, t_end_ms, text, text_source, words, thumb_blob, image_blob`
 
-func scanUnit(row interface{ Scan(...any) error }) (Unit, error) { return scanUnitWords(row, nil) }
+func scanUnit(row rowScanner) (Unit, error) { return scanUnitWords(row, nil) }
 
 // scanUnitWords is scanUnit keeping only the words keep accepts (all when keep is nil).
-func scanUnitWords(row interface{ Scan(...any) error }, keep func(text string) bool) (Unit, error) {
+func scanUnitWords(row rowScanner, keep func(text string) bool) (Unit, error) {
 	var u Unit
 	var words string
 	err := row.Scan(&u.ID, &u.DocumentID, &u.Ordinal, &u.Kind, &u.Width, &u.Height, &u.TStartMS, &u.TEndMS, &u.Text,
@@ -195,20 +195,7 @@ func (k *Content) Unit(ctx context.Context, id int64) (Unit, error) {
 
 // Units lists a document's units in order.
 func (k *Content) Units(ctx context.Context, documentID int64) ([]Unit, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT `+unitCols+` FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
-	if err != nil {
-		return nil, fmt.Errorf("list units of document %d: %w", documentID, err)
-	}
-	defer rows.Close()
-	var out []Unit
-	for rows.Next() {
-		u, err := scanUnit(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, fmt.Sprintf("list units of document %d", documentID), scanUnit, `SELECT `+unitCols+` FROM units WHERE document_id = ? ORDER BY ordinal`, documentID)
 }
 
 // PutFrames replaces the keyframes of a clip unit.
@@ -229,20 +216,10 @@ func (k *Content) PutFrames(ctx context.Context, unitID int64, frames []Frame) e
 
 // Frames lists a clip's keyframes by time.
 func (k *Content) Frames(ctx context.Context, unitID int64) ([]Frame, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT t_ms, blob, text FROM frames WHERE unit_id = ? ORDER BY t_ms`, unitID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Frame
-	for rows.Next() {
-		var f Frame
-		if err := rows.Scan(&f.TMS, &f.Blob, &f.Text); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, k.db, "read frames", func(r rowScanner) (f Frame, err error) {
+		err = r.Scan(&f.TMS, &f.Blob, &f.Text)
+		return
+	}, `SELECT t_ms, blob, text FROM frames WHERE unit_id = ? ORDER BY t_ms`, unitID)
 }
 
 // Modalities of vectors.
@@ -362,21 +339,11 @@ func markSteps(ctx context.Context, db execer, documentID int64, steps []Step) e
 
 // Steps lists the recorded steps of a document.
 func (k *Content) Steps(ctx context.Context, documentID int64) ([]Step, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT ordinal, stage, status, error FROM ingest_steps WHERE document_id = ?
+	return queryAll(ctx, k.db, "read steps", func(r rowScanner) (s Step, err error) {
+		err = r.Scan(&s.Ordinal, &s.Stage, &s.Status, &s.Error)
+		return
+	}, `SELECT ordinal, stage, status, error FROM ingest_steps WHERE document_id = ?
 		ORDER BY ordinal, stage`, documentID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Step
-	for rows.Next() {
-		var s Step
-		if err := rows.Scan(&s.Ordinal, &s.Stage, &s.Status, &s.Error); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }
 
 // UnitsByID returns the units with the given ids, a query per 500 ids; ids that do not exist are left out.
