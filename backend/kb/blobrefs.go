@@ -25,20 +25,11 @@ func (k *KB) ReferencedBlobs(ctx context.Context) (map[string]bool, error) {
 }
 
 func (k *store) referencedBlobs(ctx context.Context) (map[string]bool, error) {
-	rows, err := k.db.QueryContext(ctx, blobRefsSQL)
-	if err != nil {
-		return nil, fmt.Errorf("list blob references: %w", err)
-	}
-	defer rows.Close()
-	refs := map[string]bool{}
-	for rows.Next() {
+	return queryMap(ctx, k.db, "list blob references", func(r rowScanner) (string, bool, error) {
 		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		refs[h] = true
-	}
-	return refs, rows.Err()
+		err := r.Scan(&h)
+		return h, true, err
+	}, blobRefsSQL)
 }
 
 // blobsOf returns the blobs the selected documents refer to.

@@ -169,21 +169,12 @@ func (k *Docs) DocumentIDsByName(ctx context.Context, collection string) (map[st
 	if err != nil {
 		return nil, err
 	}
-	rows, err := k.db.QueryContext(ctx, `SELECT id, name FROM documents WHERE collection_id = ? ORDER BY id DESC`, c.ID)
-	if err != nil {
-		return nil, fmt.Errorf("document ids of %s: %w", collection, err)
-	}
-	defer rows.Close()
-	out := map[string]int64{}
-	for rows.Next() {
+	return queryMap(ctx, k.db, fmt.Sprintf("document ids of %s", collection), func(r rowScanner) (string, int64, error) {
 		var id int64
 		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return nil, err
-		}
-		out[name] = id
-	}
-	return out, rows.Err()
+		err := r.Scan(&id, &name)
+		return name, id, err
+	}, `SELECT id, name FROM documents WHERE collection_id = ? ORDER BY id DESC`, c.ID)
 }
 
 // DocumentIDsNamed lists, oldest first, the documents with exactly this name, in one collection (all when

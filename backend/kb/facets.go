@@ -172,20 +172,11 @@ func (k *Facets) DocumentsWhere(ctx context.Context, f FacetFilter) (map[int64]b
 	if where == "" {
 		where = "1"
 	}
-	rows, err := k.db.QueryContext(ctx, `SELECT d.id FROM documents d WHERE `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("documents where: %w", err)
-	}
-	defer rows.Close()
-	out := map[int64]bool{}
-	for rows.Next() {
+	return queryMap(ctx, k.db, "documents where", func(r rowScanner) (int64, bool, error) {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("documents where: %w", err)
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+		err := r.Scan(&id)
+		return id, true, err
+	}, `SELECT d.id FROM documents d WHERE `+where, args...)
 }
 
 // FacetValue is one distinct value of a facet with the documents that have it.

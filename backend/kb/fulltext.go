@@ -45,20 +45,11 @@ func (sc Scope) where() (string, []any) {
 // ScopeDocuments lists the documents a scope admits.
 func (k *Search) ScopeDocuments(ctx context.Context, sc Scope) (map[int64]bool, error) {
 	where, args := sc.where()
-	rows, err := k.db.QueryContext(ctx, `SELECT d.id FROM documents d WHERE `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("documents in scope: %w", err)
-	}
-	defer rows.Close()
-	docs := map[int64]bool{}
-	for rows.Next() {
+	return queryMap(ctx, k.db, "documents in scope", func(r rowScanner) (int64, bool, error) {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("documents in scope: %w", err)
-		}
-		docs[id] = true
-	}
-	return docs, rows.Err()
+		err := r.Scan(&id)
+		return id, true, err
+	}, `SELECT d.id FROM documents d WHERE `+where, args...)
 }
 
 // Ranked is a ranking of units: ids, best first, with their scores.

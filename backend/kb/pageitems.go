@@ -89,20 +89,11 @@ func (k *Search) ReadyPageItems(ctx context.Context, collections []string, n int
 // ReadyUnitCounts is the number of units (pages, images, clips) of the ready documents of each collection: what a
 // served collection's page files number when all are rendered.
 func (k *Search) ReadyUnitCounts(ctx context.Context) (map[string]int, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT c.name, count(*) FROM units u JOIN documents d ON d.id = u.document_id
-		JOIN collections c ON c.id = d.collection_id WHERE d.status = 'ready' GROUP BY c.id`)
-	if err != nil {
-		return nil, fmt.Errorf("count units: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
+	return queryMap(ctx, k.db, "count units", func(r rowScanner) (string, int, error) {
 		var name string
 		var n int
-		if err := rows.Scan(&name, &n); err != nil {
-			return nil, fmt.Errorf("count units: %w", err)
-		}
-		out[name] = n
-	}
-	return out, rows.Err()
+		err := r.Scan(&name, &n)
+		return name, n, err
+	}, `SELECT c.name, count(*) FROM units u JOIN documents d ON d.id = u.document_id
+		JOIN collections c ON c.id = d.collection_id WHERE d.status = 'ready' GROUP BY c.id`)
 }

@@ -45,3 +45,18 @@ func eachRow(ctx context.Context, q querier, what string, fn func(*sql.Rows) err
 	}
 	return nil
 }
+
+// queryMap runs query and returns a map of one entry per row, read by scan; what names the read in its errors. The
+// map is never nil.
+func queryMap[K comparable, V any](ctx context.Context, q querier, what string, scan func(rowScanner) (K, V, error), query string, args ...any) (map[K]V, error) {
+	out := map[K]V{}
+	err := eachRow(ctx, q, what, func(rows *sql.Rows) error {
+		k, v, err := scan(rows)
+		out[k] = v
+		return err
+	}, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -101,19 +101,10 @@ func (k *Search) UnitsAwaitingEmbedding(ctx context.Context) (map[int64]int, err
 	if !some {
 		return map[int64]int{}, nil
 	}
-	rows, err := k.db.QueryContext(ctx, pendingEmbedsSQL)
-	if err != nil {
-		return nil, fmt.Errorf("count units awaiting embedding: %w", err)
-	}
-	defer rows.Close()
-	out := map[int64]int{}
-	for rows.Next() {
+	return queryMap(ctx, k.db, "count units awaiting embedding", func(r rowScanner) (int64, int, error) {
 		var c int64
 		var n int
-		if err := rows.Scan(&c, &n); err != nil {
-			return nil, err
-		}
-		out[c] = n
-	}
-	return out, rows.Err()
+		err := r.Scan(&c, &n)
+		return c, n, err
+	}, pendingEmbedsSQL)
 }

@@ -115,21 +115,12 @@ func (k *Watch) SetWatchScanned(ctx context.Context, id int64, at time.Time, err
 
 // WatchedFiles returns the files recorded for a folder, by Rel.
 func (k *Watch) WatchedFiles(ctx context.Context, folderID int64) (map[string]WatchedFile, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT rel, size, mtime_ns, sha256, coalesce(document_id, 0), owned, mode
-		FROM watch_files WHERE folder_id = ?`, folderID)
-	if err != nil {
-		return nil, fmt.Errorf("list watched files: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]WatchedFile{}
-	for rows.Next() {
+	return queryMap(ctx, k.db, "list watched files", func(row rowScanner) (string, WatchedFile, error) {
 		var r WatchedFile
-		if err := rows.Scan(&r.Rel, &r.Size, &r.MtimeNS, &r.SHA256, &r.DocumentID, &r.Owned, &r.Mode); err != nil {
-			return nil, err
-		}
-		out[r.Rel] = r
-	}
-	return out, rows.Err()
+		err := row.Scan(&r.Rel, &r.Size, &r.MtimeNS, &r.SHA256, &r.DocumentID, &r.Owned, &r.Mode)
+		return r.Rel, r, err
+	}, `SELECT rel, size, mtime_ns, sha256, coalesce(document_id, 0), owned, mode
+		FROM watch_files WHERE folder_id = ?`, folderID)
 }
 
 // ApplyWatchedFiles removes the rows of a folder named by remove and writes put (replacing rows of the same rel) in
