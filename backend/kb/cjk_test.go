@@ -67,8 +67,7 @@ func TestHasCJKMatchesGLOB(t *testing.T) {
 // again, and is deleted, and that the database stays consistent.
 func TestCJKColumnFollowsText(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
 	count := func(q string) int {
 		var n int

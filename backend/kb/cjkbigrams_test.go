@@ -42,11 +42,7 @@ func TestBigramIndexFollowsUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	put := func(ord int, text string) int64 {
-		id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: ord, Kind: UnitPage, Text: text})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
+		return addUnit(t, k, Unit{DocumentID: d.ID, Ordinal: ord, Kind: UnitPage, Text: text})
 	}
 	p1 := put(1, "鲁迅《祝福》是其中一种假文")
 	p2 := put(2, "English only, about 鲁 nothing")

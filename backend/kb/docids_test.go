@@ -9,15 +9,10 @@ import (
 
 func TestDocumentIDsByName(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	other, _ := k.Docs.CreateCollection(ctx, Collection{Name: "other"})
 	add := func(coll int64, sha, name string) int64 {
-		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: name, Kind: "pdf"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d.ID
+		return addDoc(t, k, Document{CollectionID: coll, SHA256: sha, Name: name, Kind: "pdf"})
 	}
 	a := add(c.ID, "1", "a.pdf")
 	padded := add(c.ID, "2", " a.pdf ")

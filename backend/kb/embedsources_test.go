@@ -9,8 +9,7 @@ import (
 
 func TestEmbedSources(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
 	other, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "2", Name: "2.pdf", Kind: "pdf"})
 	img, _ := k.Blobs.Put([]byte("jpeg"))
@@ -100,8 +99,7 @@ func TestStaleEmbedsPlan(t *testing.T) {
 
 func TestUnitID(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
 	id, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage})
 	for _, tc := range []struct {

@@ -65,8 +65,7 @@ func TestEncodeWordsIsTheStoredForm(t *testing.T) {
 // columns must be byte-identical and read back as the same words; a blob that is not the stored form is refused.
 func TestEncodedWordsStoreAsWords(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d1, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "a", Name: "a.pdf", Kind: "pdf"})
 	d2, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "b", Name: "b.pdf", Kind: "pdf"})
 	words := [][]Word{

@@ -13,7 +13,7 @@ import (
 // the user's own organisation.
 func facetLibrary(t testing.TB, n int) *KB {
 	t.Helper()
-	k := openTestTB(t)
+	k := openTest(t)
 	ctx := context.Background()
 	stmts := fmt.Sprintf(`INSERT INTO collections(id, name, text_embedder, text_dim, created_at) VALUES (1, 'c', 'e', 1, 0);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < %d)
@@ -27,17 +27,6 @@ ANALYZE;`, n)
 	if _, err := k.db.ExecContext(ctx, stmts); err != nil {
 		t.Fatal(err)
 	}
-	return k
-}
-
-func openTestTB(t testing.TB) *KB {
-	t.Helper()
-	dir := t.TempDir()
-	k, err := Open(context.Background(), dir+"/proofglass.db", dir+"/blobs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { k.Close() })
 	return k
 }
 

@@ -13,19 +13,11 @@ func TestFullTextAndScope(t *testing.T) {
 	a, _ := k.Docs.CreateCollection(ctx, Collection{Name: "a"})
 	b, _ := k.Docs.CreateCollection(ctx, Collection{Name: "b"})
 	doc := func(coll int64, sha, kind string, pages int) int64 {
-		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: sha, Kind: kind, Pages: pages})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d.ID
+		return addDoc(t, k, Document{CollectionID: coll, SHA256: sha, Name: sha, Kind: kind, Pages: pages})
 	}
 	pdfA, imgA, pdfB := doc(a.ID, "1", "pdf", 2), doc(a.ID, "2", "image", 1), doc(b.ID, "3", "pdf", 2)
 	unit := func(d int64, ord int, text string) int64 {
-		id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d, Ordinal: ord, Kind: UnitPage, Text: text})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
+		return addUnit(t, k, Unit{DocumentID: d, Ordinal: ord, Kind: UnitPage, Text: text})
 	}
 	a1 := unit(pdfA, 1, "Figure 2: variance of the weight gain")
 	a2 := unit(pdfA, 2, "variance variance variance analysis")
@@ -123,8 +115,7 @@ func TestFullTextAndScope(t *testing.T) {
 
 func TestEachLibraryUnitText(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf", Pages: 3})
 	for i, text := range []string{"first page", "second page", "third page"} {
 		if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: UnitPage, Text: text}); err != nil {

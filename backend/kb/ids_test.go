@@ -9,11 +9,7 @@ import (
 // later document's content under it.
 func TestIdsNeverReused(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, err := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, c := openWithCollection(t)
 	var gone []Deleted
 	k.OnDelete(func(_ context.Context, ds []Deleted) { gone = append(gone, ds...) })
 	add := func(sha string) (int64, int64) {

@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-func openTest(t *testing.T) *KB {
+func openTest(t testing.TB) *KB {
 	t.Helper()
 	dir := t.TempDir()
 	k, err := Open(context.Background(), filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
@@ -26,6 +26,37 @@ func openTest(t *testing.T) *KB {
 	}
 	t.Cleanup(func() { k.Close() })
 	return k
+}
+
+// openWithCollection opens a test knowledge base with one collection, "c".
+func openWithCollection(t testing.TB) (*KB, Collection) {
+	t.Helper()
+	k := openTest(t)
+	c, err := k.Docs.CreateCollection(context.Background(), Collection{Name: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, c
+}
+
+// addDoc stores a document and returns its id.
+func addDoc(t testing.TB, k *KB, d Document) int64 {
+	t.Helper()
+	got, _, err := k.Docs.AddDocument(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got.ID
+}
+
+// addUnit stores a unit and returns its id.
+func addUnit(t testing.TB, k *KB, u Unit) int64 {
+	t.Helper()
+	id, err := k.Content.PutUnit(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 var spaces = regexp.MustCompile(`\s+`)
@@ -238,8 +269,7 @@ func TestConstraints(t *testing.T) {
 
 func TestFTSWordsAndCJK(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
 	k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "The Café served résumé reviews"})
 	k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage, Text: "视觉文档问答系统的检索增强"})
@@ -282,8 +312,7 @@ func TestFTSWordsAndCJK(t *testing.T) {
 
 func TestDeleteDocumentRemovesUnsharedBlobs(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	shared, _ := k.Blobs.Put([]byte("shared original"))
 	own, _ := k.Blobs.Put([]byte("thumb of doc 1"))
 	d1, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf", Blob: shared})
@@ -316,8 +345,7 @@ func TestDeleteDocumentRemovesUnsharedBlobs(t *testing.T) {
 
 func TestConcurrentWriters(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	const writers, perWriter = 16, 25
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
@@ -486,8 +514,7 @@ func TestBlobStore(t *testing.T) {
 
 func TestCheckBlobs(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	kept, _ := k.Blobs.Put([]byte("kept"))
 	orphan, _ := k.Blobs.Put([]byte("orphan"))
 	missing := strings.Repeat("ab", 32)
@@ -557,8 +584,7 @@ func TestRunsAndEvents(t *testing.T) {
 
 func TestVectorsRoundTripAndDims(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
 	u1, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage})
 	u2, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 2, Kind: UnitPage})
@@ -573,8 +599,7 @@ func TestVectorsRoundTripAndDims(t *testing.T) {
 
 func TestBatchIsAllOrNothing(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
 	boom := errors.New("boom")
 	err := k.Content.Batch(ctx, func(b *Batch) error {
@@ -624,8 +649,7 @@ func TestBatchIsAllOrNothing(t *testing.T) {
 // run, and a statement that fails (a unit of a missing document) still reports its error.
 func TestBatchStatementsStayPrepared(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "1", Name: "1.pdf", Kind: "pdf"})
 	page := func(o int) error {
 		return k.Content.Batch(ctx, func(b *Batch) error {

@@ -11,20 +11,12 @@ func TestPageItems(t *testing.T) {
 	a, _ := k.Docs.CreateCollection(ctx, Collection{Name: "a"})
 	b, _ := k.Docs.CreateCollection(ctx, Collection{Name: "b"})
 	doc := func(coll int64, sha, status string) int64 {
-		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: coll, SHA256: sha, Name: sha + ".pdf", Kind: "pdf", Status: status,
+		return addDoc(t, k, Document{CollectionID: coll, SHA256: sha, Name: sha + ".pdf", Kind: "pdf", Status: status,
 			SourcePath: "/src/" + sha + ".pdf"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d.ID
 	}
 	d1, d2, d3 := doc(a.ID, "1", StatusReady), doc(a.ID, "2", StatusIngesting), doc(b.ID, "3", StatusReady)
 	unit := func(d int64, ord int) int64 {
-		id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d, Ordinal: ord, Kind: UnitPage, ImageBlob: "img", ThumbBlob: "th"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
+		return addUnit(t, k, Unit{DocumentID: d, Ordinal: ord, Kind: UnitPage, ImageBlob: "img", ThumbBlob: "th"})
 	}
 	u12, u11, u21, u31 := unit(d1, 2), unit(d1, 1), unit(d2, 1), unit(d3, 1)
 

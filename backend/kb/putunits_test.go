@@ -29,8 +29,7 @@ func TestPutUnitsIsPutUnitInOrder(t *testing.T) {
 		steps[i] = Step{Ordinal: u.Ordinal, Stage: "extract", Status: StepDone}
 	}
 	setup := func() (*KB, int64) {
-		k := openTest(t)
-		c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+		k, c := openWithCollection(t)
 		d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "x", Name: "x.pdf", Kind: "pdf"})
 		// A unit stored earlier, which both replace (its id stays).
 		if _, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 3, Kind: UnitPage, Text: "an older third page"}); err != nil {

@@ -11,14 +11,9 @@ import (
 
 func TestWatchTables(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	doc := func(sha string) int64 {
-		d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: sha, Name: sha + ".pdf", Kind: "pdf"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d.ID
+		return addDoc(t, k, Document{CollectionID: c.ID, SHA256: sha, Name: sha + ".pdf", Kind: "pdf"})
 	}
 	d1, d2 := doc("1"), doc("2")
 	id, err := k.Watch.AddWatchedFolder(ctx, c.ID, "/w")
@@ -116,8 +111,7 @@ func TestWatchTables(t *testing.T) {
 // of deleted; a folder no longer watched creates nothing; DeleteDocuments clears the journal with the documents.
 func TestWatchClaimsAndJournal(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.CreateCollection(ctx, Collection{Name: "c"})
+	k, c := openWithCollection(t)
 	id, err := k.Watch.AddWatchedFolder(ctx, c.ID, "/w")
 	if err != nil {
 		t.Fatal(err)
