@@ -10,15 +10,10 @@ import (
 // with and without planner statistics: none may scan, or probe by a non-key column, inside another loop. Without
 // this, the index load at library size (12k units × 173k passages) did not finish in 15 minutes.
 func TestDenseItemsPlans(t *testing.T) {
-	ctx := context.Background()
 	text := VectorSet{Embedder: "e", Modality: ModalityText, Dim: 2}
 	image := VectorSet{Embedder: "e", Modality: ModalityImage, Dim: 2}
-	type q struct {
-		sql  string
-		args []any
-	}
-	mk := func(s string, a []any) q { return q{s, a} }
-	queries := map[string]q{
+	mk := func(s string, a []any) planQuery { return planQuery{s, a} }
+	queries := map[string]planQuery{
 		"text items":        mk(itemsSQL(text, true)),
 		"text items meta":   mk(itemsSQL(text, false)),
 		"image items":       mk(itemsSQL(image, true)),
@@ -32,22 +27,7 @@ func TestDenseItemsPlans(t *testing.T) {
 		"whole-text ids":  {wholeTextIDsSQL, []any{"e", 2}},
 		"new whole-text":  {newWholeTextIDsSQL, []any{int64(100), "e", 2}},
 	}
-	for _, stats := range []bool{false, true} {
-		k := openTest(t)
-		fillLibraryShaped(t, k)
-		if stats {
-			if _, err := k.db.ExecContext(ctx, "ANALYZE"); err != nil {
-				t.Fatal(err)
-			}
-		} else if _, err := k.db.ExecContext(ctx, "DROP TABLE IF EXISTS sqlite_stat1"); err != nil {
-			t.Fatal(err)
-		}
-		for name, qq := range queries {
-			if err := k.CheckPlan(ctx, qq.sql, qq.args...); err != nil {
-				t.Errorf("%s (statistics %v): %v", name, stats, err)
-			}
-		}
-	}
+	checkPlans(t, queries)
 }
 
 // TestPlanCheckCatchesTheOldProbe proves the check can fail: the probe that made the library-size load quadratic

@@ -39,6 +39,23 @@ func openWithCollection(t testing.TB) (*KB, Collection) {
 	return k, c
 }
 
+// openWithPage opens a test knowledge base holding one PDF document, a.pdf in collection "c" (as EnsureCollection
+// makes it), of one page with text.
+func openWithPage(t testing.TB, text string) (*KB, Collection, Document, int64) {
+	t.Helper()
+	ctx := context.Background()
+	k := openTest(t)
+	c, err := k.Docs.EnsureCollection(ctx, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, c, d, addUnit(t, k, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: text})
+}
+
 // addDoc stores a document and returns its id.
 func addDoc(t testing.TB, k *KB, d Document) int64 {
 	t.Helper()

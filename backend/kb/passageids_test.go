@@ -10,19 +10,7 @@ import (
 // so a saved index updated by comparing ids never keeps a stale vector under a reused id.
 func TestPassageIDsNeverReused(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, err := k.Docs.EnsureCollection(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	uid, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one two"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, _, _, uid := openWithPage(t, "one two")
 	ids := func() []int64 {
 		t.Helper()
 		rows, err := k.DB().QueryContext(ctx, `SELECT id FROM passages ORDER BY id`)

@@ -7,19 +7,7 @@ import (
 
 func TestPassagesAndGeneration(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, err := k.Docs.EnsureCollection(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	uid, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "one two three"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, _, d, uid := openWithPage(t, "one two three")
 	gen := func() int64 {
 		t.Helper()
 		g, err := k.Content.VectorsGeneration(ctx)
@@ -78,19 +66,7 @@ func TestPassagesAndGeneration(t *testing.T) {
 
 func TestSetEmbedders(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, err := k.Docs.EnsureCollection(ctx, "c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, err := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	uid, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: "x"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k, c, d, uid := openWithPage(t, "x")
 	for _, s := range []Step{{Ordinal: 1, Stage: "extract", Status: StepDone}, {Ordinal: 1, Stage: "embed", Status: StepDone}} {
 		if err := k.Content.MarkStep(ctx, d.ID, s); err != nil {
 			t.Fatal(err)

@@ -38,15 +38,25 @@ func fillLibraryShaped(t *testing.T, k *KB) {
 // TestSearchReadsPlans checks the plans of the reads a search makes on each index check, with and without planner
 // statistics: none may scan, or probe by a non-key column, inside another loop.
 func TestSearchReadsPlans(t *testing.T) {
-	ctx := context.Background()
-	queries := map[string]struct {
-		sql  string
-		args []any
-	}{
+	queries := map[string]planQuery{
 		"pending units": {pendingEmbedsSQL, nil},
 		"any pending":   {anyPendingEmbedSQL, nil},
 		"fingerprint":   {vectorFingerprintSQL, []any{"e", "text"}},
 	}
+	checkPlans(t, queries)
+}
+
+// planQuery is a query whose plan a test checks, with arguments to plan it with.
+type planQuery struct {
+	sql  string
+	args []any
+}
+
+// checkPlans checks each query's plan (CheckPlan) on a library-shaped knowledge base, without and then with
+// planner statistics.
+func checkPlans(t *testing.T, queries map[string]planQuery) {
+	t.Helper()
+	ctx := context.Background()
 	for _, stats := range []bool{false, true} {
 		k := openTest(t)
 		fillLibraryShaped(t, k)
@@ -54,6 +64,8 @@ func TestSearchReadsPlans(t *testing.T) {
 			if _, err := k.db.ExecContext(ctx, "ANALYZE"); err != nil {
 				t.Fatal(err)
 			}
+		} else if _, err := k.db.ExecContext(ctx, "DROP TABLE IF EXISTS sqlite_stat1"); err != nil {
+			t.Fatal(err)
 		}
 		for name, q := range queries {
 			if err := k.CheckPlan(ctx, q.sql, q.args...); err != nil {
