@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -32,27 +33,23 @@ func init() {
 				"(or later `proofglass documents retry ID --ask-password`); it is remembered only for the files it opens.",
 			Args: cobra.MinimumNArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				ctx := cmd.Context()
 				password, err := pw.read(cmd)
 				if err != nil {
 					return err
 				}
-				lib, err := g.Library(ctx)
-				if err != nil {
-					return err
-				}
-				defer lib.Close()
-				in := lib.Ingester(library.IngestOptions{Workers: workers, NoOCR: noOCR, ImageOCR: imageOCR})
-				pr := newProgressPrinter(cmd.OutOrStdout(), cmd.ErrOrStderr(), asJSON)
-				if _, err := in.Resume(ctx, pr.event); err != nil {
-					return err
-				}
-				res, err := in.AddRequest(ctx, ingest.Request{Collection: collection, Paths: args, Password: password}, pr.event)
-				pr.clear()
-				if err != nil {
-					return err
-				}
-				return reportResults(cmd.OutOrStdout(), res, asJSON)
+				return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+					in := lib.Ingester(library.IngestOptions{Workers: workers, NoOCR: noOCR, ImageOCR: imageOCR})
+					pr := newProgressPrinter(cmd.OutOrStdout(), cmd.ErrOrStderr(), asJSON)
+					if _, err := in.Resume(ctx, pr.event); err != nil {
+						return err
+					}
+					res, err := in.AddRequest(ctx, ingest.Request{Collection: collection, Paths: args, Password: password}, pr.event)
+					pr.clear()
+					if err != nil {
+						return err
+					}
+					return reportResults(cmd.OutOrStdout(), res, asJSON)
+				})
 			},
 		}
 		f := cmd.Flags()

@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"context"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -17,34 +17,19 @@ func init() {
 		list := &cobra.Command{
 			Use: "list", Short: "List collections", Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				_, k, err := g.Open(cmd.Context())
-				if err != nil {
-					return err
-				}
-				defer k.Close()
-				cs, err := k.Docs.Collections(cmd.Context())
-				if err != nil {
-					return err
-				}
-				w := cmd.OutOrStdout()
-				if asJSON {
-					for _, c := range cs {
-						if err := writeJSONLine(w, c); err != nil {
-							return err
+				return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+					cs, err := k.Docs.Collections(ctx)
+					if err != nil {
+						return err
+					}
+					return printRows(cmd.OutOrStdout(), asJSON, cs, "NAME\tDOCUMENTS\tUNITS\tTEXT EMBEDDER\tIMAGE EMBEDDER", func(c kb.Collection) string {
+						img := c.ImageEmbedder
+						if img == "" {
+							img = "-"
 						}
-					}
-					return nil
-				}
-				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "NAME\tDOCUMENTS\tUNITS\tTEXT EMBEDDER\tIMAGE EMBEDDER")
-				for _, c := range cs {
-					img := c.ImageEmbedder
-					if img == "" {
-						img = "-"
-					}
-					fmt.Fprintf(tw, "%s\t%d\t%d\t%s (%d)\t%s\n", termsafe.Line(c.Name), c.Documents, c.Units, c.TextEmbedder, c.TextDim, img)
-				}
-				return tw.Flush()
+						return fmt.Sprintf("%s\t%d\t%d\t%s (%d)\t%s", termsafe.Line(c.Name), c.Documents, c.Units, c.TextEmbedder, c.TextDim, img)
+					})
+				})
 			},
 		}
 		list.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per collection")
@@ -54,21 +39,18 @@ func init() {
 		create := &cobra.Command{
 			Use: "create NAME", Short: "Create a collection (its embedders are pinned at creation)", Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				_, k, err := g.Open(cmd.Context())
-				if err != nil {
+				return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+					c, err := k.Docs.CreateCollection(ctx, kb.Collection{Name: args[0], TextEmbedder: textEmb, TextDim: textDim,
+						ImageEmbedder: imageEmb, ImageDim: imageDim})
+					if err != nil {
+						return err
+					}
+					if asJSON {
+						return writeJSONLine(cmd.OutOrStdout(), c)
+					}
+					_, err = fmt.Fprintf(cmd.OutOrStdout(), "created collection %q (text embedder %s, %d dims)\n", c.Name, c.TextEmbedder, c.TextDim)
 					return err
-				}
-				defer k.Close()
-				c, err := k.Docs.CreateCollection(cmd.Context(), kb.Collection{Name: args[0], TextEmbedder: textEmb, TextDim: textDim,
-					ImageEmbedder: imageEmb, ImageDim: imageDim})
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return writeJSONLine(cmd.OutOrStdout(), c)
-				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "created collection %q (text embedder %s, %d dims)\n", c.Name, c.TextEmbedder, c.TextDim)
-				return err
+				})
 			},
 		}
 		create.Flags().StringVar(&textEmb, "text-embedder", "", "text embedder as provider/model (default "+kb.DefaultTextEmbedder+")")
@@ -80,16 +62,13 @@ func init() {
 		del := &cobra.Command{
 			Use: "delete NAME", Short: "Delete a collection with its documents", Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				_, k, err := g.Open(cmd.Context())
-				if err != nil {
+				return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+					if err := k.Docs.DeleteCollection(ctx, args[0]); err != nil {
+						return err
+					}
+					_, err := fmt.Fprintf(cmd.OutOrStdout(), "deleted collection %q\n", args[0])
 					return err
-				}
-				defer k.Close()
-				if err := k.Docs.DeleteCollection(cmd.Context(), args[0]); err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "deleted collection %q\n", args[0])
-				return err
+				})
 			},
 		}
 		cmd.AddCommand(list, create, del)

@@ -1,10 +1,11 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -21,31 +22,15 @@ func init() {
 			Short: "List conversations, most recently active first",
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				ctx := cmd.Context()
-				_, k, err := g.Open(ctx)
-				if err != nil {
-					return err
-				}
-				defer k.Close()
-				cs, err := k.History.Conversations(ctx)
-				if err != nil {
-					return err
-				}
-				w := cmd.OutOrStdout()
-				if listJSON {
-					for _, c := range cs {
-						if err := writeJSONLine(w, c); err != nil {
-							return err
-						}
+				return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+					cs, err := k.History.Conversations(ctx)
+					if err != nil {
+						return err
 					}
-					return nil
-				}
-				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tUPDATED\tTITLE")
-				for _, c := range cs {
-					fmt.Fprintf(tw, "%d\t%s\t%s\n", c.ID, c.UpdatedAt.Format("2006-01-02 15:04:05"), termsafe.Line(shorten(c.Title, 70)))
-				}
-				return tw.Flush()
+					return printRows(cmd.OutOrStdout(), listJSON, cs, "ID\tUPDATED\tTITLE", func(c kb.Conversation) string {
+						return fmt.Sprintf("%d\t%s\t%s", c.ID, c.UpdatedAt.Format("2006-01-02 15:04:05"), termsafe.Line(shorten(c.Title, 70)))
+					})
+				})
 			},
 		}
 		list.Flags().BoolVar(&listJSON, "json", false, "print one JSON object per conversation")
@@ -60,50 +45,50 @@ func init() {
 				if err != nil || id <= 0 {
 					return fmt.Errorf("conversation id %q: want a positive number", args[0])
 				}
-				ctx := cmd.Context()
-				_, k, err := g.Open(ctx)
-				if err != nil {
-					return err
-				}
-				defer k.Close()
-				c, err := k.History.Conversation(ctx, id)
-				if errors.Is(err, kb.ErrNotFound) {
-					return fmt.Errorf("conversation %d: no such conversation (see proofglass conversations list)", id)
-				}
-				if err != nil {
-					return err
-				}
-				msgs, err := k.History.Messages(ctx, id)
-				if err != nil {
-					return err
-				}
-				w := cmd.OutOrStdout()
-				if showJSON {
-					return writeJSONLine(w, struct {
-						kb.Conversation
-						Messages []kb.Message `json:"messages"`
-					}{c, msgs})
-				}
-				fmt.Fprintf(w, "conversation %d · %s\n", c.ID, termsafe.Line(c.Title))
-				for _, m := range msgs {
-					switch m.Role {
-					case "user":
-						fmt.Fprintf(w, "\nyou: %s\n", termsafe.Text(m.Content))
-					default:
-						run := ""
-						if m.RunID != 0 {
-							run = fmt.Sprintf(" (run %d: proofglass runs show %d)", m.RunID, m.RunID)
-						}
-						fmt.Fprintf(w, "proofglass%s: %s\n", run, termsafe.Text(m.Content))
+				return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+					c, err := k.History.Conversation(ctx, id)
+					if errors.Is(err, kb.ErrNotFound) {
+						return fmt.Errorf("conversation %d: no such conversation (see proofglass conversations list)", id)
 					}
-				}
-				return nil
+					if err != nil {
+						return err
+					}
+					msgs, err := k.History.Messages(ctx, id)
+					if err != nil {
+						return err
+					}
+					if showJSON {
+						return writeJSONLine(cmd.OutOrStdout(), struct {
+							kb.Conversation
+							Messages []kb.Message `json:"messages"`
+						}{c, msgs})
+					}
+					printConversation(cmd.OutOrStdout(), c, msgs)
+					return nil
+				})
 			},
 		}
 		show.Flags().BoolVar(&showJSON, "json", false, "print the conversation and its messages as one JSON object")
 		cmd.AddCommand(list, show)
 		return cmd
 	})
+}
+
+// printConversation prints a conversation as a transcript, each answer naming the run behind it.
+func printConversation(w io.Writer, c kb.Conversation, msgs []kb.Message) {
+	fmt.Fprintf(w, "conversation %d · %s\n", c.ID, termsafe.Line(c.Title))
+	for _, m := range msgs {
+		switch m.Role {
+		case "user":
+			fmt.Fprintf(w, "\nyou: %s\n", termsafe.Text(m.Content))
+		default:
+			run := ""
+			if m.RunID != 0 {
+				run = fmt.Sprintf(" (run %d: proofglass runs show %d)", m.RunID, m.RunID)
+			}
+			fmt.Fprintf(w, "proofglass%s: %s\n", run, termsafe.Text(m.Content))
+		}
+	}
 }
 
 func shorten(s string, n int) string {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,30 +36,26 @@ interrupted run resumes. Warming stops, and says how large to make the cache, wh
 longer fit in cache.pages_mb: rendering more would only evict what it just rendered.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			lib, err := library.Open(ctx, g.DataDir)
-			if err != nil {
-				return err
-			}
-			defer lib.Close()
-			for _, c := range collections {
-				if _, err := lib.KB.Docs.CollectionByName(ctx, c); err != nil {
-					return fmt.Errorf("collection %q: %w", c, err)
+			return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+				for _, c := range collections {
+					if _, err := lib.KB.Docs.CollectionByName(ctx, c); err != nil {
+						return fmt.Errorf("collection %q: %w", c, err)
+					}
 				}
-			}
-			m := pagefile.New(lib.KB, lib.Pages, lib.PDFPassword, workers)
-			defer m.Close()
-			errw := cmd.ErrOrStderr()
-			fmt.Fprintf(errw, "warming %s with %d render workers (cache %s, cap %d MB)\n", scopeName(collections),
-				m.Workers(), lib.Pages.Root(), lib.Pages.MaxBytes()>>20)
-			rep, err := m.Warm(ctx, collections, func(p pagefile.Progress) { fmt.Fprintln(errw, p) })
-			printReport(cmd.OutOrStdout(), "warmed", rep)
-			if rep.Full {
-				return fmt.Errorf("the page cache is full: %s needs about %d MB of page files, cache.pages_mb is %d; "+
-					"raise it (\"cache\": {\"pages_mb\": %d} in settings.json, or Settings in the window) and run again",
-					scopeName(collections), rep.NeedBytes>>20, lib.Pages.MaxBytes()>>20, pagecache.SizeMBFor(rep.NeedBytes))
-			}
-			return errors.Join(err, failed(rep))
+				m := pagefile.New(lib.KB, lib.Pages, lib.PDFPassword, workers)
+				defer m.Close()
+				errw := cmd.ErrOrStderr()
+				fmt.Fprintf(errw, "warming %s with %d render workers (cache %s, cap %d MB)\n", scopeName(collections),
+					m.Workers(), lib.Pages.Root(), lib.Pages.MaxBytes()>>20)
+				rep, err := m.Warm(ctx, collections, func(p pagefile.Progress) { fmt.Fprintln(errw, p) })
+				printReport(cmd.OutOrStdout(), "warmed", rep)
+				if rep.Full {
+					return fmt.Errorf("the page cache is full: %s needs about %d MB of page files, cache.pages_mb is %d; "+
+						"raise it (\"cache\": {\"pages_mb\": %d} in settings.json, or Settings in the window) and run again",
+						scopeName(collections), rep.NeedBytes>>20, lib.Pages.MaxBytes()>>20, pagecache.SizeMBFor(rep.NeedBytes))
+				}
+				return errors.Join(err, failed(rep))
+			})
 		},
 	}
 	cmd.Flags().StringArrayVar(&collections, "collection", nil, "collection to warm (repeatable; default: all)")
@@ -82,25 +79,21 @@ each file shows. Two documents whose names give the same file name cannot both b
 it and the other's pages are reported. "proofglass serve --corpus-dir DIR" then answers with paths inside DIR.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
 			if collection == "" || out == "" {
 				return errors.New("--collection and --out are required")
 			}
-			lib, err := library.Open(ctx, g.DataDir)
-			if err != nil {
-				return err
-			}
-			defer lib.Close()
-			c, err := pagefile.OpenCorpus(out, group || lib.Config.Settings.Cache.PagesGroupReadable)
-			if err != nil {
-				return err
-			}
-			m := pagefile.New(lib.KB, lib.Pages, lib.PDFPassword, workers)
-			defer m.Close()
-			errw := cmd.ErrOrStderr()
-			rep, err := m.Export(ctx, c, collection, func(p pagefile.Progress) { fmt.Fprintln(errw, p) })
-			printReport(cmd.OutOrStdout(), "exported to "+c.Path(""), rep)
-			return errors.Join(err, failed(rep))
+			return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+				c, err := pagefile.OpenCorpus(out, group || lib.Config.Settings.Cache.PagesGroupReadable)
+				if err != nil {
+					return err
+				}
+				m := pagefile.New(lib.KB, lib.Pages, lib.PDFPassword, workers)
+				defer m.Close()
+				errw := cmd.ErrOrStderr()
+				rep, err := m.Export(ctx, c, collection, func(p pagefile.Progress) { fmt.Fprintln(errw, p) })
+				printReport(cmd.OutOrStdout(), "exported to "+c.Path(""), rep)
+				return errors.Join(err, failed(rep))
+			})
 		},
 	}
 	cmd.Flags().StringVar(&collection, "collection", "", "collection to export")

@@ -3,9 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -43,51 +44,35 @@ func docListCmd(g *Globals) *cobra.Command {
 		Short: "List documents with their status, size and error",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			_, k, err := g.Open(ctx)
-			if err != nil {
-				return err
-			}
-			defer k.Close()
-			var cid int64
-			if collection != "" {
-				c, err := k.Docs.CollectionByName(ctx, collection)
+			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+				var cid int64
+				if collection != "" {
+					c, err := k.Docs.CollectionByName(ctx, collection)
+					if err != nil {
+						return err
+					}
+					cid = c.ID
+				}
+				docs, err := k.Docs.Documents(ctx, cid)
 				if err != nil {
 					return err
 				}
-				cid = c.ID
-			}
-			docs, err := k.Docs.Documents(ctx, cid)
-			if err != nil {
-				return err
-			}
-			names, err := collectionNames(ctx, k)
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			if !asJSON {
-				fmt.Fprintln(tw, "ID\tSTATUS\tKIND\tSIZE\tCOLLECTION\tNAME\tERROR")
-			}
-			for _, d := range docs {
-				if status != "" && d.Status != status {
-					continue
+				names, err := collectionNames(ctx, k)
+				if err != nil {
+					return err
 				}
-				if asJSON {
-					if err := writeJSONLine(w, d); err != nil {
-						return err
+				if status != "" {
+					docs = slices.DeleteFunc(docs, func(d kb.Document) bool { return d.Status != status })
+				}
+				return printRows(cmd.OutOrStdout(), asJSON, docs, "ID\tSTATUS\tKIND\tSIZE\tCOLLECTION\tNAME\tERROR", func(d kb.Document) string {
+					e := d.Error
+					if len(e) > 80 {
+						e = e[:77] + "..."
 					}
-					continue
-				}
-				e := d.Error
-				if len(e) > 80 {
-					e = e[:77] + "..."
-				}
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", d.ID, d.Status, d.Kind, size(d), termsafe.Line(names[d.CollectionID]),
-					termsafe.Line(d.Name), termsafe.Line(e))
-			}
-			return tw.Flush()
+					return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", d.ID, d.Status, d.Kind, size(d), termsafe.Line(names[d.CollectionID]),
+						termsafe.Line(d.Name), termsafe.Line(e))
+				})
+			})
 		},
 	}
 	cmd.Flags().StringVar(&collection, "collection", "", "only this collection")
@@ -127,63 +112,74 @@ func docShowCmd(g *Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			_, k, err := g.Open(ctx)
-			if err != nil {
-				return err
-			}
-			defer k.Close()
-			w := cmd.OutOrStdout()
-			for _, id := range ids {
-				d, err := k.Docs.Document(ctx, id)
-				if err != nil {
-					return err
-				}
-				det := docDetail{Document: d, Warnings: ingest.ParseMeta(d.Meta).Warnings, Steps: map[string]int{}}
-				if det.Units, err = k.Content.UnitCount(ctx, id); err != nil {
-					return err
-				}
-				steps, err := k.Content.Steps(ctx, id)
-				if err != nil {
-					return err
-				}
-				for _, s := range steps {
-					det.Steps[s.Stage+"/"+s.Status]++
-				}
-				if asJSON {
-					if err := writeJSONLine(w, det); err != nil {
+			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+				w := cmd.OutOrStdout()
+				for _, id := range ids {
+					det, err := documentDetail(ctx, k, id)
+					if err != nil {
 						return err
 					}
-					continue
-				}
-				fmt.Fprintf(w, "document %d: %s\n  status:  %s\n  kind:    %s (%s)\n  size:    %s, %d units, %d bytes\n  sha256:  %s\n",
-					d.ID, termsafe.Line(d.Name), d.Status, d.Kind, termsafe.Line(d.MIME), size(d), det.Units, d.SizeBytes, d.SHA256)
-				if d.SourcePath != "" {
-					fmt.Fprintf(w, "  source:  %s\n", termsafe.Line(d.SourcePath))
-				}
-				if d.Error != "" {
-					fmt.Fprintf(w, "  error:   %s\n", termsafe.Line(d.Error))
-				}
-				for _, wn := range det.Warnings {
-					fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(wn))
-				}
-				var parts []string
-				for _, st := range []string{ingest.StageExtract, ingest.StageOCR, ingest.StageEmbed} {
-					for _, status := range []string{kb.StepDone, kb.StepSkipped, kb.StepFailed} {
-						if n := det.Steps[st+"/"+status]; n > 0 {
-							parts = append(parts, fmt.Sprintf("%s %s %d", st, status, n))
+					if asJSON {
+						if err := writeJSONLine(w, det); err != nil {
+							return err
 						}
+						continue
 					}
+					printDocDetail(w, det)
 				}
-				if len(parts) > 0 {
-					fmt.Fprintf(w, "  steps:   %s\n", strings.Join(parts, ", "))
-				}
-			}
-			return nil
+				return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per document")
 	return cmd
+}
+
+// documentDetail loads a document with its warnings, unit count and per-stage step counts.
+func documentDetail(ctx context.Context, k *kb.KB, id int64) (docDetail, error) {
+	d, err := k.Docs.Document(ctx, id)
+	if err != nil {
+		return docDetail{}, err
+	}
+	det := docDetail{Document: d, Warnings: ingest.ParseMeta(d.Meta).Warnings, Steps: map[string]int{}}
+	if det.Units, err = k.Content.UnitCount(ctx, id); err != nil {
+		return docDetail{}, err
+	}
+	steps, err := k.Content.Steps(ctx, id)
+	if err != nil {
+		return docDetail{}, err
+	}
+	for _, s := range steps {
+		det.Steps[s.Stage+"/"+s.Status]++
+	}
+	return det, nil
+}
+
+// printDocDetail prints `proofglass documents show` for one document.
+func printDocDetail(w io.Writer, det docDetail) {
+	d := det.Document
+	fmt.Fprintf(w, "document %d: %s\n  status:  %s\n  kind:    %s (%s)\n  size:    %s, %d units, %d bytes\n  sha256:  %s\n",
+		d.ID, termsafe.Line(d.Name), d.Status, d.Kind, termsafe.Line(d.MIME), size(d), det.Units, d.SizeBytes, d.SHA256)
+	if d.SourcePath != "" {
+		fmt.Fprintf(w, "  source:  %s\n", termsafe.Line(d.SourcePath))
+	}
+	if d.Error != "" {
+		fmt.Fprintf(w, "  error:   %s\n", termsafe.Line(d.Error))
+	}
+	for _, wn := range det.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(wn))
+	}
+	var parts []string
+	for _, st := range []string{ingest.StageExtract, ingest.StageOCR, ingest.StageEmbed} {
+		for _, status := range []string{kb.StepDone, kb.StepSkipped, kb.StepFailed} {
+			if n := det.Steps[st+"/"+status]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%s %s %d", st, status, n))
+			}
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "  steps:   %s\n", strings.Join(parts, ", "))
+	}
 }
 
 func docDeleteCmd(g *Globals) *cobra.Command {
@@ -197,24 +193,20 @@ func docDeleteCmd(g *Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			lib, err := g.Library(ctx)
-			if err != nil {
-				return err
-			}
-			defer lib.Close()
-			in := lib.Ingester(library.IngestOptions{NoOCR: true, Workers: 1})
-			for _, id := range ids {
-				if err := in.Delete(ctx, id); err != nil {
-					return err
+			return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+				in := lib.Ingester(library.IngestOptions{NoOCR: true, Workers: 1})
+				for _, id := range ids {
+					if err := in.Delete(ctx, id); err != nil {
+						return err
+					}
+					if asJSON {
+						writeJSONLine(cmd.OutOrStdout(), map[string]any{"deleted": id})
+					} else {
+						fmt.Fprintf(cmd.OutOrStdout(), "deleted document %d\n", id)
+					}
 				}
-				if asJSON {
-					writeJSONLine(cmd.OutOrStdout(), map[string]any{"deleted": id})
-				} else {
-					fmt.Fprintf(cmd.OutOrStdout(), "deleted document %d\n", id)
-				}
-			}
-			return nil
+				return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per deleted document")
@@ -236,39 +228,35 @@ func docRetryCmd(g *Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ctx := cmd.Context()
-			lib, err := g.Library(ctx)
-			if err != nil {
-				return err
-			}
-			defer lib.Close()
-			k := lib.KB
-			if allFailed {
-				docs, err := k.Docs.Documents(ctx, 0)
-				if err != nil {
-					return err
-				}
-				for _, d := range docs {
-					if d.Status == kb.StatusFailed && d.Blob != "" {
-						ids = append(ids, d.ID)
+			return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+				k := lib.KB
+				if allFailed {
+					docs, err := k.Docs.Documents(ctx, 0)
+					if err != nil {
+						return err
+					}
+					for _, d := range docs {
+						if d.Status == kb.StatusFailed && d.Blob != "" {
+							ids = append(ids, d.ID)
+						}
 					}
 				}
-			}
-			if len(ids) == 0 {
-				return fmt.Errorf("no documents to retry: give ids or --failed")
-			}
-			in := lib.Ingester(library.IngestOptions{NoOCR: noOCR})
-			pr := newProgressPrinter(cmd.OutOrStdout(), cmd.ErrOrStderr(), asJSON)
-			var res []ingest.Result
-			for _, id := range ids {
-				r, err := in.Retry(ctx, id, password, pr.event)
-				if err != nil {
-					r.Error = err.Error()
+				if len(ids) == 0 {
+					return fmt.Errorf("no documents to retry: give ids or --failed")
 				}
-				res = append(res, r)
-			}
-			pr.clear()
-			return reportResults(cmd.OutOrStdout(), res, asJSON)
+				in := lib.Ingester(library.IngestOptions{NoOCR: noOCR})
+				pr := newProgressPrinter(cmd.OutOrStdout(), cmd.ErrOrStderr(), asJSON)
+				var res []ingest.Result
+				for _, id := range ids {
+					r, err := in.Retry(ctx, id, password, pr.event)
+					if err != nil {
+						r.Error = err.Error()
+					}
+					res = append(res, r)
+				}
+				pr.clear()
+				return reportResults(cmd.OutOrStdout(), res, asJSON)
+			})
 		},
 	}
 	addSecretFlags(cmd, &pw, "password of an encrypted PDF (remembered in the secret store once it opens the file)")

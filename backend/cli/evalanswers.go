@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -155,23 +154,20 @@ func evalCompareCmd(g *Globals) *cobra.Command {
 		Short: "Print the difference between two answer evaluations (B − A)",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			_, k, err := g.Open(ctx)
-			if err != nil {
-				return err
-			}
-			defer k.Close()
-			var reps [2]*eval.AnswersReport
-			for i, a := range args {
-				if reps[i], err = reportByID(ctx, k, a); err != nil {
-					return err
+			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+				var reps [2]*eval.AnswersReport
+				for i, a := range args {
+					var err error
+					if reps[i], err = reportByID(ctx, k, a); err != nil {
+						return err
+					}
 				}
-			}
-			c := eval.Compare(reps[0], reps[1])
-			if asJSON {
-				return writeJSONLine(cmd.OutOrStdout(), c)
-			}
-			return c.WriteTable(cmd.OutOrStdout())
+				c := eval.Compare(reps[0], reps[1])
+				if asJSON {
+					return writeJSONLine(cmd.OutOrStdout(), c)
+				}
+				return c.WriteTable(cmd.OutOrStdout())
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the comparison as one JSON object")
@@ -185,35 +181,28 @@ func evalListCmd(g *Globals) *cobra.Command {
 		Short: "List answer evaluations, or show one (and write its HTML report with --report)",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			_, k, err := g.Open(ctx)
-			if err != nil {
-				return err
-			}
-			defer k.Close()
-			if len(args) == 1 {
-				rep, err := reportByID(ctx, k, args[0])
+			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+				if len(args) == 1 {
+					rep, err := reportByID(ctx, k, args[0])
+					if err != nil {
+						return err
+					}
+					if reportPath != "" {
+						if err := writeReportFile(reportPath, rep); err != nil {
+							return err
+						}
+					}
+					return rep.WriteTable(cmd.OutOrStdout())
+				}
+				evs, err := k.History.Evaluations(ctx)
 				if err != nil {
 					return err
 				}
-				if reportPath != "" {
-					if err := writeReportFile(reportPath, rep); err != nil {
-						return err
-					}
-				}
-				return rep.WriteTable(cmd.OutOrStdout())
-			}
-			evs, err := k.History.Evaluations(ctx)
-			if err != nil {
-				return err
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATUS\tSCORED\tCOLLECTION\tUPDATED\tDATASET")
-			for _, e := range evs {
-				fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\n", e.ID, e.Status, e.Items, termsafe.Line(e.Collection),
-					e.UpdatedAt.Format("2006-01-02 15:04:05"), termsafe.Line(e.Dataset))
-			}
-			return tw.Flush()
+				return printRows(cmd.OutOrStdout(), false, evs, "ID\tSTATUS\tSCORED\tCOLLECTION\tUPDATED\tDATASET", func(e kb.Evaluation) string {
+					return fmt.Sprintf("%d\t%s\t%d\t%s\t%s\t%s", e.ID, e.Status, e.Items, termsafe.Line(e.Collection),
+						e.UpdatedAt.Format("2006-01-02 15:04:05"), termsafe.Line(e.Dataset))
+				})
+			})
 		},
 	}
 	cmd.Flags().StringVar(&reportPath, "report", "", "write the evaluation's HTML report to this file")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
@@ -8,6 +9,7 @@ import (
 
 	"proofglass/backend/eval"
 	"proofglass/backend/evalrun"
+	"proofglass/backend/kb"
 )
 
 func init() {
@@ -29,7 +31,6 @@ verl writes OUT/rollouts.parquet, jsonl OUT/rollouts.jsonl, sharegpt OUT/sharegp
 trajectories only. A vimrag run gives one trajectory per model call (node), with the answer's ancestor path marked.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
 			id, err := strconv.ParseInt(args[0], 10, 64)
 			if err != nil {
 				return fmt.Errorf("evaluation id %q is not a number", args[0])
@@ -37,25 +38,22 @@ trajectories only. A vimrag run gives one trajectory per model call (node), with
 			if out == "" {
 				out = fmt.Sprintf("rollouts-%d-%s", id, format)
 			}
-			_, k, err := g.Open(ctx)
-			if err != nil {
-				return err
-			}
-			defer k.Close()
-			_, st, items, err := evalrun.Load(ctx, k, id)
-			if err != nil {
-				return err
-			}
-			if len(items) == 0 {
-				return fmt.Errorf("evaluation %d: %w", id, eval.ErrNoItems)
-			}
-			rep := eval.Summarize(id, st.Questions, items, st.Modes, st.Judge)
-			path, n, err := eval.WriteRollouts(out, format, eval.Rollouts(rep, st.Questions), k.Blobs.Get)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d trajectories written to %s\n", n, path)
-			return nil
+			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+				_, st, items, err := evalrun.Load(ctx, k, id)
+				if err != nil {
+					return err
+				}
+				if len(items) == 0 {
+					return fmt.Errorf("evaluation %d: %w", id, eval.ErrNoItems)
+				}
+				rep := eval.Summarize(id, st.Questions, items, st.Modes, st.Judge)
+				path, n, err := eval.WriteRollouts(out, format, eval.Rollouts(rep, st.Questions), k.Blobs.Get)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%d trajectories written to %s\n", n, path)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "jsonl", "verl (Parquet), sharegpt (LLaMA-Factory) or jsonl")

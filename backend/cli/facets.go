@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -33,93 +34,89 @@ func docFacetsCmd(g *Globals) *cobra.Command {
 			"facets with --where on search and ask: " + facets.WhereSyntax,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			_, k, err := g.Open(ctx)
-			if err != nil {
-				return err
-			}
-			defer k.Close()
-			w := cmd.OutOrStdout()
-			if values {
-				if len(args) > 0 {
-					return fmt.Errorf("--values lists a collection's facets: give --collection, not a document")
+			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+				w := cmd.OutOrStdout()
+				if values {
+					if len(args) > 0 {
+						return fmt.Errorf("--values lists a collection's facets: give --collection, not a document")
+					}
+					c, err := k.Docs.CollectionByName(ctx, collection)
+					if err != nil {
+						return fmt.Errorf("collection %q: %w", collection, err)
+					}
+					groups, err := facets.Browse(ctx, k, c.ID)
+					if err != nil {
+						return err
+					}
+					return printFacetValues(w, groups, asJSON)
 				}
-				c, err := k.Docs.CollectionByName(ctx, collection)
+				if len(args) == 0 {
+					if !refresh {
+						return fmt.Errorf("give a document id, or --refresh for every document without facets")
+					}
+					n, err := facets.RefreshMissing(ctx, k, all)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(w, "extracted the facets of %d documents\n", n)
+					return nil
+				}
+				ids, err := parseIDs(args)
 				if err != nil {
-					return fmt.Errorf("collection %q: %w", collection, err)
-				}
-				groups, err := facets.Browse(ctx, k, c.ID)
-				if err != nil {
 					return err
 				}
-				return printFacetValues(w, groups, asJSON)
-			}
-			if len(args) == 0 {
-				if !refresh {
-					return fmt.Errorf("give a document id, or --refresh for every document without facets")
-				}
-				n, err := facets.RefreshMissing(ctx, k, all)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "extracted the facets of %d documents\n", n)
-				return nil
-			}
-			ids, err := parseIDs(args)
-			if err != nil {
-				return err
-			}
-			id := ids[0]
-			if refresh {
-				if _, err := facets.Refresh(ctx, k, id); err != nil {
-					return err
-				}
-			}
-			for _, kv := range set {
-				name, value, ok := strings.Cut(kv, "=")
-				if !ok {
-					return fmt.Errorf("--set %q: want facet=value (facets: %s)", kv, strings.Join(facets.Names, ", "))
-				}
-				if err := facets.SetUser(ctx, k, id, strings.TrimSpace(name), value); err != nil {
-					return err
-				}
-			}
-			for _, name := range reset {
-				if err := facets.Reset(ctx, k, id, strings.TrimSpace(name)); err != nil {
-					return err
-				}
-			}
-			f, user, err := facets.Of(ctx, k, id)
-			if err != nil {
-				return err
-			}
-			if _, err := k.Docs.Document(ctx, id); err != nil {
-				return err
-			}
-			if asJSON {
-				return writeJSONLine(w, struct {
-					DocumentID int64           `json:"document_id"`
-					Facets     facets.Facets   `json:"facets"`
-					User       map[string]bool `json:"user,omitempty"`
-				}{id, f, user})
-			}
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "FACET\tVALUE\tSOURCE")
-			for _, n := range facets.Names {
-				src := "extracted"
-				if user[n] {
-					src = "you"
-				}
-				v := f.Get(n)
-				if v == "" {
-					v, src = "-", ""
-					if user[n] {
-						src = "you (cleared)"
+				id := ids[0]
+				if refresh {
+					if _, err := facets.Refresh(ctx, k, id); err != nil {
+						return err
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", n, termsafe.Line(v), src) // values come from the file: its metadata, its pages
-			}
-			return tw.Flush()
+				for _, kv := range set {
+					name, value, ok := strings.Cut(kv, "=")
+					if !ok {
+						return fmt.Errorf("--set %q: want facet=value (facets: %s)", kv, strings.Join(facets.Names, ", "))
+					}
+					if err := facets.SetUser(ctx, k, id, strings.TrimSpace(name), value); err != nil {
+						return err
+					}
+				}
+				for _, name := range reset {
+					if err := facets.Reset(ctx, k, id, strings.TrimSpace(name)); err != nil {
+						return err
+					}
+				}
+				f, user, err := facets.Of(ctx, k, id)
+				if err != nil {
+					return err
+				}
+				if _, err := k.Docs.Document(ctx, id); err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSONLine(w, struct {
+						DocumentID int64           `json:"document_id"`
+						Facets     facets.Facets   `json:"facets"`
+						User       map[string]bool `json:"user,omitempty"`
+					}{id, f, user})
+				}
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "FACET\tVALUE\tSOURCE")
+				for _, n := range facets.Names {
+					src := "extracted"
+					if user[n] {
+						src = "you"
+					}
+					v := f.Get(n)
+					if v == "" {
+						v, src = "-", ""
+						if user[n] {
+							src = "you (cleared)"
+						}
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", n, termsafe.Line(v), src) // values come from the file: its metadata, its pages
+				}
+				return tw.Flush()
+			})
 		},
 	}
 	cmd.Flags().StringArrayVar(&set, "set", nil, "set a facet: name=value (repeat for several; name= clears it)")

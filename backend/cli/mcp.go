@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -27,18 +28,14 @@ proofglass://units/ID/image (a page image).
 Logs go to stderr; stdout carries only the protocol.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				ctx := cmd.Context()
-				lib, err := library.Open(ctx, g.DataDir)
-				if err != nil {
-					return err
-				}
-				defer lib.Close()
-				lib.Searcher.UseLexicalIndex() // a long-lived process: full-text search from memory
-				log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-				if err := mcp.New(lib, mcp.Options{Log: log}).ServeStdio(ctx); err != nil && ctx.Err() == nil {
-					return fmt.Errorf("mcp: %w", err)
-				}
-				return nil
+				return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+					lib.Searcher.UseLexicalIndex() // a long-lived process: full-text search from memory
+					log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+					if err := mcp.New(lib, mcp.Options{Log: log}).ServeStdio(ctx); err != nil && ctx.Err() == nil {
+						return fmt.Errorf("mcp: %w", err)
+					}
+					return nil
+				})
 			},
 		}
 	})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -50,33 +51,29 @@ func collectionsEmbedderCmds(g *Globals) []*cobra.Command {
 
 func reembed(cmd *cobra.Command, g *Globals, asJSON bool,
 	do func(*ingest.Ingester, func(ingest.Progress)) (ingest.ReembedResult, error)) error {
-	ctx := cmd.Context()
-	lib, err := g.Library(ctx)
-	if err != nil {
-		return err
-	}
-	defer lib.Close()
-	in := lib.Ingester(library.IngestOptions{NoOCR: true})
-	out := cmd.OutOrStdout()
-	progress := func(p ingest.Progress) {
-		switch {
-		case asJSON:
-			writeJSONLine(out, progressLine{"progress", p})
-		case p.Stage == ingest.StageDone:
-			fmt.Fprintf(out, "re-embedded %s (%d units)\n", p.Name, p.Total)
+	return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+		in := lib.Ingester(library.IngestOptions{NoOCR: true})
+		out := cmd.OutOrStdout()
+		progress := func(p ingest.Progress) {
+			switch {
+			case asJSON:
+				writeJSONLine(out, progressLine{"progress", p})
+			case p.Stage == ingest.StageDone:
+				fmt.Fprintf(out, "re-embedded %s (%d units)\n", p.Name, p.Total)
+			}
 		}
-	}
-	res, err := do(in, progress)
-	if err != nil {
+		res, err := do(in, progress)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return writeJSONLine(out, struct {
+				Type string `json:"type"`
+				ingest.ReembedResult
+			}{"result", res})
+		}
+		_, err = fmt.Fprintf(out, "collection %q: %d units of %d documents embedded, %d old vectors removed\n",
+			res.Collection, res.Units, res.Documents, res.Dropped)
 		return err
-	}
-	if asJSON {
-		return writeJSONLine(out, struct {
-			Type string `json:"type"`
-			ingest.ReembedResult
-		}{"result", res})
-	}
-	_, err = fmt.Fprintf(out, "collection %q: %d units of %d documents embedded, %d old vectors removed\n",
-		res.Collection, res.Units, res.Documents, res.Dropped)
-	return err
+	})
 }

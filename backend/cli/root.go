@@ -11,6 +11,7 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strconv"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -138,4 +139,23 @@ func writeJSONLine(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// printRows prints a listing: one JSON line per row, or a table under header with one line per row. row returns a
+// row's tab-separated cells without the newline.
+func printRows[T any](w io.Writer, asJSON bool, rows []T, header string, row func(T) string) error {
+	if asJSON {
+		for _, r := range rows {
+			if err := writeJSONLine(w, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, row(r))
+	}
+	return tw.Flush()
 }

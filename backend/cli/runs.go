@@ -1,12 +1,13 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/termsafe"
 )
@@ -21,33 +22,16 @@ func init() {
 			Short: "List stored runs, newest first",
 			Args:  cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				ctx := cmd.Context()
-				_, k, err := g.Open(ctx)
-				if err != nil {
-					return err
-				}
-				defer k.Close()
-				runs, err := k.History.Runs(ctx, limit)
-				if err != nil {
-					return err
-				}
-				w := cmd.OutOrStdout()
-				if listJSON {
-					for _, r := range runs {
-						if err := writeJSONLine(w, r); err != nil {
-							return err
-						}
+				return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+					runs, err := k.History.Runs(ctx, limit)
+					if err != nil {
+						return err
 					}
-					return nil
-				}
-				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tSTATUS\tMODE\tMODEL\tSTARTED\tQUESTION")
-				for _, r := range runs {
-					q := termsafe.Line(shorten(r.Question, 60))
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Status, r.Mode, strings.Trim(r.Provider+"/"+r.Model, "/"),
-						r.StartedAt.Format("2006-01-02 15:04:05"), q)
-				}
-				return tw.Flush()
+					return printRows(cmd.OutOrStdout(), listJSON, runs, "ID\tSTATUS\tMODE\tMODEL\tSTARTED\tQUESTION", func(r kb.Run) string {
+						return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", r.ID, r.Status, r.Mode, strings.Trim(r.Provider+"/"+r.Model, "/"),
+							r.StartedAt.Format("2006-01-02 15:04:05"), termsafe.Line(shorten(r.Question, 60)))
+					})
+				})
 			},
 		}
 		list.Flags().BoolVar(&listJSON, "json", false, "print one JSON object per run")

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 
+	"github.com/spf13/cobra"
+
 	"proofglass/backend/config"
 	"proofglass/backend/kb"
 	"proofglass/backend/library"
@@ -31,4 +33,26 @@ func (g *Globals) Library(ctx context.Context) (*library.Library, error) {
 		return nil, err
 	}
 	return library.OpenConfig(ctx, cfg)
+}
+
+// WithKB opens the knowledge base for the length of fn, the way most read-only subcommands use it.
+func (g *Globals) WithKB(cmd *cobra.Command, fn func(ctx context.Context, k *kb.KB) error) error {
+	ctx := cmd.Context()
+	_, k, err := g.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer k.Close()
+	return fn(ctx, k)
+}
+
+// WithLibrary opens the data directory's library (searcher, page cache, ingesters) for the length of fn.
+func (g *Globals) WithLibrary(cmd *cobra.Command, fn func(ctx context.Context, lib *library.Library) error) error {
+	ctx := cmd.Context()
+	lib, err := g.Library(ctx)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	return fn(ctx, lib)
 }

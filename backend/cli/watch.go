@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,36 +31,32 @@ catches what notifications miss (network drives, a machine that slept).
 is back or removed from the watch list.`,
 			Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				ctx := cmd.Context()
-				lib, err := library.Open(ctx, g.DataDir)
-				if err != nil {
-					return err
-				}
-				defer lib.Close()
-				in := lib.Ingester(library.IngestOptions{NoOCR: noOCR})
-				out := cmd.OutOrStdout()
-				pr := newProgressPrinter(out, cmd.ErrOrStderr(), asJSON)
-				last := map[int64]string{} // the line last printed per folder: a status repeated is not printed again
-				m := lib.Watcher(in, watch.Options{Progress: pr.event, Changed: func(s watch.Status) {
-					key := fmt.Sprint(s.State, s.Pending, s.LastError)
-					if last[s.ID] == key {
-						return
+				return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+					in := lib.Ingester(library.IngestOptions{NoOCR: noOCR})
+					out := cmd.OutOrStdout()
+					pr := newProgressPrinter(out, cmd.ErrOrStderr(), asJSON)
+					last := map[int64]string{} // the line last printed per folder: a status repeated is not printed again
+					m := lib.Watcher(in, watch.Options{Progress: pr.event, Changed: func(s watch.Status) {
+						key := fmt.Sprint(s.State, s.Pending, s.LastError)
+						if last[s.ID] == key {
+							return
+						}
+						last[s.ID] = key
+						printWatchStatus(out, s, asJSON)
+					}})
+					fs, err := m.Folders(ctx)
+					if err != nil {
+						return err
 					}
-					last[s.ID] = key
-					printWatchStatus(out, s, asJSON)
-				}})
-				fs, err := m.Folders(ctx)
-				if err != nil {
-					return err
-				}
-				if len(fs) == 0 {
-					return fmt.Errorf("no folder is watched: add one with `proofglass watch add DIR --collection C`")
-				}
-				if _, err := in.Resume(ctx, pr.event); err != nil && ctx.Err() == nil {
-					slog.Warn("resume ingest", "err", err)
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "proofglass: watching %d folder(s) of %s; Ctrl-C stops\n", len(fs), termsafe.Line(lib.Config.DataDir))
-				return m.Run(ctx)
+					if len(fs) == 0 {
+						return fmt.Errorf("no folder is watched: add one with `proofglass watch add DIR --collection C`")
+					}
+					if _, err := in.Resume(ctx, pr.event); err != nil && ctx.Err() == nil {
+						slog.Warn("resume ingest", "err", err)
+					}
+					fmt.Fprintf(cmd.ErrOrStderr(), "proofglass: watching %d folder(s) of %s; Ctrl-C stops\n", len(fs), termsafe.Line(lib.Config.DataDir))
+					return m.Run(ctx)
+				})
 			},
 		}
 		cmd.Flags().BoolVar(&asJSON, "json", false, "print status changes and ingest progress as JSON lines")
@@ -73,14 +68,11 @@ is back or removed from the watch list.`,
 
 // withWatcher opens the knowledge base and a Manager that records folders (it does not run: that is `proofglass watch`,
 // the app or `proofglass serve`).
-func withWatcher(ctx context.Context, g *Globals, fn func(*watch.Manager) error) error {
-	lib, err := library.Open(ctx, g.DataDir)
-	if err != nil {
-		return err
-	}
-	defer lib.Close()
-	in := lib.Ingester(library.IngestOptions{Workers: 1})
-	return fn(lib.Watcher(in, watch.Options{}))
+func withWatcher(cmd *cobra.Command, g *Globals, fn func(context.Context, *watch.Manager) error) error {
+	return g.WithLibrary(cmd, func(ctx context.Context, lib *library.Library) error {
+		in := lib.Ingester(library.IngestOptions{Workers: 1})
+		return fn(ctx, lib.Watcher(in, watch.Options{}))
+	})
 }
 
 func watchAddCmd(g *Globals) *cobra.Command {
@@ -90,8 +82,8 @@ func watchAddCmd(g *Globals) *cobra.Command {
 		Short: "Watch a folder (recursively) for a collection; its files are ingested by the next watcher to run",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withWatcher(cmd.Context(), g, func(m *watch.Manager) error {
-				f, err := m.Add(cmd.Context(), collection, args[0])
+			return withWatcher(cmd, g, func(ctx context.Context, m *watch.Manager) error {
+				f, err := m.Add(ctx, collection, args[0])
 				if err != nil {
 					return err
 				}
@@ -112,31 +104,19 @@ func watchListCmd(g *Globals) *cobra.Command {
 		Short: "List watched folders",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withWatcher(cmd.Context(), g, func(m *watch.Manager) error {
-				fs, err := m.Folders(cmd.Context())
+			return withWatcher(cmd, g, func(ctx context.Context, m *watch.Manager) error {
+				fs, err := m.Folders(ctx)
 				if err != nil {
 					return err
 				}
-				w := cmd.OutOrStdout()
-				if asJSON {
-					for _, f := range fs {
-						if err := writeJSONLine(w, f); err != nil {
-							return err
-						}
-					}
-					return nil
-				}
-				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "FOLDER\tCOLLECTION\tFILES\tDOCUMENTS\tLAST SCAN\tERROR")
-				for _, f := range fs {
+				return printRows(cmd.OutOrStdout(), asJSON, fs, "FOLDER\tCOLLECTION\tFILES\tDOCUMENTS\tLAST SCAN\tERROR", func(f watch.Status) string {
 					scan := "never"
 					if !f.ScannedAt.IsZero() {
 						scan = f.ScannedAt.Format(time.DateTime)
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", termsafe.Line(f.Path), termsafe.Line(f.Collection), f.Files, f.Documents,
+					return fmt.Sprintf("%s\t%s\t%d\t%d\t%s\t%s", termsafe.Line(f.Path), termsafe.Line(f.Collection), f.Files, f.Documents,
 						scan, termsafe.Line(f.LastError))
-				}
-				return tw.Flush()
+				})
 			})
 		},
 	}
@@ -152,12 +132,12 @@ func watchRemoveCmd(g *Globals) *cobra.Command {
 		Short: "Stop watching a folder; its documents leave the library unless --keep-documents",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withWatcher(cmd.Context(), g, func(m *watch.Manager) error {
-				f, err := m.Find(cmd.Context(), collection, args[0])
+			return withWatcher(cmd, g, func(ctx context.Context, m *watch.Manager) error {
+				f, err := m.Find(ctx, collection, args[0])
 				if err != nil {
 					return err
 				}
-				n, err := m.Remove(cmd.Context(), f.ID, keep)
+				n, err := m.Remove(ctx, f.ID, keep)
 				if err != nil {
 					return err
 				}
