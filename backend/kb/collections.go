@@ -2,7 +2,6 @@ package kb
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -79,19 +78,13 @@ func (k *Docs) Collections(ctx context.Context) ([]Collection, error) {
 // CollectionByName finds a collection.
 func (k *Docs) CollectionByName(ctx context.Context, name string) (Collection, error) {
 	c, err := scanCollection(k.db.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.name = ?`, name))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Collection{}, fmt.Errorf("collection %q: %w", name, ErrNotFound)
-	}
-	return c, err
+	return found(c, err, "collection %q", name)
 }
 
 // Collection finds a collection by id.
 func (k *Docs) Collection(ctx context.Context, id int64) (Collection, error) {
 	c, err := scanCollection(k.db.QueryRowContext(ctx, `SELECT `+collectionCols+` FROM collections c WHERE c.id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Collection{}, fmt.Errorf("collection %d: %w", id, ErrNotFound)
-	}
-	return c, err
+	return found(c, err, "collection %d", id)
 }
 
 // EnsureCollection returns the named collection, creating it with default embedders if missing.

@@ -110,10 +110,7 @@ func (k *Docs) AddDocumentClaimed(ctx context.Context, d Document, c *WatchClaim
 // Document finds a document by id.
 func (k *Docs) Document(ctx context.Context, id int64) (Document, error) {
 	d, err := scanDocument(k.db.QueryRowContext(ctx, `SELECT `+documentCols+` FROM documents WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Document{}, fmt.Errorf("document %d: %w", id, ErrNotFound)
-	}
-	return d, err
+	return found(d, err, "document %d", id)
 }
 
 // Documents lists the documents of a collection (all collections when collectionID is 0), newest first.

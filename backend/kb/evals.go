@@ -66,10 +66,7 @@ func scanEvaluation(row rowScanner) (Evaluation, error) {
 // Evaluation finds an evaluation by id.
 func (k *History) Evaluation(ctx context.Context, id int64) (Evaluation, error) {
 	e, err := scanEvaluation(k.db.QueryRowContext(ctx, `SELECT `+evalCols+` FROM evaluations WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Evaluation{}, fmt.Errorf("evaluation %d: %w", id, ErrNotFound)
-	}
-	return e, err
+	return found(e, err, "evaluation %d", id)
 }
 
 // UnfinishedEvaluation finds the newest evaluation with this configuration key that did not finish.

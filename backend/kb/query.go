@@ -3,6 +3,7 @@ package kb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -59,4 +60,13 @@ func queryMap[K comparable, V any](ctx context.Context, q querier, what string, 
 		return nil, err
 	}
 	return out, nil
+}
+
+// found passes a looked-up row's value through, and turns a missing row into ErrNotFound, named by format and args.
+func found[T any](v T, err error, format string, args ...any) (T, error) {
+	if errors.Is(err, sql.ErrNoRows) {
+		var zero T
+		return zero, fmt.Errorf(format+": %w", append(args, ErrNotFound)...)
+	}
+	return v, err
 }

@@ -232,10 +232,7 @@ func scanRun(row rowScanner) (Run, error) {
 // Run finds a run by id.
 func (k *History) Run(ctx context.Context, id int64) (Run, error) {
 	r, err := scanRun(k.db.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Run{}, fmt.Errorf("run %d: %w", id, ErrNotFound)
-	}
-	return r, err
+	return found(r, err, "run %d", id)
 }
 
 // Runs lists runs newest first; limit <= 0 means all.

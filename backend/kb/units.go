@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -187,10 +186,7 @@ func scanUnitWords(row rowScanner, keep func(text string) bool) (Unit, error) {
 // Unit finds a unit by id.
 func (k *Content) Unit(ctx context.Context, id int64) (Unit, error) {
 	u, err := scanUnit(k.db.QueryRowContext(ctx, `SELECT `+unitCols+` FROM units WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Unit{}, fmt.Errorf("unit %d: %w", id, ErrNotFound)
-	}
-	return u, err
+	return found(u, err, "unit %d", id)
 }
 
 // Units lists a document's units in order.
