@@ -108,21 +108,13 @@ func (k *History) PutEvalItem(ctx context.Context, evalID int64, it EvalItem) er
 
 // EvalItems lists an evaluation's scored items in the order they were stored.
 func (k *History) EvalItems(ctx context.Context, evalID int64) ([]EvalItem, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT question_id, mode, sample, coalesce(run_id, 0), result FROM evaluation_items
-		WHERE evaluation_id = ? ORDER BY created_at, question_id, mode, sample`, evalID)
-	if err != nil {
-		return nil, fmt.Errorf("evaluation %d items: %w", evalID, err)
-	}
-	defer rows.Close()
-	var out []EvalItem
-	for rows.Next() {
-		var it EvalItem
+	return queryAll(ctx, k.db, fmt.Sprintf("evaluation %d items", evalID), func(r rowScanner) (it EvalItem, err error) {
 		var res string
-		if err := rows.Scan(&it.QuestionID, &it.Mode, &it.Sample, &it.RunID, &res); err != nil {
-			return nil, err
+		if err = r.Scan(&it.QuestionID, &it.Mode, &it.Sample, &it.RunID, &res); err != nil {
+			return
 		}
 		it.Result = json.RawMessage(res)
-		out = append(out, it)
-	}
-	return out, rows.Err()
+		return
+	}, `SELECT question_id, mode, sample, coalesce(run_id, 0), result FROM evaluation_items
+		WHERE evaluation_id = ? ORDER BY created_at, question_id, mode, sample`, evalID)
 }

@@ -80,23 +80,15 @@ func (k *History) CreateConversation(ctx context.Context, title string, collecti
 
 // Conversations lists conversations, most recently active first.
 func (k *History) Conversations(ctx context.Context) ([]Conversation, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT id, title, coalesce(collection_id, 0), created_at, updated_at FROM conversations
-		ORDER BY updated_at DESC, id DESC`)
-	if err != nil {
-		return nil, fmt.Errorf("list conversations: %w", err)
-	}
-	defer rows.Close()
-	var out []Conversation
-	for rows.Next() {
-		var c Conversation
+	return queryAll(ctx, k.db, "list conversations", func(r rowScanner) (c Conversation, err error) {
 		var cr, up int64
-		if err := rows.Scan(&c.ID, &c.Title, &c.CollectionID, &cr, &up); err != nil {
-			return nil, err
+		if err = r.Scan(&c.ID, &c.Title, &c.CollectionID, &cr, &up); err != nil {
+			return
 		}
 		c.CreatedAt, c.UpdatedAt = time.UnixMilli(cr), time.UnixMilli(up)
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		return
+	}, `SELECT id, title, coalesce(collection_id, 0), created_at, updated_at FROM conversations
+		ORDER BY updated_at DESC, id DESC`)
 }
 
 // DeleteConversation removes a conversation with its messages and runs.
@@ -127,23 +119,15 @@ func (k *History) AddMessage(ctx context.Context, m Message) (Message, error) {
 
 // Messages lists a conversation's messages in order.
 func (k *History) Messages(ctx context.Context, conversationID int64) ([]Message, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT id, conversation_id, role, content, coalesce(run_id, 0), created_at FROM messages
-		WHERE conversation_id = ? ORDER BY id`, conversationID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Message
-	for rows.Next() {
-		var m Message
+	return queryAll(ctx, k.db, "read messages", func(r rowScanner) (m Message, err error) {
 		var ts int64
-		if err := rows.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.RunID, &ts); err != nil {
-			return nil, err
+		if err = r.Scan(&m.ID, &m.ConversationID, &m.Role, &m.Content, &m.RunID, &ts); err != nil {
+			return
 		}
 		m.CreatedAt = time.UnixMilli(ts)
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return
+	}, `SELECT id, conversation_id, role, content, coalesce(run_id, 0), created_at FROM messages
+		WHERE conversation_id = ? ORDER BY id`, conversationID)
 }
 
 // CreateRun records the start of an agent run.
@@ -174,22 +158,14 @@ func (k *History) AppendEvent(ctx context.Context, runID int64, seq int, typ str
 
 // Events returns a run's events in order, for replay.
 func (k *History) Events(ctx context.Context, runID int64) ([]StoredEvent, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT seq, type, data FROM run_events WHERE run_id = ? ORDER BY seq`, runID)
-	if err != nil {
-		return nil, fmt.Errorf("read events of run %d: %w", runID, err)
-	}
-	defer rows.Close()
-	var out []StoredEvent
-	for rows.Next() {
-		var e StoredEvent
+	return queryAll(ctx, k.db, fmt.Sprintf("read events of run %d", runID), func(r rowScanner) (e StoredEvent, err error) {
 		var data string
-		if err := rows.Scan(&e.Seq, &e.Type, &data); err != nil {
-			return nil, err
+		if err = r.Scan(&e.Seq, &e.Type, &data); err != nil {
+			return
 		}
 		e.Data = json.RawMessage(data)
-		out = append(out, e)
-	}
-	return out, rows.Err()
+		return
+	}, `SELECT seq, type, data FROM run_events WHERE run_id = ? ORDER BY seq`, runID)
 }
 
 // AddRunBlob records that a run's events refer to a blob (a crop, a memory image), so it is kept.

@@ -51,28 +51,20 @@ var ErrAlreadyWatched = errors.New("already watched")
 
 // WatchedFolders lists the watched folders with their collection's name and counts of files and documents.
 func (k *Watch) WatchedFolders(ctx context.Context) ([]WatchedFolder, error) {
-	rows, err := k.db.QueryContext(ctx, `SELECT f.id, f.collection_id, c.name, f.path, f.created_at, f.scanned_at, f.error,
-		(SELECT count(*) FROM watch_files w WHERE w.folder_id = f.id),
-		(SELECT count(DISTINCT document_id) FROM watch_files w WHERE w.folder_id = f.id AND w.document_id IS NOT NULL)
-		FROM watch_folders f JOIN collections c ON c.id = f.collection_id ORDER BY f.id`)
-	if err != nil {
-		return nil, fmt.Errorf("list watched folders: %w", err)
-	}
-	defer rows.Close()
-	var out []WatchedFolder
-	for rows.Next() {
-		var f WatchedFolder
+	return queryAll(ctx, k.db, "list watched folders", func(r rowScanner) (f WatchedFolder, err error) {
 		var created, scanned int64
-		if err := rows.Scan(&f.ID, &f.CollectionID, &f.Collection, &f.Path, &created, &scanned, &f.Error, &f.Files, &f.Documents); err != nil {
-			return nil, err
+		if err = r.Scan(&f.ID, &f.CollectionID, &f.Collection, &f.Path, &created, &scanned, &f.Error, &f.Files, &f.Documents); err != nil {
+			return
 		}
 		f.CreatedAt = time.UnixMilli(created)
 		if scanned > 0 {
 			f.ScannedAt = time.UnixMilli(scanned)
 		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+		return
+	}, `SELECT f.id, f.collection_id, c.name, f.path, f.created_at, f.scanned_at, f.error,
+		(SELECT count(*) FROM watch_files w WHERE w.folder_id = f.id),
+		(SELECT count(DISTINCT document_id) FROM watch_files w WHERE w.folder_id = f.id AND w.document_id IS NOT NULL)
+		FROM watch_folders f JOIN collections c ON c.id = f.collection_id ORDER BY f.id`)
 }
 
 // AddWatchedFolder records path as watched for a collection and returns its id; when it already is, it returns that
