@@ -179,7 +179,7 @@ func TestNotReady(t *testing.T) {
 	if _, err := d.Library.Status(); err == nil || !strings.Contains(err.Error(), "still starting") {
 		t.Errorf("Status before startup: err = %v, want still starting", err)
 	}
-	if _, err := d.Library.PickFiles(""); err == nil {
+	if _, err := d.Library.PickFiles("", nil); err == nil {
 		t.Error("PickFiles before startup: no error")
 	}
 	if _, err := d.Chat.Conversations(); err == nil {

@@ -225,7 +225,8 @@ func (s *LibraryService) SearchWhere(query, collection, where string, k int) (se
 }
 
 // addFilters are the files the add dialog offers: every format ingest reads, then each format, then all files.
-func addFilters() []FileFilter {
+// names holds the window's names for them, by format kind and "all" and "any"; a missing one is the English name.
+func addFilters(names map[string]string) []FileFilter {
 	var all []string
 	var each []FileFilter
 	for _, f := range ingest.Formats {
@@ -234,19 +235,26 @@ func addFilters() []FileFilter {
 			pats[i] = "*" + e
 		}
 		all = append(all, pats...)
-		each = append(each, FileFilter{DisplayName: f.Name, Pattern: strings.Join(pats, ";")})
+		each = append(each, FileFilter{DisplayName: dialogTitle(names[f.Kind], f.Name), Pattern: strings.Join(pats, ";")})
 	}
-	return append(append([]FileFilter{{DisplayName: "Documents, images and videos", Pattern: strings.Join(all, ";")}}, each...),
-		FileFilter{DisplayName: "All files", Pattern: "*"})
+	first := FileFilter{DisplayName: dialogTitle(names["all"], "Documents, images and videos"), Pattern: strings.Join(all, ";")}
+	return append(append([]FileFilter{first}, each...), FileFilter{DisplayName: dialogTitle(names["any"], "All files"), Pattern: "*"})
 }
 
-// PickFiles opens the system file dialog for documents to add, titled in the window's language.
-func (s *LibraryService) PickFiles(title string) ([]string, error) {
+// maxFilterNames bounds the names PickFiles takes: one per format, "all" and "any", with room to spare.
+const maxFilterNames = 16
+
+// PickFiles opens the system file dialog for documents to add, titled and its file types named in the window's
+// language (filterNames by format kind — pdf, image, video — and "all" and "any"; nil: English).
+func (s *LibraryService) PickFiles(title string, filterNames map[string]string) ([]string, error) {
+	if len(filterNames) > maxFilterNames {
+		return nil, fmt.Errorf("file type names: %d, at most %d", len(filterNames), maxFilterNames)
+	}
 	ui := s.c.window()
 	if ui == nil {
 		return nil, errNoWindow
 	}
-	return ui.OpenFiles(dialogTitle(title, "Add documents"), addFilters())
+	return ui.OpenFiles(dialogTitle(title, "Add documents"), addFilters(filterNames))
 }
 
 // PickFolder opens the system dialog for a folder to add, titled in the window's language.

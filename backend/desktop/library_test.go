@@ -3,9 +3,11 @@ package desktop
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -229,13 +231,13 @@ func TestLibraryCollectionsAndDialogs(t *testing.T) {
 	}
 
 	ui.files, ui.folder = []string{"/home/u/a.pdf", "/home/u/b.png"}, "/home/u/scans"
-	if got, err := lib.PickFiles("添加文档"); err != nil || len(got) != 2 || got[1] != "/home/u/b.png" {
+	if got, err := lib.PickFiles("添加文档", nil); err != nil || len(got) != 2 || got[1] != "/home/u/b.png" {
 		t.Errorf("PickFiles = %q, %v", got, err)
 	}
 	if got, err := lib.PickFolder("Add a folder\n\x1b[2J"); err != nil || got != "/home/u/scans" {
 		t.Errorf("PickFolder = %q, %v", got, err)
 	}
-	if _, err := lib.PickFiles(""); err != nil {
+	if _, err := lib.PickFiles("", nil); err != nil {
 		t.Fatal(err)
 	}
 	// The window's title, cleaned; none gives the English one.
@@ -248,7 +250,7 @@ func TestLibraryCollectionsAndDialogs(t *testing.T) {
 // format, then all files.
 func TestAddDialogOffersIngestFormats(t *testing.T) {
 	d, ui := start(t)
-	if _, err := d.Library.PickFiles("Add"); err != nil {
+	if _, err := d.Library.PickFiles("Add", nil); err != nil {
 		t.Fatal(err)
 	}
 	fs := ui.filters[0]
@@ -268,6 +270,32 @@ func TestAddDialogOffersIngestFormats(t *testing.T) {
 	}
 	if fs[0].Pattern != strings.Join(all, ";") || !strings.Contains(fs[0].Pattern, "*.m4v") {
 		t.Errorf("the first filter %q is not every format ingest reads", fs[0].Pattern)
+	}
+}
+
+// The window names the file types in its language; a name it leaves out, or one that cleans to nothing, stays English.
+func TestAddDialogFileTypesInTheWindowsLanguage(t *testing.T) {
+	d, ui := start(t)
+	names := map[string]string{"all": "文档、图片和视频", "pdf": "PDF 文档", "image": "图片\n\x1b[2J", "video": " ", "any": "所有文件"}
+	if _, err := d.Library.PickFiles("添加文档", names); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	fs := ui.filters[0]
+	got["all"], got["any"] = fs[0].DisplayName, fs[len(fs)-1].DisplayName
+	for i, f := range ingest.Formats {
+		got[f.Kind] = fs[i+1].DisplayName
+	}
+	want := map[string]string{"all": "文档、图片和视频", "pdf": "PDF 文档", "image": "图片[2J", "video": "Videos", "any": "所有文件"}
+	if !maps.Equal(got, want) {
+		t.Errorf("filter names %q, want %q", got, want)
+	}
+	many := map[string]string{}
+	for i := range maxFilterNames + 1 {
+		many[strconv.Itoa(i)] = "x"
+	}
+	if _, err := d.Library.PickFiles("", many); err == nil {
+		t.Error("PickFiles took more names than there are file types")
 	}
 }
 

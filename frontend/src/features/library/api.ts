@@ -26,7 +26,14 @@ export const libraryApi = {
   setFacet: (documentId: number, name: string, value: string): Promise<DocumentFacets> => Library.SetFacet(documentId, name, value),
   resetFacet: (documentId: number, name: string): Promise<DocumentFacets> => Library.ResetFacet(documentId, name),
   /** pickFiles opens the system file dialog (titled in the window's language) for documents to add. */
-  pickFiles: async (): Promise<string[]> => (await Library.PickFiles(t('dialog.addFiles'))) ?? [],
+  pickFiles: async (): Promise<string[]> =>
+    (await Library.PickFiles(t('dialog.addFiles'), {
+      all: t('dialog.fileTypes.all'),
+      pdf: t('dialog.fileTypes.pdf'),
+      image: t('dialog.fileTypes.image'),
+      video: t('dialog.fileTypes.video'),
+      any: t('dialog.fileTypes.any'),
+    })) ?? [],
   /** pickFolder opens the system dialog for a folder to add; "" when cancelled. */
   pickFolder: (): Promise<string> => Library.PickFolder(t('dialog.addFolder')),
   addPaths: (collection: string, paths: string[]): Promise<void> => Library.AddPaths(collection, paths),

@@ -50,8 +50,11 @@ export interface DesktopBindings {
     PageImage(unitID: number, width: number): Promise<string>
     /** Pages lists a document's units for the page grid. */
     Pages(documentID: number): Promise<PageRef[] | null>
-    /** PickFiles opens the system file dialog for documents to add, titled in the window's language. */
-    PickFiles(title: string): Promise<string[] | null>
+    /**
+     * PickFiles opens the system file dialog for documents to add, titled and its file types named in the window's
+     * language (filterNames by format kind — pdf, image, video — and "all" and "any"; nil: English).
+     */
+    PickFiles(title: string, filterNames: Record<string, string>): Promise<string[] | null>
     /** PickFolder opens the system dialog for a folder to add, titled in the window's language. */
     PickFolder(title: string): Promise<string>
     /** ResetFacet forgets the user's value of a facet, so the extracted one shows again. */
@@ -225,7 +228,7 @@ export const LibraryService: DesktopBindings['LibraryService'] = {
   Notices: () => bound().then((d) => d.LibraryService.Notices()),
   PageImage: (unitID, width) => bound().then((d) => d.LibraryService.PageImage(unitID, width)),
   Pages: (documentID) => bound().then((d) => d.LibraryService.Pages(documentID)),
-  PickFiles: (title) => bound().then((d) => d.LibraryService.PickFiles(title)),
+  PickFiles: (title, filterNames) => bound().then((d) => d.LibraryService.PickFiles(title, filterNames)),
   PickFolder: (title) => bound().then((d) => d.LibraryService.PickFolder(title)),
   ResetFacet: (documentID, name) => bound().then((d) => d.LibraryService.ResetFacet(documentID, name)),
   RetryDocument: (id, password) => bound().then((d) => d.LibraryService.RetryDocument(id, password)),
