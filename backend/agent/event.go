@@ -279,6 +279,8 @@ type GroundingInfo struct {
 	// Names counts quoted phrases and distinctive names; NamesGrounded those found in the cited evidence.
 	Names         int `json:"names"`
 	NamesGrounded int `json:"names_grounded"`
+	// Unchecked counts the claims past grounding.MaxClaims in one answer, left unchecked.
+	Unchecked int `json:"unchecked,omitempty"`
 	// Summary is one line for people: "3 of 4 figures found in the cited evidence", "no checkable claim".
 	Summary   string `json:"summary"`
 	ElapsedMS int64  `json:"elapsed_ms"`

@@ -2,6 +2,8 @@
 package grounding
 
 import (
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -49,6 +51,10 @@ type scanText struct {
 	r   []rune
 	off []int // byte offset of r[i] in the original; off[len(r)] = len(original)
 	src string
+	// decimalComma: the text writes decimals with a comma (1.234,5 or 12,5 %), so "1,500" may be 1.5 there.
+	decimalComma bool
+	// reads counts the digit groups the number reader has read, so a test can check the work stays linear.
+	reads int
 }
 
 func newScanText(s string) *scanText {
@@ -104,8 +110,13 @@ var refWords = map[string]bool{"page": true, "pages": true, "p": true, "pp": tru
 	"figure": true, "fig": true, "section": true, "chapter": true, "eq": true, "equation": true, "appendix": true,
 	"step": true, "no": true, "item": true, "line": true, "column": true, "row": true, "picture": true, "text": true, "video": true}
 
+// decimalCommaRE finds a number only a decimal-comma writer writes: 1.234,5, or 12,5 before a percent sign or a
+// currency or scale word.
+var decimalCommaRE = regexp.MustCompile(`\d\.\d{3},\d|\d,\d{1,2}\s?(?:%|€|EUR|Mio|Mrd|Prozent|procent|millions?\b|milliards?\b)`)
+
 func extract(s string, page bool) []Claim {
 	t := newScanText(s)
+	t.decimalComma = page || decimalCommaRE.MatchString(s)
 	var out []Claim
 	add := func(c Claim, from, to int) {
 		c.Start, c.End = t.off[from], t.off[to]
@@ -491,7 +502,10 @@ func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
 	e := t.scaleWord(k, vals)
 	e = t.unitSuffix(&c, e, pre.percent)
 	vals, from, e, neg := t.signed(pre, i, e, vals, page)
-	c.Values = vals
+	c.Values = finite(vals)
+	if len(c.Values) == 0 {
+		return c, from, e, true // too large to hold: a claim that is never found, and says so
+	}
 	switch {
 	case c.Percent:
 		c.Kind = KindPercent
@@ -504,6 +518,18 @@ func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
 		e = t.withRange(&c, from, e, pre.cur, page)
 	}
 	return c, from, e, true
+}
+
+// finite keeps the readings that fit a float64: a 310-digit number or 一亿亿… is no value at all, rather than +Inf,
+// which no event can encode.
+func finite(vals []float64) []float64 {
+	out := vals[:0]
+	for _, v := range vals {
+		if !math.IsInf(v, 0) && !math.IsNaN(v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // numberPrefix is what may stand before a number's digits.
@@ -663,7 +689,7 @@ func (t *scanText) withRange(c *Claim, from, e int, cur string, page bool) int {
 		return e
 	}
 	hi, _, hiEnd, ok := t.number(r, page)
-	if !ok || hi.Kind == KindRange || hi.Kind == KindDate || len(hi.Values) == 0 || hi.Values[0] <= c.Values[0] {
+	if !ok || hi.Kind == KindRange || hi.Kind == KindDate || len(hi.Values) == 0 || len(c.Values) == 0 || hi.Values[0] <= c.Values[0] {
 		return e
 	}
 	c.Kind = KindRange
@@ -710,7 +736,11 @@ func (t *scanText) arabic(i int, page bool) ([]float64, int, int) {
 		j++
 	}
 	groups := []group{{i, j, 0}}
-	for {
+	// Eight groups hold any real figure (10^24); reading on would make "1,1,1,…" quadratic, each number read
+	// again from every comma.
+	const maxGroups = 8
+	for len(groups) < maxGroups {
+		t.reads++
 		s := t.at(j)
 		if s != ',' && s != '.' && s != ' ' && s != '\'' {
 			break
@@ -784,6 +814,9 @@ func (t *scanText) arabic(i int, page bool) ([]float64, int, int) {
 		if len(frac) == 3 && firstLen <= 3 && t.r[groups[0].from] != '0' {
 			asThousands := parse(groups, "")
 			if sep == ',' {
+				if !page && !t.decimalComma {
+					return []float64{asThousands}, 0, last.to // "2,000" in an English answer is never 2
+				}
 				return []float64{asThousands, asDecimal}, 0, last.to
 			}
 			return []float64{asDecimal, asThousands}, 3, last.to

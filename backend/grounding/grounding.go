@@ -41,20 +41,35 @@ type Evidence struct {
 	Boxes func(*Page) (*Page, error)
 }
 
-// Check grounds an answer's claims in ev. It makes no model call.
-func Check(answer string, ev Evidence) (agent.GroundingInfo, error) {
+// MaxClaims bounds the claims of one answer that are checked; the rest are counted as unchecked.
+const MaxClaims = 200
+
+// Check grounds an answer's claims in ev. It makes no model call, and stops with ctx's error when ctx ends.
+func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo, error) {
 	start := time.Now()
 	claims := Extract(answer)
-	info := agent.GroundingInfo{Claims: make([]agent.GroundedClaim, len(claims))}
+	var info agent.GroundingInfo
+	if len(claims) > MaxClaims {
+		info.Unchecked = len(claims) - MaxClaims
+		claims = claims[:MaxClaims]
+	}
+	info.Claims = make([]agent.GroundedClaim, len(claims))
 	var unresolved []int
 	cited := len(ev.Regions) > 0 || len(ev.Cited) > 0
 	for i, c := range claims {
+		if err := ctx.Err(); err != nil {
+			return info, fmt.Errorf("ground answer: %w", err)
+		}
 		g := agent.GroundedClaim{Text: c.Text, Kind: c.Kind, Start: c.Start, End: c.End, Status: agent.GroundNotFound}
 		if len(c.Values) > 0 {
 			v := c.Values[0]
 			g.Value = &v
 		}
 		info.Claims[i] = g
+		if c.Figure() && c.Kind != KindDate && len(c.Values) == 0 {
+			info.Claims[i].Note = "too large to check"
+			continue
+		}
 		if h, ok := firstHit(c, ev.Regions); ok {
 			setFound(&info.Claims[i], h, agent.GroundRegion, fmt.Sprintf("in the cited region (page %d)", h.page.Ordinal))
 			continue
@@ -62,28 +77,6 @@ func Check(answer string, ev Evidence) (agent.GroundingInfo, error) {
 		if h, ok := firstPageHit(c, ev.Cited); ok {
 			setFound(&info.Claims[i], h, agent.GroundCitedPage, fmt.Sprintf("on a cited page (page %d)", h.page.Ordinal))
 			continue
-		}
-		if c.Figure() {
-			// A different value in the same context where the answer says its evidence is.
-			ctx := answerContext(answer, c)
-			areas, where := ev.Regions, "the cited region"
-			pages := ev.Cited
-			if !cited {
-				areas, pages, where = nil, ev.Shown, "the page shown"
-			}
-			if h, ok := differing(c, ctx, areas, pages); ok {
-				text, _ := h.words()
-				w := where
-				if h.m != nil && !inAreas(h, areas) {
-					w = "the cited page"
-					if !cited {
-						w = "the page shown"
-					}
-				}
-				setFound(&info.Claims[i], h, agent.GroundMismatch,
-					fmt.Sprintf("%s — %s says %s (page %d)", strings.TrimSpace(c.Text), w, text, h.page.Ordinal))
-				continue
-			}
 		}
 		if h, ok := firstPageHit(c, ev.Shown); ok {
 			setFound(&info.Claims[i], h, agent.GroundElsewhere,
@@ -94,6 +87,9 @@ func Check(answer string, ev Evidence) (agent.GroundingInfo, error) {
 	}
 	if len(unresolved) > 0 && ev.Rest != nil {
 		err := ev.Rest(func(p *Page) bool {
+			if ctx.Err() != nil {
+				return false
+			}
 			left := unresolved[:0]
 			for _, i := range unresolved {
 				h, ok := p.find(claims[i], region{})
@@ -113,13 +109,40 @@ func Check(answer string, ev Evidence) (agent.GroundingInfo, error) {
 			unresolved = left
 			return len(unresolved) > 0
 		})
+		if err == nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			return info, fmt.Errorf("ground answer in the rest of its documents: %w", err)
 		}
 	}
+	// A mismatch only where the value is nowhere in the evidence or its documents: a different value in the same
+	// context where the answer says its evidence is.
+	for _, i := range unresolved {
+		if c := claims[i]; c.Figure() && info.Claims[i].Status == agent.GroundNotFound && info.Claims[i].Note == "" {
+			near := answerContext(answer, c)
+			areas, where := ev.Regions, "the cited region"
+			pages := ev.Cited
+			if !cited {
+				areas, pages, where = nil, ev.Shown, "the page shown"
+			}
+			if h, ok := differing(c, near, areas, pages); ok {
+				text, _ := h.words()
+				w := where
+				if h.m != nil && !inAreas(h, areas) {
+					w = "the cited page"
+					if !cited {
+						w = "the page shown"
+					}
+				}
+				setFound(&info.Claims[i], h, agent.GroundMismatch,
+					fmt.Sprintf("%s — %s says %s (page %d)", strings.TrimSpace(c.Text), w, text, h.page.Ordinal))
+			}
+		}
+	}
 	for i := range info.Claims {
 		g := &info.Claims[i]
-		if g.Status == agent.GroundNotFound {
+		if g.Status == agent.GroundNotFound && g.Note == "" {
 			g.Note = "not found in the cited evidence or the rest of the document"
 		}
 		grounded := g.Status == agent.GroundRegion || g.Status == agent.GroundCitedPage
@@ -216,6 +239,9 @@ func summary(info agent.GroundingInfo) string {
 	}
 	if n := counts[agent.GroundNotFound]; n > 0 {
 		tail = append(tail, fmt.Sprintf("%d not found", n))
+	}
+	if info.Unchecked > 0 {
+		tail = append(tail, fmt.Sprintf("%d more not checked (over %d in one answer)", info.Unchecked, MaxClaims))
 	}
 	if len(tail) > 0 {
 		s += "; " + strings.Join(tail, ", ")
@@ -323,7 +349,7 @@ func (g *Grounder) withRegionText(ctx context.Context, units map[int64]kb.Unit, 
 // Ground implements agent.Grounder: the evidence is the run's crops, the answer's citations and the pages shown.
 func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []agent.Event) (*agent.GroundingInfo, error) {
 	if len(Extract(answer.Text)) == 0 {
-		info, err := Check(answer.Text, Evidence{}) // nothing to look up: no page is read
+		info, err := Check(ctx, answer.Text, Evidence{}) // nothing to look up: no page is read
 		return &info, err
 	}
 	refs := collectRefs(answer, trail)
@@ -342,7 +368,7 @@ func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []
 		}
 		return NewPage(u, p.DocumentName), nil
 	}
-	info, err := Check(answer.Text, ev)
+	info, err := Check(ctx, answer.Text, ev)
 	if err != nil {
 		return nil, err
 	}

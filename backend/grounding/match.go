@@ -1,11 +1,13 @@
 package grounding
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"proofglass/backend/kb"
 )
@@ -100,7 +102,7 @@ func (p *Page) find(c Claim, r region) (hit, bool) {
 			}
 			k += from
 			first, last := int(p.cword[k]), int(p.cword[k+len(c.Phrase)-1])
-			if p.inside(r, first) && p.inside(r, last) {
+			if p.inside(r, first) && p.inside(r, last) && p.wordBounded(k, k+len(c.Phrase)) {
 				return hit{page: p, first: first, last: last}, true
 			}
 			from = k + 1
@@ -115,9 +117,32 @@ func (p *Page) find(c Claim, r region) (hit, bool) {
 	return hit{}, false
 }
 
+// wordBounded reports whether compact[from:to] starts and ends at word ends: "Mayor Tush" in "Mayor Tush's" but not
+// "Mayor Tushs" in "Mayor Tush should". Han text has no word ends to check.
+func (p *Page) wordBounded(from, to int) bool {
+	if r, _ := utf8.DecodeRuneInString(p.compact[from:]); isHan(r) {
+		return true
+	}
+	if from > 0 && p.cword[from-1] == p.cword[from] {
+		return false
+	}
+	if to == len(p.compact) || p.cword[to] != p.cword[to-1] {
+		return true
+	}
+	// The phrase ends inside a word: only a possessive's "s" may follow.
+	w := p.Words[p.cword[to-1]].Text
+	rest := compact(w)
+	return strings.HasSuffix(rest, "s") && (strings.Contains(w, "'s") || strings.Contains(w, "’s")) &&
+		(to+1 == len(p.compact) || p.cword[to+1] != p.cword[to])
+}
+
 // equal reports whether a page mention m states claim c: the same date, or the same value in any form (1.2 billion
 // = 1,200 million; 12.5 % = 12.5 percent), a written value matching the page's rounded to as many decimals.
 func equal(c, m Claim) bool {
+	if c.Kind == KindYear && m.Kind == KindDate && len(c.Values) > 0 {
+		// "2015" is on a page that says "December 31, 2015".
+		return strings.HasPrefix(m.Date, strconv.Itoa(int(c.Values[0]))+"-")
+	}
 	if c.Kind == KindDate || m.Kind == KindDate {
 		return c.Kind == m.Kind && c.Date == m.Date
 	}
@@ -255,7 +280,13 @@ func (p *Page) percentLine(m *mention) bool {
 // differing looks, within r, for a figure of the same form as c in the same context (sharing a distinctive word
 // with ctx) whose value differs: the figure the page has where the answer has c. The closest value wins.
 func (p *Page) differing(c Claim, ctx map[string]bool, r region) (hit, bool) {
-	if len(ctx) == 0 || c.Kind == KindDate || len(c.Values) == 0 {
+	if len(ctx) == 0 {
+		return hit{}, false
+	}
+	if c.Kind == KindDate {
+		return p.differingDate(c, ctx, r)
+	}
+	if len(c.Values) == 0 {
 		return hit{}, false
 	}
 	best, bestScore := -1, math.Inf(-1)
@@ -300,6 +331,47 @@ func (p *Page) differing(c Claim, ctx map[string]bool, r region) (hit, bool) {
 	}
 	m := &p.mentions[best]
 	return hit{page: p, first: m.first, last: m.last, m: m}, true
+}
+
+// differingDate is differing for a date: another date of the same precision (a day, or a month) in the same context;
+// the one sharing the most context words wins, then the nearest in time.
+func (p *Page) differingDate(c Claim, ctx map[string]bool, r region) (hit, bool) {
+	best, bestShared, bestGap := -1, 0, 0
+	for i := range p.mentions {
+		m := &p.mentions[i]
+		if m.Kind != KindDate || m.Date == c.Date || len(m.Date) != len(c.Date) || !p.inside(r, m.first) {
+			continue
+		}
+		shared := 0
+		for w := range p.pageContext(m) {
+			if ctx[w] {
+				shared++
+			}
+		}
+		gap := dateGap(c.Date, m.Date)
+		if shared > bestShared || shared == bestShared && shared > 0 && gap < bestGap {
+			best, bestShared, bestGap = i, shared, gap
+		}
+	}
+	if best < 0 {
+		return hit{}, false
+	}
+	m := &p.mentions[best]
+	return hit{page: p, first: m.first, last: m.last, m: m}, true
+}
+
+// dateGap is how far apart two dates written yyyy-mm[-dd] are, in rough days.
+func dateGap(a, b string) int {
+	day := func(d string) int {
+		var y, m, dd int
+		fmt.Sscanf(d, "%d-%d-%d", &y, &m, &dd)
+		return y*372 + m*31 + dd
+	}
+	g := day(a) - day(b)
+	if g < 0 {
+		g = -g
+	}
+	return g
 }
 
 // words returns the hit's words as on the page and their boxes, 0..1 of the page.

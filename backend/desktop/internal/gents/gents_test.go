@@ -82,7 +82,7 @@ func TestServicesWrapEveryBoundMethod(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"PickFiles(title: string): Promise<string[] | null>",
+		"PickFiles(title: string, filterNames: Record<string, string>): Promise<string[] | null>",
 		"Search(query: string, collection: string, k: number): Promise<SearchResult>",
 		"RunEvents(runID: number): Promise<AgentEvent[] | null>",
 	} {

@@ -436,6 +436,8 @@ export interface GroundingInfo {
   /** Names counts quoted phrases and distinctive names; NamesGrounded those found in the cited evidence. */
   names: number
   names_grounded: number
+  /** Unchecked counts the claims past grounding.MaxClaims in one answer, left unchecked. */
+  unchecked?: number
   /** Summary is one line for people: "3 of 4 figures found in the cited evidence", "no checkable claim". */
   summary: string
   elapsed_ms: number
