@@ -502,6 +502,17 @@ func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
 	e := t.scaleWord(k, vals)
 	e = t.unitSuffix(&c, e, pre.percent)
 	vals, from, e, neg := t.signed(pre, i, e, vals, page)
+	if neg && pre.paren && c.Percent && c.Currency == "" {
+		// "(51 %)" labels a share; it is a negative only in an accounting column, which pages still offer.
+		neg = false
+		if page {
+			vals = append(vals[len(vals)/2:], vals[:len(vals)/2]...)
+		} else {
+			for n := range vals {
+				vals[n] = -vals[n]
+			}
+		}
+	}
 	c.Values = finite(vals)
 	if len(c.Values) == 0 {
 		return c, from, e, true // too large to hold: a claim that is never found, and says so

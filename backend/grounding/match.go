@@ -110,6 +110,9 @@ func (p *Page) find(c Claim, r region) (hit, bool) {
 	}
 	for i := range p.mentions {
 		m := &p.mentions[i]
+		if c.Percent && !m.Percent && !p.percentLine(m) {
+			continue // "21 %" is not a bare 21, unless the page's line gives its unit as % (a table row)
+		}
 		if p.inside(r, m.first) && equal(c, m.Claim) {
 			return hit{page: p, first: m.first, last: m.last, m: m}, true
 		}

@@ -44,9 +44,12 @@ func TestReadings(t *testing.T) {
 		"the same amount written the same way":        {"Revenue was $1,500 billion.", "Revenue was $1,500 billion.", "$1,500 billion", agent.GroundCitedPage},
 		"a page's decimal comma still reads":          {"Der Umsatz betrug 12,5 Mio.", "Umsatz 12,5 Mio. EUR", "12,5", agent.GroundCitedPage},
 		// A percentage in parentheses is a label, not a negative; its alteration is caught.
-		"a parenthesised share is positive":      {"Satisfied: (51 %) of respondents.", "Satisfied respondents (51 %)", "(51 %)", agent.GroundCitedPage},
-		"a parenthesised share altered":          {"Satisfied: (53 %) of respondents.", "Satisfied respondents (51 %)", "(53 %)", agent.GroundMismatch},
-		"an accounting negative is still signed": {"Net loss was (1,234).", "Net loss (1,234)", "(1,234)", agent.GroundCitedPage},
+		"a parenthesised share is positive":        {"Satisfied: (51 %) of respondents.", "Satisfied respondents (51 %)", "(51 %)", agent.GroundCitedPage},
+		"a parenthesised share altered":            {"Satisfied: (53 %) of respondents.", "Satisfied respondents (51 %)", "(53 %)", agent.GroundMismatch},
+		"a parenthesised share against a bare one": {"Satisfied: (53 %) of respondents.", "Satisfied respondents 53 %", "(53 %)", agent.GroundCitedPage},
+		"a parenthesised share altered, bare page": {"Satisfied: (55 %) of respondents.", "Satisfied respondents 53 %", "(55 %)", agent.GroundMismatch},
+		"a share is not a bare count":              {"Turnout was 21 % in the north.", "Turnout in the north: 21 polling stations", "21 %", agent.GroundNotFound},
+		"an accounting negative is still signed":   {"Net loss was (1,234).", "Net loss (1,234)", "(1,234)", agent.GroundCitedPage},
 		// A year inside a date grounds the year; an altered date is a mismatch.
 		"a year inside a date":   {"The fiscal year ended in 2015.", "for the fiscal year ended December 31, 2015", "2015", agent.GroundCitedPage},
 		"an altered date":        {"The fiscal year ended December 31, 2016.", "for the fiscal year ended December 31, 2015", "December 31, 2016", agent.GroundMismatch},
