@@ -326,11 +326,17 @@ func (g *Grounder) withRegionText(ctx context.Context, units map[int64]kb.Unit, 
 	}
 	for id, rs := range regions {
 		u, ok := units[id]
-		if !ok || len(u.Words) > 0 || strings.TrimSpace(u.Text) != "" {
+		if !ok || u.TextSource == kb.TextOCR || u.TextSource == kb.TextMixed {
 			continue
 		}
 		var texts []string
+		if len(rs) > 0 && u.Text != "" {
+			texts = []string{u.Text}
+		}
 		for _, r := range rs {
+			if wordsIn(u, r) {
+				continue // the text layer reads this region; a stamp over a scan leaves the rest to OCR
+			}
 			ws, err := g.regionWords(ctx, u, r)
 			if err != nil {
 				log.Warn("grounding: a region without text could not be read", "unit", id, "err", err)
@@ -344,6 +350,24 @@ func (g *Grounder) withRegionText(ctx context.Context, units map[int64]kb.Unit, 
 		u.Text = strings.Join(texts, " ")
 		units[id] = u
 	}
+}
+
+// wordsIn reports whether any word of u has its centre in region r (0..1 of the unit); a unit with text but no
+// boxes counts as read everywhere.
+func wordsIn(u kb.Unit, r [4]float64) bool {
+	if len(u.Words) == 0 {
+		return strings.TrimSpace(u.Text) != ""
+	}
+	if u.Width <= 0 || u.Height <= 0 {
+		return true
+	}
+	for _, w := range u.Words {
+		cx, cy := (w.X0+w.X1)/2/u.Width, (w.Y0+w.Y1)/2/u.Height
+		if cx >= r[0] && cx <= r[2] && cy >= r[1] && cy <= r[3] {
+			return true
+		}
+	}
+	return false
 }
 
 // Ground implements agent.Grounder: the evidence is the run's crops, the answer's citations and the pages shown.

@@ -161,3 +161,24 @@ func BenchmarkHugeAnswer(b *testing.B) {
 		})
 	}
 }
+
+// Region OCR reads a zoomed region that the text layer does not cover (a scan under a stamp), not only pages
+// without any text.
+func TestWordsIn(t *testing.T) {
+	stamp := kb.Unit{Width: 600, Height: 800, Text: "Filed 03/02/15", Words: []kb.Word{{Text: "Filed", X0: 20, Y0: 10, X1: 60, Y1: 20}}}
+	cases := map[string]struct {
+		u    kb.Unit
+		r    [4]float64
+		want bool
+	}{
+		"the stamp's line":           {stamp, [4]float64{0, 0, 1, 0.05}, true},
+		"the scan below it":          {stamp, [4]float64{0, 0.2, 1, 0.9}, false},
+		"text without boxes":         {kb.Unit{Width: 600, Height: 800, Text: "all of it"}, [4]float64{0, 0.2, 1, 0.9}, true},
+		"a page with no text at all": {kb.Unit{Width: 600, Height: 800}, [4]float64{0, 0, 1, 1}, false},
+	}
+	for name, c := range cases {
+		if got := wordsIn(c.u, c.r); got != c.want {
+			t.Errorf("%s: %v, want %v", name, got, c.want)
+		}
+	}
+}

@@ -226,12 +226,21 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	if p.Error != "" {
 		j.warn("page %d: %s", ord, p.Error)
 	}
+	if j.in.o.OCR != nil && !j.in.o.ImageOCR {
+		if good, _ := runeCounts(p.Text); good >= minLayerRunes && good <= thinLayerRunes {
+			// A short text layer may be a stamp over a scan: list the page's pictures to tell (thinLayer).
+			if ip, err := d.Page(ctx, i, pdf.PageOptions{NoText: true, Images: true}); err == nil {
+				p.Images = ip.Images
+			}
+		}
+	}
 	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
 		Text: strings.TrimSpace(p.Text), TextSource: kb.TextLayer}
 	// The text layer's words go from the worker's answer straight to their stored form (encodeLayerWords), unless
 	// image OCR needs them as Words or OCR replaces them.
 	fromLayer := true
-	layerOK := usableText(u.Text)
+	thin := usableText(u.Text) && thinLayer(p, u.Text)
+	layerOK := usableText(u.Text) && !thin
 	if layerOK || j.in.o.OCR == nil {
 		var clips []imageClip
 		if layerOK && j.in.o.OCR != nil && j.in.o.ImageOCR {
@@ -277,7 +286,15 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 				j.warn("page %d: %v", ord, err)
 				_ = j.in.kb.Content.MarkStep(ctx, j.doc.ID, kb.Step{Ordinal: ord, Stage: StageOCR, Status: kb.StepFailed, Error: err.Error()})
 			} else {
-				if txt := strings.TrimSpace(res.Text); preferOCR(u.Text, txt) {
+				if txt := strings.TrimSpace(res.Text); thin && txt != "" {
+					// A scan under a stamp: both texts, each with its boxes (OCR pixels → points at r.DPI).
+					lw, err := layerWords(p)
+					if err != nil {
+						return false, j.pageFailed(ctx, ord, fmt.Errorf("pdf %s: page %d: %w", j.doc.Name, ord, err))
+					}
+					u.Text, u.Words, u.TextSource = txt+"\n\n"+u.Text, append(ocrWords(res, 72/r.DPI), lw...), kb.TextMixed
+					fromLayer = false
+				} else if preferOCR(u.Text, txt) {
 					// OCR pixels → points: the render was made at r.DPI.
 					u.Text, u.Words, u.TextSource = txt, ocrWords(res, 72/r.DPI), kb.TextOCR
 					fromLayer = false
@@ -394,6 +411,26 @@ func ocrWords(r *ocr.Result, scale float64) []kb.Word {
 func usableText(s string) bool {
 	good, bad := runeCounts(s)
 	return good >= minLayerRunes && bad*4 < good
+}
+
+// A thin text layer over a scan: a page that is mostly one picture whose text layer holds only a line or two (a
+// court's filing stamp, a running header, a page number) is a scan, and is OCR'd like one.
+const (
+	thinLayerRunes = 200  // at most this many letters and digits in the layer
+	scanImageShare = 0.70 // of the page covered by one picture
+)
+
+func thinLayer(p *pdf.Page, text string) bool {
+	if good, _ := runeCounts(text); good > thinLayerRunes {
+		return false
+	}
+	area := p.Width * p.Height
+	for _, b := range imageRegions(p) {
+		if area > 0 && boxArea(b) >= scanImageShare*area {
+			return true
+		}
+	}
+	return false
 }
 
 // preferOCR decides between a short or garbled text layer and the OCR of the same page.
