@@ -14,64 +14,54 @@ import (
 )
 
 func init() {
-	register("conversations", func(g *Globals) *cobra.Command {
-		cmd := &cobra.Command{Use: "conversations", Short: "List and show chat conversations (continue one with proofglass ask --conversation ID)"}
-		var listJSON bool
-		list := &cobra.Command{
-			Use:   "list",
-			Short: "List conversations, most recently active first",
-			Args:  cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error {
-				return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
-					cs, err := k.History.Conversations(ctx)
-					if err != nil {
-						return err
-					}
-					return printRows(cmd.OutOrStdout(), listJSON, cs, "ID\tUPDATED\tTITLE", func(c kb.Conversation) string {
-						return fmt.Sprintf("%d\t%s\t%s", c.ID, c.UpdatedAt.Format("2006-01-02 15:04:05"), termsafe.Line(shorten(c.Title, 70)))
-					})
-				})
-			},
-		}
-		list.Flags().BoolVar(&listJSON, "json", false, "print one JSON object per conversation")
+	registerGroup(cobra.Command{Use: "conversations", Short: "List and show chat conversations (continue one with proofglass ask --conversation ID)"},
+		conversationsListCmd, conversationsShowCmd)
+}
 
-		var showJSON bool
-		show := &cobra.Command{
-			Use:   "show ID",
-			Short: "Print a conversation's questions and answers, with the run behind each answer",
-			Args:  cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				id, err := strconv.ParseInt(args[0], 10, 64)
-				if err != nil || id <= 0 {
-					return fmt.Errorf("conversation id %q: want a positive number", args[0])
+func conversationsListCmd(g *Globals) *cobra.Command {
+	return listCmd(g, "List conversations, most recently active first", "print one JSON object per conversation", "ID\tUPDATED\tTITLE",
+		func(ctx context.Context, k *kb.KB) ([]kb.Conversation, error) { return k.History.Conversations(ctx) },
+		func(c kb.Conversation) string {
+			return fmt.Sprintf("%d\t%s\t%s", c.ID, c.UpdatedAt.Format("2006-01-02 15:04:05"), termsafe.Line(shorten(c.Title, 70)))
+		})
+}
+
+func conversationsShowCmd(g *Globals) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a conversation's questions and answers, with the run behind each answer",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil || id <= 0 {
+				return fmt.Errorf("conversation id %q: want a positive number", args[0])
+			}
+			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+				c, err := k.History.Conversation(ctx, id)
+				if errors.Is(err, kb.ErrNotFound) {
+					return fmt.Errorf("conversation %d: no such conversation (see proofglass conversations list)", id)
 				}
-				return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
-					c, err := k.History.Conversation(ctx, id)
-					if errors.Is(err, kb.ErrNotFound) {
-						return fmt.Errorf("conversation %d: no such conversation (see proofglass conversations list)", id)
-					}
-					if err != nil {
-						return err
-					}
-					msgs, err := k.History.Messages(ctx, id)
-					if err != nil {
-						return err
-					}
-					if showJSON {
-						return writeJSONLine(cmd.OutOrStdout(), struct {
-							kb.Conversation
-							Messages []kb.Message `json:"messages"`
-						}{c, msgs})
-					}
-					printConversation(cmd.OutOrStdout(), c, msgs)
-					return nil
-				})
-			},
-		}
-		show.Flags().BoolVar(&showJSON, "json", false, "print the conversation and its messages as one JSON object")
-		cmd.AddCommand(list, show)
-		return cmd
-	})
+				if err != nil {
+					return err
+				}
+				msgs, err := k.History.Messages(ctx, id)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSONLine(cmd.OutOrStdout(), struct {
+						kb.Conversation
+						Messages []kb.Message `json:"messages"`
+					}{c, msgs})
+				}
+				printConversation(cmd.OutOrStdout(), c, msgs)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the conversation and its messages as one JSON object")
+	return cmd
 }
 
 // printConversation prints a conversation as a transcript, each answer naming the run behind it.

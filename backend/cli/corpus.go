@@ -16,11 +16,7 @@ import (
 )
 
 func init() {
-	register("cache", func(g *Globals) *cobra.Command {
-		cmd := &cobra.Command{Use: "cache", Short: "Manage the page files VRAG clients open (cache/pages)"}
-		cmd.AddCommand(cacheWarmCmd(g))
-		return cmd
-	})
+	registerGroup(cobra.Command{Use: "cache", Short: "Manage the page files VRAG clients open (cache/pages)"}, cacheWarmCmd)
 }
 
 func cacheWarmCmd(g *Globals) *cobra.Command {

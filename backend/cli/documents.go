@@ -17,11 +17,8 @@ import (
 )
 
 func init() {
-	register("documents", func(g *Globals) *cobra.Command {
-		cmd := &cobra.Command{Use: "documents", Aliases: []string{"docs"}, Short: "List, show, delete and retry documents"}
-		cmd.AddCommand(docListCmd(g), docShowCmd(g), docDeleteCmd(g), docRetryCmd(g), docFacetsCmd(g))
-		return cmd
-	})
+	registerGroup(cobra.Command{Use: "documents", Aliases: []string{"docs"}, Short: "List, show, delete and retry documents"},
+		docListCmd, docShowCmd, docDeleteCmd, docRetryCmd, docFacetsCmd)
 }
 
 func parseIDs(args []string) ([]int64, error) {
@@ -38,46 +35,40 @@ func parseIDs(args []string) ([]int64, error) {
 
 func docListCmd(g *Globals) *cobra.Command {
 	var collection, status string
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List documents with their status, size and error",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
-				var cid int64
-				if collection != "" {
-					c, err := k.Docs.CollectionByName(ctx, collection)
-					if err != nil {
-						return err
-					}
-					cid = c.ID
-				}
-				docs, err := k.Docs.Documents(ctx, cid)
+	var names map[int64]string // collection names by id, loaded with the documents
+	cmd := listCmd(g, "List documents with their status, size and error", "print one JSON object per document",
+		"ID\tSTATUS\tKIND\tSIZE\tCOLLECTION\tNAME\tERROR",
+		func(ctx context.Context, k *kb.KB) ([]kb.Document, error) {
+			var cid int64
+			if collection != "" {
+				c, err := k.Docs.CollectionByName(ctx, collection)
 				if err != nil {
-					return err
+					return nil, err
 				}
-				names, err := collectionNames(ctx, k)
-				if err != nil {
-					return err
-				}
-				if status != "" {
-					docs = slices.DeleteFunc(docs, func(d kb.Document) bool { return d.Status != status })
-				}
-				return printRows(cmd.OutOrStdout(), asJSON, docs, "ID\tSTATUS\tKIND\tSIZE\tCOLLECTION\tNAME\tERROR", func(d kb.Document) string {
-					e := d.Error
-					if len(e) > 80 {
-						e = e[:77] + "..."
-					}
-					return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", d.ID, d.Status, d.Kind, size(d), termsafe.Line(names[d.CollectionID]),
-						termsafe.Line(d.Name), termsafe.Line(e))
-				})
-			})
+				cid = c.ID
+			}
+			docs, err := k.Docs.Documents(ctx, cid)
+			if err != nil {
+				return nil, err
+			}
+			if names, err = collectionNames(ctx, k); err != nil {
+				return nil, err
+			}
+			if status != "" {
+				docs = slices.DeleteFunc(docs, func(d kb.Document) bool { return d.Status != status })
+			}
+			return docs, nil
 		},
-	}
+		func(d kb.Document) string {
+			e := d.Error
+			if len(e) > 80 {
+				e = e[:77] + "..."
+			}
+			return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s\t%s", d.ID, d.Status, d.Kind, size(d), termsafe.Line(names[d.CollectionID]),
+				termsafe.Line(d.Name), termsafe.Line(e))
+		})
 	cmd.Flags().StringVar(&collection, "collection", "", "only this collection")
 	cmd.Flags().StringVar(&status, "status", "", "only documents with this status (queued, ingesting, ready, failed)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per document")
 	return cmd
 }
 

@@ -12,11 +12,8 @@ import (
 )
 
 func init() {
-	register("eval", func(g *Globals) *cobra.Command {
-		cmd := &cobra.Command{Use: "eval", Short: "Evaluate retrieval and answers on a dataset"}
-		cmd.AddCommand(evalRetrievalCmd(g), evalAnswersCmd(g), evalCompareCmd(g), evalListCmd(g))
-		return cmd
-	})
+	registerGroup(cobra.Command{Use: "eval", Short: "Evaluate retrieval and answers on a dataset"},
+		evalRetrievalCmd, evalAnswersCmd, evalCompareCmd, evalListCmd)
 }
 
 func evalRetrievalCmd(g *Globals) *cobra.Command {

@@ -13,11 +13,7 @@ import (
 )
 
 func init() {
-	register("export", func(g *Globals) *cobra.Command {
-		cmd := &cobra.Command{Use: "export", Short: "Export stored data for other tools"}
-		cmd.AddCommand(exportRolloutsCmd(g), exportCorpusCmd(g))
-		return cmd
-	})
+	registerGroup(cobra.Command{Use: "export", Short: "Export stored data for other tools"}, exportRolloutsCmd, exportCorpusCmd)
 }
 
 func exportRolloutsCmd(g *Globals) *cobra.Command {

@@ -10,9 +10,8 @@ import (
 	"proofglass/backend/library"
 )
 
-// collectionsEmbedderCmds are `proofglass collections set-embedder` and `proofglass collections reembed`; collections.go
-// attaches them.
-func collectionsEmbedderCmds(g *Globals) []*cobra.Command {
+// collectionsSetEmbedderCmd is `proofglass collections set-embedder`.
+func collectionsSetEmbedderCmd(g *Globals) *cobra.Command {
 	var asJSON bool
 	var textEmb, imageEmb string
 	var textDim, imageDim int
@@ -34,7 +33,12 @@ func collectionsEmbedderCmds(g *Globals) []*cobra.Command {
 	f.BoolVar(&asJSON, "json", false, "print progress events and the result as JSON lines")
 	_ = setEmb.MarkFlagRequired("text-embedder")
 	_ = setEmb.MarkFlagRequired("text-dim")
+	return setEmb
+}
 
+// collectionsReembedCmd is `proofglass collections reembed`.
+func collectionsReembedCmd(g *Globals) *cobra.Command {
+	var asJSON bool
 	re := &cobra.Command{
 		Use:   "reembed NAME",
 		Short: "Embed the collection's units that lack vectors of its embedders (resumes an interrupted change; adds passages to older knowledge bases)",
@@ -46,7 +50,7 @@ func collectionsEmbedderCmds(g *Globals) []*cobra.Command {
 		},
 	}
 	re.Flags().BoolVar(&asJSON, "json", false, "print progress events and the result as JSON lines")
-	return []*cobra.Command{setEmb, re}
+	return re
 }
 
 func reembed(cmd *cobra.Command, g *Globals, asJSON bool,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"proofglass/backend/kb"
 	"proofglass/backend/peakrss"
 )
 
@@ -40,6 +41,17 @@ func register(name string, f commandFactory) {
 		panic("cli: command registered twice: " + name)
 	}
 	factories[name] = f
+}
+
+// registerGroup registers parent, a command that only holds the subcommands subs make.
+func registerGroup(parent cobra.Command, subs ...commandFactory) {
+	register(parent.Use, func(g *Globals) *cobra.Command {
+		cmd := parent // a copy per tree: NewRoot runs more than once in a process
+		for _, sub := range subs {
+			cmd.AddCommand(sub(g))
+		}
+		return &cmd
+	})
 }
 
 // NewBaseRoot returns a root command named use with the flags every Proofglass command tree shares (--verbose and the
@@ -139,6 +151,29 @@ func writeJSONLine(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// listCmd is a `list` subcommand over the knowledge base: load fetches the rows, printed by printRows (--json: one
+// JSON object per row, described by jsonUsage).
+func listCmd[T any](g *Globals, short, jsonUsage, header string, load func(context.Context, *kb.KB) ([]T, error),
+	row func(T) string) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return g.WithKB(cmd, func(ctx context.Context, k *kb.KB) error {
+				rows, err := load(ctx, k)
+				if err != nil {
+					return err
+				}
+				return printRows(cmd.OutOrStdout(), asJSON, rows, header, row)
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, jsonUsage)
+	return cmd
 }
 
 // printRows prints a listing: one JSON line per row, or a table under header with one line per row. row returns a
