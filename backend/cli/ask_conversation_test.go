@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"proofglass/backend/agent"
-	"proofglass/backend/kb"
 	"proofglass/backend/model/modeltest"
 )
 
@@ -52,10 +50,7 @@ func TestAskJSONConversationID(t *testing.T) {
 		t.Fatalf("follow-up's run_started %+v, want conversation %d", second[0].Run, conv)
 	}
 
-	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	msgs, err := k.History.Messages(ctx, conv)
 	if err != nil {

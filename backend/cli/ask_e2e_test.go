@@ -3,13 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"proofglass/backend/agent"
 	"proofglass/backend/fixture"
-	"proofglass/backend/kb"
 )
 
 // TestAskE2EOllama runs `proofglass ask` against the real Ollama of ../shared/tools/ollama-e2e with tiny-vision
@@ -103,10 +101,7 @@ func TestAskE2EOllama(t *testing.T) {
 		t.Logf("vrag: %s after %d model calls, recoverable errors %v", st.Done.Status, st.Done.Usage.Steps, codes)
 	})
 
-	k, err := kb.Open(context.Background(), filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	runs, err := k.History.Runs(context.Background(), 0)
 	if err != nil || len(runs) != 2 {

@@ -38,10 +38,7 @@ func askKB(t *testing.T, data, rel string) (texts []string, units []int64) {
 	t.Helper()
 	ctx := context.Background()
 	path := askTestdata(t, rel)
-	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	col, err := k.Docs.EnsureCollection(ctx, "papers")
 	if err != nil {
@@ -195,10 +192,7 @@ func TestAskVRAGEndToEnd(t *testing.T) {
 	}
 	t.Logf("live transcript:\n%s", live)
 
-	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	runs, err := k.History.Runs(ctx, 0)
 	if err != nil || len(runs) != 1 {
@@ -359,10 +353,7 @@ func TestAskCancelledRunIsStored(t *testing.T) {
 	if err == nil {
 		t.Fatal("a cancelled ask must fail")
 	}
-	k, err := kb.Open(context.Background(), filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	runs, _ := k.History.Runs(context.Background(), 0)
 	if len(runs) != 1 || runs[0].Status != "cancelled" || runs[0].FinishedAt.IsZero() {

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"proofglass/backend/config"
 	"proofglass/backend/fixture"
+	"proofglass/backend/kb"
 )
 
 // run executes the CLI with a fresh data dir and returns stdout.
@@ -164,4 +166,19 @@ func TestE2EDoctorRealOllama(t *testing.T) {
 		}
 	}
 	t.Errorf("no ollama check in:\n%s", out)
+}
+
+// openData opens the knowledge base of a data directory the way the CLI finds it (its settings' paths); the caller
+// closes it.
+func openData(t testing.TB, data string) *kb.KB {
+	t.Helper()
+	cfg, err := config.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kb.Open(context.Background(), cfg.DBPath(), cfg.BlobDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }

@@ -23,7 +23,6 @@ import (
 	"testing"
 	"time"
 
-	"proofglass/backend/config"
 	"proofglass/backend/kb"
 )
 
@@ -166,14 +165,7 @@ func noisePNG(t *testing.T, seed uint64) []byte {
 // libraryState opens the stopped library: its documents by name (all must be ready), and what the folder's rows own.
 func libraryState(t *testing.T, data string) (docs map[string]kb.Document, unowned []string, pending int) {
 	t.Helper()
-	cfg, err := config.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kb.Open(context.Background(), cfg.DBPath(), cfg.BlobDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	ds, err := k.Docs.Documents(context.Background(), 0)
 	if err != nil {

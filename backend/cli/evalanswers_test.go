@@ -59,10 +59,7 @@ func devKB(t *testing.T, data string) (string, []eval.Question) {
 		t.Skipf("development set not found: %v", err)
 	}
 	ctx := context.Background()
-	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	col, err := k.Docs.EnsureCollection(ctx, "dev")
 	if err != nil {

@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"proofglass/backend/agent"
-	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/model/modeltest"
 )
@@ -85,10 +83,7 @@ func TestAskDocScopeKeepsAgentSearchesInside(t *testing.T) {
 		"--model", "m", "--doc", "hsaur3-Ch_analysis_of_variance.pdf", "--json"); err != nil {
 		t.Fatalf("ask: %v\n%s", err, out)
 	}
-	k, err := kb.Open(ctx, filepath.Join(data, "proofglass.db"), filepath.Join(data, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	runs, err := k.History.Runs(ctx, 0)
 	if err != nil || len(runs) != 1 {

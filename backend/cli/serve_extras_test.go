@@ -16,7 +16,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"proofglass/backend/config"
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 )
@@ -85,14 +84,7 @@ func TestServeMCPAndWatch(t *testing.T) {
 	}
 
 	// The watched folder's image arrives in the library, and list_documents sees it.
-	cfg, err := config.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kb.Open(ctx, cfg.DBPath(), cfg.BlobDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	fixture.WaitFor(t, 60*time.Second, func() bool {
 		ds, _ := k.Docs.Documents(ctx, 0)

@@ -14,9 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"proofglass/backend/config"
 	"proofglass/backend/fixture"
-	"proofglass/backend/kb"
 )
 
 // syncBuffer is a bytes.Buffer safe to read while a command writes to it.
@@ -99,14 +97,7 @@ func TestWatchCommands(t *testing.T) {
 	if out, err := run(t, data, "watch", "remove", dir, "--collection", "inbox"); err != nil || !strings.Contains(out, "1 document(s) left") {
 		t.Errorf("watch remove: %q %v", out, err)
 	}
-	cfg, err := config.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kb.Open(context.Background(), cfg.DBPath(), cfg.BlobDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := openData(t, data)
 	defer k.Close()
 	if ds, _ := k.Docs.Documents(context.Background(), 0); len(ds) != 0 {
 		t.Errorf("%d documents left after removing the watch", len(ds))
