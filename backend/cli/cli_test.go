@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"proofglass/backend/config"
+	"proofglass/backend/eval"
 	"proofglass/backend/fixture"
 	"proofglass/backend/kb"
 )
@@ -181,4 +184,22 @@ func openData(t testing.TB, data string) *kb.KB {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// writeQuestions writes an evaluation dataset, one question a line, into the data directory and returns its path.
+func writeQuestions(t testing.TB, data string, qs []eval.Question) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, q := range qs {
+		line, err := json.Marshal(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(line, '\n'))
+	}
+	path := filepath.Join(data, "q.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -30,15 +30,7 @@ func TestEvalAnswersE2EOllama(t *testing.T) {
 		{ID: "o2", Question: "What is the capital of Atlantis?", Answer: "Not answerable", AnswerFormat: "None",
 			EvidencePages: []int{}, Doc: "blood_loss_report.pdf"},
 	}
-	var lines []string
-	for _, q := range qs {
-		b, _ := json.Marshal(q)
-		lines = append(lines, string(b))
-	}
-	dataset := filepath.Join(data, "q.jsonl")
-	if err := os.WriteFile(dataset, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dataset := writeQuestions(t, data, qs)
 	t.Setenv("PROOFGLASS_PROVIDER", "")
 	t.Setenv("PROOFGLASS_MODEL", "")
 	ctx := context.Background()

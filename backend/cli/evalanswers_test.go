@@ -530,15 +530,7 @@ func TestEvalAnswersGRPOGroups(t *testing.T) {
 		{ID: "g2", Question: "How many times is " + word + " mentioned?", Answer: "1", AnswerFormat: "Int",
 			EvidencePages: []int{page}, EvidenceSources: []string{"Pure-text (Plain-text)"}, Doc: "blood_loss_report.pdf"},
 	}
-	var lines []string
-	for _, q := range qs {
-		b, _ := json.Marshal(q)
-		lines = append(lines, string(b))
-	}
-	dataset := filepath.Join(data, "q.jsonl")
-	if err := os.WriteFile(dataset, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dataset := writeQuestions(t, data, qs)
 	m := &evalModel{byText: map[string]eval.Question{}, alternate: true}
 	for _, q := range qs {
 		m.byText[q.Question] = q

@@ -67,11 +67,7 @@ func TestEvalAnswersVimRAGNodes(t *testing.T) {
 	word, page := uniqueWord(t, texts)
 	q := eval.Question{ID: "v1", Question: "Where is " + word + " discussed?", Answer: word, AnswerFormat: "Str",
 		EvidencePages: []int{page}, EvidenceSources: []string{"Figure"}, Doc: "blood_loss_report.pdf"}
-	b, _ := json.Marshal(q)
-	dataset := filepath.Join(data, "q.jsonl")
-	if err := os.WriteFile(dataset, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dataset := writeQuestions(t, data, []eval.Question{q})
 	hs := httptest.NewServer(&vimragModel{qs: []eval.Question{q}, calls: map[string]int{}})
 	defer hs.Close()
 	openAIEnv(t, hs.URL)
