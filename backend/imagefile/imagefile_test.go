@@ -13,8 +13,6 @@ import (
 	"proofglass/backend/fixture"
 )
 
-func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }
-
 func TestSniffByContent(t *testing.T) {
 	cases := map[string]Kind{
 		"pdf/real/blood_loss_report.pdf":              PDF,
@@ -33,7 +31,7 @@ func TestSniffByContent(t *testing.T) {
 	}
 	for rel, want := range cases {
 		t.Run(rel, func(t *testing.T) {
-			got, err := SniffFile(testdata(t, rel))
+			got, err := SniffFile(fixture.Path(t, rel))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +82,7 @@ func TestExifOrientation(t *testing.T) {
 	var refRaw image.Image
 	var rawSpread float64
 	for o := 2; o <= 8; o++ {
-		path := testdata(t, fmt.Sprintf("images/exif-orientation/hopper_orientation_%d.jpg", o))
+		path := fixture.Path(t, fmt.Sprintf("images/exif-orientation/hopper_orientation_%d.jpg", o))
 		res, err := ProcessFile(path, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -123,7 +121,7 @@ func TestTaken(t *testing.T) {
 		"images/exif-orientation/hopper_orientation_6.jpg": "",
 	} {
 		t.Run(rel, func(t *testing.T) {
-			res, err := ProcessFile(testdata(t, rel), Options{})
+			res, err := ProcessFile(fixture.Path(t, rel), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +135,7 @@ func TestTaken(t *testing.T) {
 // TestTakenSurvivesBrokenEXIF: every truncation of a real EXIF block, and every single-byte change of it, reads as
 // some date or none, never a panic or an out-of-range read.
 func TestTakenSurvivesBrokenEXIF(t *testing.T) {
-	b, err := os.ReadFile(testdata(t, "images/photos/IMG_1054.JPG"))
+	b, err := os.ReadFile(fixture.Path(t, "images/photos/IMG_1054.JPG"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +176,7 @@ func TestPhotos(t *testing.T) {
 	}
 	for rel, tc := range cases {
 		t.Run(rel, func(t *testing.T) {
-			res, err := ProcessFile(testdata(t, rel), Options{})
+			res, err := ProcessFile(fixture.Path(t, rel), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,7 +198,7 @@ func TestPhotos(t *testing.T) {
 // TestUpsideDownPhoto: the phone photo stored upside down (orientation 3) comes out rotated by 180°: its
 // normalised image equals the stored pixels turned around.
 func TestUpsideDownPhoto(t *testing.T) {
-	path := testdata(t, "images/photos/IMG_20200124_231153.jpg")
+	path := fixture.Path(t, "images/photos/IMG_20200124_231153.jpg")
 	res, err := ProcessFile(path, Options{NormalSide: 200})
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +253,7 @@ func TestBadImages(t *testing.T) {
 	}
 	for rel, want := range cases {
 		t.Run(rel, func(t *testing.T) {
-			path := testdata(t, rel)
+			path := fixture.Path(t, rel)
 			_, err := ProcessFile(path, Options{})
 			if !errors.Is(err, want) {
 				t.Fatalf("err = %v, want %v", err, want)

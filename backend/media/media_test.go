@@ -14,8 +14,6 @@ import (
 	"proofglass/backend/ocr"
 )
 
-func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }
-
 func needFFmpeg(t *testing.T) {
 	t.Helper()
 	if err := (Tools{}).Check(); err != nil {
@@ -48,7 +46,7 @@ func TestIntervalKeepsWholeSeconds(t *testing.T) {
 func TestKeyframeTimestampsAndOCR(t *testing.T) {
 	needFFmpeg(t)
 	fixture.Command(t, "tesseract")
-	path := testdata(t, "video/mwe-example-movie.mp4")
+	path := fixture.Path(t, "video/mwe-example-movie.mp4")
 	o := Options{ClipSeconds: 20, OCR: ocr.New(ocr.Options{Languages: []string{"eng"}})}
 	var clips []Clip
 	p, err := Extract(context.Background(), path, o, func(c Clip) error {
@@ -93,7 +91,7 @@ func TestRealVideos(t *testing.T) {
 	for rel, minFrames := range cases {
 		t.Run(rel, func(t *testing.T) {
 			var clips []Clip
-			p, err := Extract(context.Background(), testdata(t, rel), Options{}, func(c Clip) error {
+			p, err := Extract(context.Background(), fixture.Path(t, rel), Options{}, func(c Clip) error {
 				clips = append(clips, c)
 				return nil
 			})
@@ -156,7 +154,7 @@ func TestBadVideos(t *testing.T) {
 	}
 	for rel, want := range cases {
 		t.Run(rel, func(t *testing.T) {
-			path := testdata(t, rel)
+			path := fixture.Path(t, rel)
 			called := false
 			_, err := Extract(context.Background(), path, Options{}, func(Clip) error { called = true; return nil })
 			if !errors.Is(err, want) {
@@ -176,7 +174,7 @@ func TestCancel(t *testing.T) {
 	needFFmpeg(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Extract(ctx, testdata(t, "video/mwe-example-movie.mp4"), Options{}, func(Clip) error { return nil })
+	_, err := Extract(ctx, fixture.Path(t, "video/mwe-example-movie.mp4"), Options{}, func(Clip) error { return nil })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -214,7 +212,7 @@ func TestClipTranscripts(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			tr := &recordingTranscriber{}
 			var clips []Clip
-			_, err := Extract(ctx, testdata(t, c.file), Options{ClipSeconds: c.clipS, Transcriber: tr}, func(cl Clip) error {
+			_, err := Extract(ctx, fixture.Path(t, c.file), Options{ClipSeconds: c.clipS, Transcriber: tr}, func(cl Clip) error {
 				clips = append(clips, cl)
 				return nil
 			})
@@ -261,7 +259,7 @@ func (failingTranscriber) Transcribe(context.Context, []byte, string) (string, e
 
 func TestTranscriptFailureNamesTheFile(t *testing.T) {
 	needFFmpeg(t)
-	_, err := Extract(context.Background(), testdata(t, "video/forensics-movie-hello.mp4"), Options{Transcriber: failingTranscriber{}},
+	_, err := Extract(context.Background(), fixture.Path(t, "video/forensics-movie-hello.mp4"), Options{Transcriber: failingTranscriber{}},
 		func(Clip) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "forensics-movie-hello.mp4") || !strings.Contains(err.Error(), "server said no") {
 		t.Fatalf("err = %v", err)
@@ -277,7 +275,7 @@ func TestRecorded(t *testing.T) {
 		"video/mwe-example-movie.mp4":            "",
 		"video/forensics-movie-hello.avi":        "",
 	} {
-		p, err := Tools{}.ProbeFile(context.Background(), testdata(t, rel))
+		p, err := Tools{}.ProbeFile(context.Background(), fixture.Path(t, rel))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,8 +17,6 @@ import (
 	"proofglass/backend/fixture"
 )
 
-func testdata(t *testing.T, rel string) string { return fixture.Path(t, rel) }
-
 func needTesseract(t *testing.T) {
 	t.Helper()
 	fixture.Command(t, "tesseract")
@@ -45,7 +43,7 @@ func TestRecognizeScans(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			path := testdata(t, tc.file)
+			path := fixture.Path(t, tc.file)
 			img := read(t, path)
 			cfg, _, err := image.DecodeConfig(strings.NewReader(string(img)))
 			if err != nil {
@@ -77,7 +75,7 @@ func TestRecognizeChinese(t *testing.T) {
 	needTesseract(t)
 	fixture.Command(t, "pdftoppm")
 	out := filepath.Join(t.TempDir(), "zh")
-	pdf := testdata(t, "pdf/cjk/zhlipsum.pdf")
+	pdf := fixture.Path(t, "pdf/cjk/zhlipsum.pdf")
 	if b, err := exec.Command("pdftoppm", "-r", "150", "-f", "3", "-l", "3", "-x", "0", "-y", "0", "-W", "1240",
 		"-H", "700", "-png", "-singlefile", pdf, out).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v %s", err, b)
@@ -98,7 +96,7 @@ func TestRecognizeChinese(t *testing.T) {
 // tesseract run without the costly CJK model; a Chinese page is covered by TestRecognizeChinese.
 func TestCJKModelOnlyWhereNeeded(t *testing.T) {
 	needTesseract(t)
-	path := testdata(t, "pdf/scanned/typewriter.png")
+	path := fixture.Path(t, "pdf/scanned/typewriter.png")
 	res, err := New(Options{}).Recognize(context.Background(), path, read(t, path))
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +131,7 @@ func TestMissingTesseractOrLanguage(t *testing.T) {
 
 func TestCancelKillsTesseract(t *testing.T) {
 	needTesseract(t)
-	img := read(t, testdata(t, "pdf/scanned/LinnSequencer.jpg"))
+	img := read(t, fixture.Path(t, "pdf/scanned/LinnSequencer.jpg"))
 	e := New(Options{Languages: []string{"eng"}})
 	if err := e.Check(context.Background()); err != nil {
 		t.Fatal(err)
