@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"proofglass/backend/config"
+	"proofglass/backend/model/modeltest"
 )
 
 // fromWindow decodes settings as the window sends them: JSON, so only the keys it sent are merged.
@@ -82,42 +82,11 @@ func TestSettingsRoundTripWithoutKeys(t *testing.T) {
 	}
 }
 
-// keyServer is an OpenAI-compatible server that lists one model and records the Authorization headers it got.
-type keyServer struct {
-	*httptest.Server
-	mu    sync.Mutex
-	auths []string
-}
-
-func newKeyServer(t *testing.T) *keyServer {
-	s := &keyServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		s.auths = append(s.auths, r.Header.Get("Authorization"))
-		s.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"object":"list","data":[{"id":"vis-1","object":"model"}]}`))
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *keyServer) sawKey(key string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, a := range s.auths {
-		if strings.Contains(a, key) {
-			return true
-		}
-	}
-	return false
-}
-
 // A stored key goes only to the URL it was saved for: a page script that edits the URL cannot send it elsewhere.
 func TestSettingsTestProviderKeepsStoredKeyHome(t *testing.T) {
 	d, _ := start(t)
 	set := d.Settings
-	home, elsewhere := newKeyServer(t), newKeyServer(t)
+	home, elsewhere := modeltest.NewKeyServer(t, "vis-1"), modeltest.NewKeyServer(t, "vis-1")
 	p := config.Provider{Name: "vllm", Kind: config.KindOpenAI, BaseURL: home.URL + "/v1", ChatModel: "vis-1"}
 	cur, _ := set.Settings()
 	if err := set.SaveSettings(fromWindow(t, cur, func(m map[string]any) {
@@ -131,17 +100,17 @@ func TestSettingsTestProviderKeepsStoredKeyHome(t *testing.T) {
 	}
 
 	r := set.TestProvider(p, "")
-	if r.Error != "" || !home.sawKey(secret) {
-		t.Errorf("TestProvider at the saved URL = %+v; key sent: %v", r, home.sawKey(secret))
+	if r.Error != "" || !home.SawKey(secret) {
+		t.Errorf("TestProvider at the saved URL = %+v; key sent: %v", r, home.SawKey(secret))
 	}
 	moved := p
 	moved.BaseURL = elsewhere.URL + "/v1"
 	set.TestProvider(moved, "")
-	if elsewhere.sawKey(secret) {
+	if elsewhere.SawKey(secret) {
 		t.Error("the stored key went to a URL it was not saved for")
 	}
 	set.TestProvider(moved, "sk-typed")
-	if !elsewhere.sawKey("sk-typed") {
+	if !elsewhere.SawKey("sk-typed") {
 		t.Error("a typed key was not used")
 	}
 	models, err := set.ListModels(p, "")

@@ -2,80 +2,51 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"proofglass/backend/config"
+	"proofglass/backend/model/modeltest"
 )
-
-// authRecorder is an OpenAI-compatible /models endpoint that records the Authorization header of every request.
-type authRecorder struct {
-	mu   sync.Mutex
-	seen []string
-	srv  *httptest.Server
-}
-
-func newAuthRecorder(t *testing.T) *authRecorder {
-	a := &authRecorder{}
-	a.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a.mu.Lock()
-		a.seen = append(a.seen, r.Header.Get("Authorization"))
-		a.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"object":"list","data":[{"id":"m","object":"model"}]}`)
-	}))
-	t.Cleanup(a.srv.Close)
-	return a
-}
-
-func (a *authRecorder) headers() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]string(nil), a.seen...)
-}
 
 // TestStoredKeyStaysWithItsURL is what the settings screen's "Test connection" and model list do (config.ForTest
 // then Test): the stored key reaches the profile's saved server and never another one, unless the user typed a key.
 func TestStoredKeyStaysWithItsURL(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	saved, foreign := newAuthRecorder(t), newAuthRecorder(t)
+	saved, foreign := modeltest.NewKeyServer(t, "m"), modeltest.NewKeyServer(t, "m")
 	dir := t.TempDir()
 	cfg := &config.Config{DataDir: dir, Secrets: &config.FileStore{Path: filepath.Join(dir, "secrets.json")}}
-	cfg.SetProvider(config.Provider{Name: "vllm", Kind: config.KindOpenAI, BaseURL: saved.srv.URL + "/v1"})
+	cfg.SetProvider(config.Provider{Name: "vllm", Kind: config.KindOpenAI, BaseURL: saved.URL + "/v1"})
 	if err := cfg.SetAPIKey("vllm", "sk-stored-key"); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	edited := config.Provider{Name: "vllm", Kind: config.KindOpenAI, BaseURL: foreign.srv.URL + "/v1"}
+	edited := config.Provider{Name: "vllm", Kind: config.KindOpenAI, BaseURL: foreign.URL + "/v1"}
 
 	if r := Test(ctx, cfg.ForTest(edited, "")); !r.Reachable {
 		t.Fatalf("foreign server: %+v", r)
 	}
-	for _, h := range foreign.headers() {
+	for _, h := range foreign.Authorizations() {
 		if h != "" {
 			t.Errorf("the foreign server got Authorization %q", h)
 		}
 	}
-	if len(foreign.headers()) == 0 {
+	if len(foreign.Authorizations()) == 0 {
 		t.Fatal("the foreign server was never asked")
 	}
 
 	back := edited
-	back.BaseURL = saved.srv.URL + "/v1/"
+	back.BaseURL = saved.URL + "/v1/"
 	if r := Test(ctx, cfg.ForTest(back, "")); !r.Reachable || r.Error != "" {
 		t.Fatalf("saved server: %+v", r)
 	}
-	if h := saved.headers(); len(h) == 0 || h[len(h)-1] != "Bearer sk-stored-key" {
+	if h := saved.Authorizations(); len(h) == 0 || h[len(h)-1] != "Bearer sk-stored-key" {
 		t.Errorf("the saved server got %q, want the stored key", h)
 	}
 
-	n := len(foreign.headers())
+	n := len(foreign.Authorizations())
 	Test(ctx, cfg.ForTest(edited, "sk-typed"))
-	if h := foreign.headers(); len(h) == n || h[len(h)-1] != "Bearer sk-typed" {
+	if h := foreign.Authorizations(); len(h) == n || h[len(h)-1] != "Bearer sk-typed" {
 		t.Errorf("a typed key was not sent to the URL it was typed for: %q", h[n:])
 	}
 
@@ -86,7 +57,7 @@ func TestStoredKeyStaysWithItsURL(t *testing.T) {
 			t.Errorf("TestAll vllm: %+v", r)
 		}
 	}
-	if h := saved.headers(); h[len(h)-1] != "Bearer sk-stored-key" {
+	if h := saved.Authorizations(); h[len(h)-1] != "Bearer sk-stored-key" {
 		t.Errorf("TestAll sent %q to the saved server", h[len(h)-1])
 	}
 }
