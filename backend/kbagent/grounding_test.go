@@ -20,9 +20,7 @@ import (
 // after the answer, before done, stored with the run and replayed. Table 1 (page 2) has the neonatal weight row
 // "3370.0 (3090.0-3650.0) 3200.0 (2890.0-3510.0) …".
 func TestAskGroundsTheAnswer(t *testing.T) {
-	k := openKB(t)
-	c := pdfClient(t)
-	_, ids := addPDF(t, k, c, "papers", testdata(t, testPDF))
+	k, c, ids := withTestPDF(t)
 	p2, err := k.Content.Unit(context.Background(), ids[1])
 	if err != nil {
 		t.Fatal(err)

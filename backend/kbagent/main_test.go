@@ -79,12 +79,20 @@ func addPDF(t testing.TB, k *kb.KB, c *pdf.Client, coll string, path string) (kb
 	return d, ids
 }
 
-// firstPDFPage renders the test PDF's first page: its renderer, unit and page info.
-func firstPDFPage(t *testing.T) (*Renderer, string, agent.PageInfo) {
+// withTestPDF opens a knowledge base holding the test PDF (collection "papers"): it, the PDF client and the page
+// units' ids.
+func withTestPDF(t *testing.T) (*kb.KB, *pdf.Client, []int64) {
 	t.Helper()
 	k := openKB(t)
 	c := pdfClient(t)
 	_, ids := addPDF(t, k, c, "papers", testdata(t, testPDF))
+	return k, c, ids
+}
+
+// firstPDFPage renders the test PDF's first page: its renderer, unit and page info.
+func firstPDFPage(t *testing.T) (*Renderer, string, agent.PageInfo) {
+	t.Helper()
+	k, c, ids := withTestPDF(t)
 	r := &Renderer{KB: k, PDF: pdf.NewRenderer(c, nil, 2)}
 	u := ID(ids[0])
 	info, err := r.PageInfo(context.Background(), u)

@@ -20,9 +20,7 @@ import (
 // rank, and the page shown to the model is page 3. With the reranker failing, the run still answers from the first
 // stage's order and says so in a recoverable rerank error event.
 func TestAgentSearchesAreReranked(t *testing.T) {
-	k := openKB(t)
-	c := pdfClient(t)
-	_, ids := addPDF(t, k, c, "papers", testdata(t, testPDF))
+	k, c, ids := withTestPDF(t)
 	const question = "sample size calculation"
 	plain := search.New(k, search.Options{})
 	first, err := plain.Search(context.Background(), search.Query{Text: question, K: 10, Mode: search.BM25})

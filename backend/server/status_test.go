@@ -42,12 +42,7 @@ func bigJSON(n int64) io.Reader {
 // TestBodyStatus: a body over the limit is 413 on every route (a 100 MB question included), malformed JSON is 400.
 func TestBodyStatus(t *testing.T) {
 	f := newFixture(t, nil)
-	s, err := New(f.lib, Options{Token: f.token, Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.Handle("/mcp", mcp.New(f.lib, mcp.Options{}).Handler())
+	s := f.serverWithMCP(t)
 	base := serveHTTP(t, s, time.Minute)
 	post := func(t *testing.T, path string, body io.Reader, size int64) *http.Response {
 		t.Helper()
@@ -104,12 +99,7 @@ func TestBodyStatus(t *testing.T) {
 // TestSlowBodyIs408: a body that trickles in past the read timeout is a timeout (408), not "too large".
 func TestSlowBodyIs408(t *testing.T) {
 	f := newFixture(t, nil)
-	s, err := New(f.lib, Options{Token: f.token, Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.Handle("/mcp", mcp.New(f.lib, mcp.Options{}).Handler())
+	s := f.serverWithMCP(t)
 	base := serveHTTP(t, s, 300*time.Millisecond)
 	for _, path := range []string{"/v1/ask", "/search", "/mcp"} {
 		t.Run(path, func(t *testing.T) {
@@ -168,4 +158,16 @@ func serveHTTP(t *testing.T, s *Server, readTimeout time.Duration) string {
 		hs.Shutdown(ctx)
 	})
 	return "http://" + ln.Addr().String()
+}
+
+// serverWithMCP is the fixture's library served with its MCP endpoint, closed when the test ends.
+func (f *fixture) serverWithMCP(t *testing.T) *Server {
+	t.Helper()
+	s, err := New(f.lib, Options{Token: f.token, Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.Handle("/mcp", mcp.New(f.lib, mcp.Options{}).Handler())
+	return s
 }
