@@ -67,17 +67,8 @@ func TestPutEmbeddingsAsOneByOne(t *testing.T) {
 	}
 	steps := []step{{n: 13}, {n: 3, images: true}, {n: 0}, {n: 2}}
 	run := func(put func(ctx context.Context, b *Batch, textEmbedder, imageEmbedder string, es []Embedding) error) (first [][]any, passages [][][]any, vectors [][][]any) {
-		k := openTest(t)
-		c, _ := k.Docs.EnsureCollection(ctx, "c")
-		d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-		var units []int64
-		for o := 1; o <= 40; o++ {
-			id, err := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: "page"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			units = append(units, id)
-		}
+		k, _, d, page1 := openWithPage(t, "page")
+		units := append([]int64{page1}, addPages(t, k, d.ID, 2, 40, "page")...)
 		for i, s := range steps {
 			err := k.Content.Batch(ctx, func(b *Batch) error {
 				return put(ctx, b, "e", "img", testEmbeddings(units, s.n, float32(i), s.images))
@@ -119,14 +110,8 @@ func TestPutEmbeddingsAsOneByOne(t *testing.T) {
 // Replaced passages get new ids above every id given before (a saved dense index compares ids).
 func TestPutEmbeddingsNewIDs(t *testing.T) {
 	ctx := context.Background()
-	k := openTest(t)
-	c, _ := k.Docs.EnsureCollection(ctx, "c")
-	d, _, _ := k.Docs.AddDocument(ctx, Document{CollectionID: c.ID, SHA256: "s", Name: "a.pdf", Kind: "pdf"})
-	var units []int64
-	for o := 1; o <= 3; o++ {
-		id, _ := k.Content.PutUnit(ctx, Unit{DocumentID: d.ID, Ordinal: o, Kind: UnitPage, Text: "page"})
-		units = append(units, id)
-	}
+	k, _, d, page1 := openWithPage(t, "page")
+	units := append([]int64{page1}, addPages(t, k, d.ID, 2, 3, "page")...)
 	var last int64
 	for round := range 3 {
 		if err := k.Content.Batch(ctx, func(b *Batch) error { return b.PutEmbeddings(ctx, "e", "", testEmbeddings(units, 4, 1, false)) }); err != nil {

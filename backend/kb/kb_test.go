@@ -56,6 +56,16 @@ func openWithPage(t testing.TB, text string) (*KB, Collection, Document, int64) 
 	return k, c, d, addUnit(t, k, Unit{DocumentID: d.ID, Ordinal: 1, Kind: UnitPage, Text: text})
 }
 
+// addPages stores pages from to last (ordinals) of a document, each holding text, and returns their ids.
+func addPages(t testing.TB, k *KB, documentID int64, from, last int, text string) []int64 {
+	t.Helper()
+	var ids []int64
+	for o := from; o <= last; o++ {
+		ids = append(ids, addUnit(t, k, Unit{DocumentID: documentID, Ordinal: o, Kind: UnitPage, Text: text}))
+	}
+	return ids
+}
+
 // addDoc stores a document and returns its id.
 func addDoc(t testing.TB, k *KB, d Document) int64 {
 	t.Helper()
