@@ -11,10 +11,8 @@ import (
 // tree is too large" or an FTS5 syntax error reaching the user, and the words of the query still find their page.
 func TestHugeQueriesStayWithinSQLiteLimits(t *testing.T) {
 	ctx := context.Background()
-	k := openKB(t)
-	c := collection(t, k, "big")
-	addPDF(t, k, c, testdata(t, realPDFs[0]))
-	addPDF(t, k, c, testdata(t, "pdf/cjk/zhlipsum.pdf"))
+	k := openWithRealPDF(t)
+	addPDF(t, k, collection(t, k, "c"), testdata(t, "pdf/cjk/zhlipsum.pdf"))
 	s := New(k, Options{})
 	words := func(n int) string {
 		var b strings.Builder
