@@ -32,31 +32,38 @@ import (
 
 func askTestdata(t testing.TB, rel string) string { return fixture.Path(t, rel) }
 
-// askKB fills the knowledge base of data dir with a real PDF (original in the blob store, one unit per page with
-// MuPDF's text layer, as ingest stores it) and returns its page texts by 1-based page and their unit ids.
+// askKB fills the knowledge base of data dir with a real PDF (storePDF, collection "papers") and returns its page
+// texts by 1-based page and their unit ids.
 func askKB(t *testing.T, data, rel string) (texts []string, units []int64) {
 	t.Helper()
-	ctx := context.Background()
-	path := askTestdata(t, rel)
 	k := openData(t, data)
 	defer k.Close()
-	col, err := k.Docs.EnsureCollection(ctx, "papers")
+	c := pdf.NewClient(pdf.Options{})
+	defer c.Close()
+	col, err := k.Docs.EnsureCollection(context.Background(), "papers")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return storePDF(t, k, c, col.ID, askTestdata(t, rel))
+}
+
+// storePDF stores a real PDF as ingest does (the original in the blob store, one unit per page with MuPDF's text
+// layer) and returns its page texts by 1-based page and their unit ids.
+func storePDF(t *testing.T, k *kb.KB, c *pdf.Client, collectionID int64, path string) (texts []string, units []int64) {
+	t.Helper()
+	ctx := context.Background()
 	blob, size, err := k.Blobs.PutFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := pdf.NewClient(pdf.Options{})
-	defer c.Close()
 	doc, err := c.Open(ctx, path, "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer doc.Close()
 	raw, _ := os.ReadFile(path)
 	sum := sha256.Sum256(raw)
-	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]), Name: filepath.Base(path),
+	d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: collectionID, SHA256: hex.EncodeToString(sum[:]), Name: filepath.Base(path),
 		Kind: "pdf", SizeBytes: size, Blob: blob, Status: kb.StatusReady, Pages: doc.Pages()})
 	if err != nil {
 		t.Fatal(err)

@@ -72,31 +72,7 @@ func devKB(t *testing.T, data string) (string, []eval.Question) {
 		t.Fatalf("%d documents in %s, want 10", len(docs), dev)
 	}
 	for _, path := range docs {
-		blob, size, err := k.Blobs.PutFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := c.Open(ctx, path, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, _ := os.ReadFile(path)
-		sum := sha256.Sum256(raw)
-		d, _, err := k.Docs.AddDocument(ctx, kb.Document{CollectionID: col.ID, SHA256: hex.EncodeToString(sum[:]),
-			Name: filepath.Base(path), Kind: "pdf", SizeBytes: size, Blob: blob, Status: kb.StatusReady, Pages: doc.Pages()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range doc.Pages() {
-			p, err := doc.Page(ctx, i, pdf.PageOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := k.Content.PutUnit(ctx, kb.Unit{DocumentID: d.ID, Ordinal: i + 1, Kind: kb.UnitPage, Width: p.Width,
-				Height: p.Height, Text: p.Text, TextSource: kb.TextLayer}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		storePDF(t, k, c, col.ID, path)
 	}
 	return dataset, qs
 }
