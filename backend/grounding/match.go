@@ -132,11 +132,9 @@ func (p *Page) wordBounded(from, to int) bool {
 	if to == len(p.compact) || p.cword[to] != p.cword[to-1] {
 		return true
 	}
-	// The phrase ends inside a word: only a possessive's "s" may follow.
-	w := p.Words[p.cword[to-1]].Text
-	rest := compact(w)
-	return strings.HasSuffix(rest, "s") && (strings.Contains(w, "'s") || strings.Contains(w, "’s")) &&
-		(to+1 == len(p.compact) || p.cword[to+1] != p.cword[to])
+	// The phrase ends inside a word: only a possessive's "s" may follow, as the word's last letter.
+	lastOfWord := to+1 == len(p.compact) || p.cword[to+1] != p.cword[to]
+	return p.compact[to] == 's' && lastOfWord && strings.ContainsAny(p.Words[p.cword[to]].Text, "'’")
 }
 
 // equal reports whether a page mention m states claim c: the same date, or the same value in any form (1.2 billion

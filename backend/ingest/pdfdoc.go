@@ -226,12 +226,13 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	if p.Error != "" {
 		j.warn("page %d: %s", ord, p.Error)
 	}
-	if j.in.o.OCR != nil && !j.in.o.ImageOCR {
-		if good, _ := runeCounts(p.Text); good >= minLayerRunes && good <= thinLayerRunes {
-			// A short text layer may be a stamp over a scan: list the page's pictures to tell (thinLayer).
-			if ip, err := d.Page(ctx, i, pdf.PageOptions{NoText: true, Images: true}); err == nil {
-				p.Images = ip.Images
-			}
+	good, bad := runeCounts(p.Text)
+	usable := good >= minLayerRunes && bad*4 < good
+	short := usable && good <= thinLayerRunes
+	if short && j.in.o.OCR != nil && !j.in.o.ImageOCR {
+		// A short text layer may be a stamp over a scan: list the page's pictures to tell (scanPicture).
+		if ip, err := d.Page(ctx, i, pdf.PageOptions{NoText: true, Images: true}); err == nil {
+			p.Images = ip.Images
 		}
 	}
 	u := kb.Unit{DocumentID: j.doc.ID, Ordinal: ord, Kind: kb.UnitPage, Width: p.Width, Height: p.Height,
@@ -239,8 +240,8 @@ func (j *job) extractPage(ctx context.Context, docs *docSet, i int, wantImage bo
 	// The text layer's words go from the worker's answer straight to their stored form (encodeLayerWords), unless
 	// image OCR needs them as Words or OCR replaces them.
 	fromLayer := true
-	thin := usableText(u.Text) && thinLayer(p, u.Text)
-	layerOK := usableText(u.Text) && !thin
+	thin := short && scanPicture(p)
+	layerOK := usable && !thin
 	if layerOK || j.in.o.OCR == nil {
 		var clips []imageClip
 		if layerOK && j.in.o.OCR != nil && j.in.o.ImageOCR {
@@ -406,24 +407,17 @@ func ocrWords(r *ocr.Result, scale float64) []kb.Word {
 	return out
 }
 
-// usableText reports whether a text layer carries real text: enough letters or digits, and not mostly the
-// replacement or private-use characters that fonts without a Unicode mapping produce.
-func usableText(s string) bool {
-	good, bad := runeCounts(s)
-	return good >= minLayerRunes && bad*4 < good
-}
-
-// A thin text layer over a scan: a page that is mostly one picture whose text layer holds only a line or two (a
-// court's filing stamp, a running header, a page number) is a scan, and is OCR'd like one.
+// A text layer carries real text when it has enough letters or digits and is not mostly the replacement or
+// private-use characters that fonts without a Unicode mapping produce. A thin one over a scan — a page that is
+// mostly one picture whose layer holds only a line or two (a court's filing stamp, a running header, a page
+// number) — is a scan, and is OCR'd like one.
 const (
-	thinLayerRunes = 200  // at most this many letters and digits in the layer
+	thinLayerRunes = 200  // at most this many letters and digits in a thin layer
 	scanImageShare = 0.70 // of the page covered by one picture
 )
 
-func thinLayer(p *pdf.Page, text string) bool {
-	if good, _ := runeCounts(text); good > thinLayerRunes {
-		return false
-	}
+// scanPicture reports whether one picture covers most of the page.
+func scanPicture(p *pdf.Page) bool {
 	area := p.Width * p.Height
 	for _, b := range imageRegions(p) {
 		if area > 0 && boxArea(b) >= scanImageShare*area {

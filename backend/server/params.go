@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"proofglass/backend/facets"
-	"proofglass/backend/kb"
 	"proofglass/backend/search"
 	"proofglass/backend/vision"
 )
@@ -44,10 +43,9 @@ type searchParams struct {
 	VRAGRet     bool
 	Collections []string // search_corpus / collection; empty = all
 	Mode        search.Mode
-	// Where admits only documents whose facets pass it ("org=acme,year=2022"); with it set, no page from outside
-	// the filter completes a short list.
-	Where     kb.FacetFilter
-	WhereText string // as given, for the library's scope
+	// Where admits only documents whose facets pass it ("org=acme,year=2022"), as given: the library reads it for
+	// the search; with it set, no page from outside the filter completes a short list.
+	Where string
 }
 
 // maxWhereBytes bounds a facet filter (a few clauses are plenty).
@@ -154,11 +152,10 @@ func (p searchParams) finish(queries, corpus []string, mode, where string) (sear
 	if len(where) > maxWhereBytes {
 		return p, badf("where is over %d bytes", maxWhereBytes)
 	}
-	f, err := facets.ParseWhere(where)
-	if err != nil {
+	if _, err := facets.ParseWhere(where); err != nil { // refused before the request takes a search slot
 		return p, badParam{err.Error()}
 	}
-	p.Where, p.WhereText = f, where
+	p.Where = where
 	if p.TopK < 1 || p.TopK > MaxTopK {
 		return p, badf("top_k must be between 1 and %d, got %d", MaxTopK, p.TopK)
 	}

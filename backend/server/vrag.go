@@ -153,15 +153,15 @@ func headerSafe(s string) string {
 // search answers every query of p, and says why a reranker failed if it did for any query.
 func (s *Server) search(ctx context.Context, p searchParams) ([]queryResult, string, error) {
 	base, err := s.lib.SearchQuery(ctx, library.SearchRequest{K: p.TopK, Mode: p.Mode, Collections: p.Collections,
-		Scope: library.Scope{Where: p.WhereText}})
+		Scope: library.Scope{Where: p.Where}})
 	if err != nil {
-		return nil, "", fmt.Errorf("search_corpus: %w", err)
+		return nil, "", err
 	}
 	hits, rerankErr := s.searchDistinct(ctx, base, p.Queries)
 	if err := ctx.Err(); err != nil {
 		return nil, rerankErr, err
 	}
-	cands, err := s.candidates(ctx, p, hits)
+	cands, err := s.candidates(ctx, p, len(base.Where) > 0, hits)
 	if err != nil {
 		return nil, rerankErr, err
 	}
@@ -227,9 +227,9 @@ type candidate struct {
 
 // candidates are each query's candidates: its hits, then the fill order (none for a filtered search, which returns
 // only what passes the filter).
-func (s *Server) candidates(ctx context.Context, p searchParams, hits [][]search.Hit) ([][]candidate, error) {
+func (s *Server) candidates(ctx context.Context, p searchParams, filtered bool, hits [][]search.Hit) ([][]candidate, error) {
 	var fill []item
-	if len(p.Where) == 0 {
+	if !filtered {
 		var err error
 		if fill, err = s.fillItems(ctx, p.Collections, 2*p.TopK+16); err != nil {
 			return nil, err
