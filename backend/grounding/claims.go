@@ -34,6 +34,9 @@ type Claim struct {
 	Hi     []float64 // a range's high end
 	// Decimals is the number of digits written after the decimal point (0 for integers).
 	Decimals int
+	// Scale is what the claim's own scale word multiplied it by (1e6 for "million", 1e4 for 万); 0 without one.
+	// An answer rounds at its scale: "$14.7 billion" for 14,694 million.
+	Scale float64
 	Percent  bool
 	Currency string // "$", "€", "¥", "USD" … as written, normalised to a symbol where there is one
 	Date     string // dates: yyyy-mm-dd, or yyyy-mm without a day
@@ -137,6 +140,11 @@ func extract(s string, page bool) []Claim {
 			}
 		case isDigit(c) || c == '$' || c == '€' || c == '£' || c == '¥' || c == '(' || c == '-' ||
 			(isCJKNumeral(c) && !isCJKNumeral(t.at(i-1))) || c == '百':
+			if y, end, ok := t.fiscalYear(i); ok {
+				add(Claim{Kind: KindYear, Values: []float64{float64(y)}}, i-2, end)
+				i = end
+				continue
+			}
 			if isDigit(c) && (isLetter(t.at(i-1)) || isDigit(t.at(i-1)) || t.at(i-1) == '-' && isLetter(t.at(i-2))) {
 				break // part of a word: A4, H2O, COVID-19
 			}
@@ -210,6 +218,18 @@ func extract(s string, page bool) []Claim {
 		i++
 	}
 	return out
+}
+
+// fiscalYear reads the year of "FY2015" whose digits start at i: the year a fiscal year is named by.
+func (t *scanText) fiscalYear(i int) (int, int, bool) {
+	if unicode.ToUpper(t.at(i-1)) != 'Y' || unicode.ToUpper(t.at(i-2)) != 'F' || isLetter(t.at(i-3)) {
+		return 0, 0, false
+	}
+	y, end := t.digits(i, 4)
+	if end != i+4 || y < 1900 || y > 2100 || isLetter(t.at(end)) {
+		return 0, 0, false
+	}
+	return y, end, true
 }
 
 func isQuoteOpen(c rune) bool {
@@ -499,7 +519,8 @@ func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
 		return Claim{}, 0, 0, false
 	}
 	c = Claim{Kind: KindNumber, Decimals: dec, Currency: pre.cur}
-	e := t.scaleWord(k, vals)
+	e, scale := t.scaleWord(k, vals)
+	c.Scale = scale
 	e = t.unitSuffix(&c, e, pre.percent)
 	vals, from, e, neg := t.signed(pre, i, e, vals, page)
 	if neg && pre.paren && c.Percent && c.Currency == "" {
@@ -600,8 +621,8 @@ func (t *scanText) numeral(j int, page bool) (vals []float64, dec, end int) {
 }
 
 // scaleWord multiplies vals by the scale word at e (thousand, million, bn, 万, 亿…; the English ones after a space)
-// and returns where the claim ends.
-func (t *scanText) scaleWord(e int, vals []float64) int {
+// and returns where the claim ends and the scale (0 without a scale word).
+func (t *scanText) scaleWord(e int, vals []float64) (int, float64) {
 	sp := e
 	if t.at(sp) == ' ' {
 		sp++
@@ -616,10 +637,10 @@ func (t *scanText) scaleWord(e int, vals []float64) int {
 			for n := range vals {
 				vals[n] *= s.mul
 			}
-			return at + n
+			return at + n, s.mul
 		}
 	}
-	return e
+	return e, 0
 }
 
 // unitSuffix reads what follows the number at e into c, a percent sign or word, or a currency (元, 美元, USD,

@@ -56,6 +56,8 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 	info.Claims = make([]agent.GroundedClaim, len(claims))
 	var unresolved []int
 	cited := len(ev.Regions) > 0 || len(ev.Cited) > 0
+	near := make([]answerSide, len(claims))
+	loose := make([]hit, len(claims)) // an equal value found with nothing of the answer's context near it
 	for i, c := range claims {
 		if err := ctx.Err(); err != nil {
 			return info, fmt.Errorf("ground answer: %w", err)
@@ -70,15 +72,16 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 			info.Claims[i].Note = "too large to check"
 			continue
 		}
-		if h, ok := firstHit(c, ev.Regions); ok {
+		near[i] = answerContext(answer, c)
+		if h, ok := firstHit(c, ev.Regions, near[i], &loose[i]); ok {
 			setFound(&info.Claims[i], h, agent.GroundRegion, fmt.Sprintf("in the cited region (page %d)", h.page.Ordinal))
 			continue
 		}
-		if h, ok := firstPageHit(c, ev.Cited); ok {
+		if h, ok := firstPageHit(c, ev.Cited, near[i], &loose[i]); ok {
 			setFound(&info.Claims[i], h, agent.GroundCitedPage, fmt.Sprintf("on a cited page (page %d)", h.page.Ordinal))
 			continue
 		}
-		if h, ok := firstPageHit(c, ev.Shown); ok {
+		if h, ok := firstPageHit(c, ev.Shown, near[i], &loose[i]); ok {
 			setFound(&info.Claims[i], h, agent.GroundElsewhere,
 				fmt.Sprintf("elsewhere in the document (page %d, shown but not cited)", h.page.Ordinal))
 			continue
@@ -92,14 +95,14 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 			}
 			left := unresolved[:0]
 			for _, i := range unresolved {
-				h, ok := p.find(claims[i], region{})
+				h, ok := pageHit(p, claims[i], near[i], &loose[i])
 				if !ok {
 					left = append(left, i)
 					continue
 				}
 				if ev.Boxes != nil && len(p.Words) > 0 && p.Words[0].X1 == 0 {
 					if full, err := ev.Boxes(p); err == nil && full != nil {
-						if fh, ok := full.find(claims[i], region{}); ok {
+						if fh, _, ok := full.find(claims[i], region{}, near[i]); ok {
 							h = fh
 						}
 					}
@@ -116,28 +119,33 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 			return info, fmt.Errorf("ground answer in the rest of its documents: %w", err)
 		}
 	}
-	// A mismatch only where the value is nowhere in the evidence or its documents: a different value in the same
-	// context where the answer says its evidence is.
+	// A mismatch only where the value is nowhere in the evidence or its documents next to what the answer says: a
+	// different value in the same context where the answer says its evidence is.
 	for _, i := range unresolved {
-		if c := claims[i]; c.Figure() && info.Claims[i].Status == agent.GroundNotFound && info.Claims[i].Note == "" {
-			near := answerContext(answer, c)
-			areas, where := ev.Regions, "the cited region"
-			pages := ev.Cited
-			if !cited {
-				areas, pages, where = nil, ev.Shown, "the page shown"
-			}
-			if h, ok := differing(c, near, areas, pages); ok {
-				text, _ := h.words()
-				w := where
-				if h.m != nil && !inAreas(h, areas) {
-					w = "the cited page"
-					if !cited {
-						w = "the page shown"
-					}
+		c := claims[i]
+		if !c.Figure() || info.Claims[i].Status != agent.GroundNotFound || info.Claims[i].Note != "" {
+			continue
+		}
+		areas, where := ev.Regions, "the cited region"
+		pages := ev.Cited
+		if !cited {
+			areas, pages, where = nil, ev.Shown, "the page shown"
+		}
+		if h, ok := differing(c, near[i], areas, pages, loose[i]); ok {
+			text, _ := h.words()
+			w := where
+			if h.m != nil && !inAreas(h, areas) {
+				w = "the cited page"
+				if !cited {
+					w = "the page shown"
 				}
-				setFound(&info.Claims[i], h, agent.GroundMismatch,
-					fmt.Sprintf("%s — %s says %s (page %d)", strings.TrimSpace(c.Text), w, text, h.page.Ordinal))
 			}
+			setFound(&info.Claims[i], h, agent.GroundMismatch,
+				fmt.Sprintf("%s — %s says %s (page %d)", strings.TrimSpace(c.Text), w, text, h.page.Ordinal))
+			continue
+		}
+		if h := loose[i]; h.page != nil {
+			info.Claims[i].Note = fmt.Sprintf("found on page %d, but not next to what the answer says", h.page.Ordinal)
 		}
 	}
 	for i := range info.Claims {
@@ -171,33 +179,62 @@ func setFound(g *agent.GroundedClaim, h hit, status, note string) {
 		Page: p.Ordinal, Text: text, Boxes: boxes}
 }
 
-func firstHit(c Claim, areas []Area) (hit, bool) {
-	for _, a := range areas {
-		if h, ok := a.Page.find(c, a.region()); ok {
+// firstHit finds c in the first region holding it whose context does not contradict the answer's: the agent
+// zoomed there, so the region is context enough unless its row or column names another year.
+func firstHit(c Claim, areas []Area, a answerSide, loose *hit) (hit, bool) {
+	for _, ar := range areas {
+		h, f, ok := ar.Page.find(c, ar.region(), a)
+		if ok && f >= fitNone {
+			return h, true
+		}
+		if ok && loose.page == nil {
+			*loose = h
+		}
+	}
+	return hit{}, false
+}
+
+// firstPageHit finds c on the first page where it stands next to what the answer says (or where there is nothing
+// to judge by); an equal value with no supporting context is kept in loose, for the note, and not found.
+func firstPageHit(c Claim, pages []*Page, a answerSide, loose *hit) (hit, bool) {
+	for _, p := range pages {
+		if h, ok := pageHit(p, c, a, loose); ok {
 			return h, true
 		}
 	}
 	return hit{}, false
 }
 
-func firstPageHit(c Claim, pages []*Page) (hit, bool) {
-	for _, p := range pages {
-		if h, ok := p.find(c, region{}); ok {
-			return h, true
-		}
+// pageHit finds c on p where its context fits; an equal value without that fit (another row, another column's year)
+// is kept in loose, the first one seen.
+func pageHit(p *Page, c Claim, a answerSide, loose *hit) (hit, bool) {
+	h, f, ok := p.find(c, region{}, a)
+	switch {
+	case ok && f >= fitBare:
+		return h, true
+	case ok && loose.page == nil:
+		*loose = h
 	}
 	return hit{}, false
 }
 
 // differing finds the value the cited evidence has in the claim's context: in a region first, then on a page.
-func differing(c Claim, ctx map[string]bool, areas []Area, pages []*Page) (hit, bool) {
-	for _, a := range areas {
-		if h, ok := a.Page.differing(c, ctx, a.region()); ok {
+// differing finds the value the cited evidence has in the claim's context: in a region first, then on a page. loose
+// is the equal value found out of context, if any: a cell of its row is the one the answer misread.
+func differing(c Claim, a answerSide, areas []Area, pages []*Page, loose hit) (hit, bool) {
+	wrong := func(p *Page) *mention {
+		if loose.page == p {
+			return loose.m
+		}
+		return nil
+	}
+	for _, ar := range areas {
+		if h, ok := ar.Page.differing(c, a, ar.region(), wrong(ar.Page)); ok {
 			return h, true
 		}
 	}
 	for _, p := range pages {
-		if h, ok := p.differing(c, ctx, region{}); ok {
+		if h, ok := p.differing(c, a, region{}, wrong(p)); ok {
 			return h, true
 		}
 	}

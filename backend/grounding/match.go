@@ -26,11 +26,19 @@ type Page struct {
 	mentions []mention
 	compact  string
 	cword    []int32 // word index of each byte of compact
+	line     []int32 // line of each word (-1: no box)
+	lines    [][]int // words of each line, left to right
 }
 
 type mention struct {
 	Claim
 	first, last int // word indices
+	// note is the table note whose scale gave the mention its scaled readings ("(in millions)"), noteScale that
+	// scale.
+	note      string
+	noteScale float64
+	raw       int // the readings before the note's scale was applied
+	ctx       *mentionContext
 }
 
 // NewPage indexes a unit's words. Words without boxes (zero boxes) are fine: only the boxes reported are missing.
@@ -61,6 +69,8 @@ func NewPage(u kb.Unit, documentName string) *Page {
 	for _, c := range extract(p.text, true) {
 		p.mentions = append(p.mentions, mention{Claim: c, first: p.wordAt(c.Start), last: p.wordAt(c.End - 1)})
 	}
+	p.layoutLines()
+	p.applyScaleNotes()
 	return p
 }
 
@@ -91,33 +101,73 @@ type hit struct {
 	m           *mention // the mention, for numbers
 }
 
-// find looks for a claim equal to c among the page's words within r.
-func (p *Page) find(c Claim, r region) (hit, bool) {
+// find looks for a claim equal to c among the page's words within r. A figure may be there more than once: the
+// mention whose context fits the answer's best wins, and its fit is returned (a phrase found is its own context).
+func (p *Page) find(c Claim, r region, a answerSide) (hit, fit, bool) {
 	if !c.Figure() {
 		from := 0
 		for {
 			k := strings.Index(p.compact[from:], c.Phrase)
 			if k < 0 || c.Phrase == "" {
-				return hit{}, false
+				return hit{}, fitConflict, false
 			}
 			k += from
 			first, last := int(p.cword[k]), int(p.cword[k+len(c.Phrase)-1])
 			if p.inside(r, first) && p.inside(r, last) && p.wordBounded(k, k+len(c.Phrase)) {
-				return hit{page: p, first: first, last: last}, true
+				return hit{page: p, first: first, last: last}, fitContext, true
 			}
 			from = k + 1
 		}
 	}
+	var best hit
+	bestFit, bestShared, found := fitConflict, -1.0, false
 	for i := range p.mentions {
 		m := &p.mentions[i]
 		if c.Percent && !m.Percent && !p.percentLine(m) {
 			continue // "21 %" is not a bare 21, unless the page's line gives its unit as % (a table row)
 		}
-		if p.inside(r, m.first) && equal(c, m.Claim) {
-			return hit{page: p, first: m.first, last: m.last, m: m}, true
+		if !p.inside(r, m.first) || !equal(c, m.readings(c)) {
+			continue
+		}
+		f, shared := p.judge(m, a)
+		if !found || f > bestFit || f == bestFit && shared > bestShared {
+			best, bestFit, bestShared, found = hit{page: p, first: m.first, last: m.last, m: m}, f, shared, true
 		}
 	}
-	return hit{}, false
+	if found && bestFit >= fitBare && !p.prose(best.m) && p.betterRow(c, a, r, best.m, bestShared) {
+		bestFit = fitNone // the answer speaks of another row: "very satisfied" is not "somewhat satisfied"
+	}
+	return best, bestFit, found
+}
+
+// betterRow reports whether a figure of c's form on another line within r shares more of the answer's context than
+// m does: the row the answer names is elsewhere.
+func (p *Page) betterRow(c Claim, a answerSide, r region, m *mention, shared float64) bool {
+	for i := range p.mentions {
+		o := &p.mentions[i]
+		if o == m || !p.inside(r, o.first) || o.Kind == KindDate || (o.Kind == KindYear) != (c.Kind == KindYear) ||
+			c.Percent != o.Percent && !p.percentLine(o) || p.sameLine(o, m) || p.prose(o) {
+			continue
+		}
+		if f, s := p.judge(o, a); f == fitContext && s > shared {
+			return true
+		}
+	}
+	return false
+}
+
+// sameColumn reports whether two mentions of a table stand one above the other (their boxes overlap across).
+func (p *Page) sameColumn(a, b *mention) bool {
+	if p.line == nil || p.line[a.first] < 0 || p.line[b.first] < 0 || p.prose(a) || p.prose(b) {
+		return false
+	}
+	wa, wb := p.Words[a.first], p.Words[b.first]
+	return wa.X0 <= p.Words[b.last].X1 && wb.X0 <= p.Words[a.last].X1 && wa.X1 > wa.X0
+}
+
+// sameLine reports whether two mentions stand on one line of the page (a table's row).
+func (p *Page) sameLine(a, b *mention) bool {
+	return p.line != nil && p.line[a.first] >= 0 && p.line[a.first] == p.line[b.first]
 }
 
 // wordBounded reports whether compact[from:to] starts and ends at word ends: "Mayor Tush" in "Mayor Tush's" but not
@@ -170,9 +220,24 @@ func sameValue(as, bs []float64, c Claim) bool {
 			if (c.Decimals > 0 || c.Percent) && close(a, roundTo(b, c.Decimals)) && !close(a, 0) {
 				return true
 			}
+			if roundsAtScale(a, b, c) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// roundsAtScale reports whether a, written with a scale word ("$14.7 billion"), is b rounded at that scale
+// (14,694 million), where the rounding step is at most a tenth of the written number (so "$15 billion" may
+// round 14.7 billion, but "$1 billion" rounds nothing).
+func roundsAtScale(a, b float64, c Claim) bool {
+	if c.Scale <= 1 || close(a, 0) {
+		return false
+	}
+	ma, mb := a/c.Scale, b/c.Scale
+	step := math.Pow(10, -float64(c.Decimals))
+	return step <= math.Abs(ma)/10+1e-9 && close(ma, roundTo(mb, c.Decimals))
 }
 
 func close(a, b float64) bool {
@@ -198,7 +263,14 @@ func Equal(a, b string) bool {
 var stop = map[string]bool{"the": true, "and": true, "was": true, "were": true, "are": true, "for": true, "with": true,
 	"that": true, "this": true, "from": true, "has": true, "had": true, "have": true, "per": true, "its": true,
 	"which": true, "about": true, "page": true, "table": true, "figure": true, "than": true, "into": true, "their": true,
-	"there": true, "been": true, "also": true, "all": true, "not": true, "but": true, "our": true, "med": true}
+	"there": true, "been": true, "also": true, "all": true, "not": true, "but": true, "our": true, "med": true,
+	// Verbs an answer states a figure with name nothing the figure is of.
+	"lists": true, "list": true, "listed": true, "shows": true, "show": true, "shown": true, "reports": true,
+	"reported": true, "says": true, "said": true, "states": true, "stated": true, "gives": true, "given": true,
+	"notes": true, "noted": true, "amounted": true, "came": true, "stood": true, "reached": true, "totalled": true,
+	"totaled": true, "respectively": true, "approximately": true, "around": true, "nearly": true, "roughly": true,
+	"some": true, "over": true, "under": true, "more": true, "less": true, "least": true, "most": true,
+	"is": true, "be": true, "being": true, "document": true, "report": true, "according": true}
 
 // contextWords are the distinctive words of s, lower case (letters only, three or more; Han characters one by one).
 func contextWords(s string, into map[string]bool) {
@@ -210,7 +282,10 @@ func contextWords(s string, into map[string]bool) {
 	var cur []rune
 	for _, c := range s {
 		switch {
-		case isHan(c) && !isCJKNumeral(c):
+		case isCJKNumeral(c):
+			word(string(cur)) // a numeral is the figure, not its context
+			cur = cur[:0]
+		case isHan(c):
 			word(string(cur))
 			cur = cur[:0]
 			into[string(c)+"·"] = true // Han characters count one by one; the mark keeps len >= 3 out of play
@@ -227,45 +302,37 @@ func contextWords(s string, into map[string]bool) {
 // clauseEnds end a clause of an answer: the context of a figure stays inside its own.
 var clauseEnds = []string{"\n", ". ", "; ", "。", "；", "！", "？", "! ", "? "}
 
-// answerContext are the distinctive words around a claim of an answer, within its clause: up to 80 bytes before it
-// and 40 after.
-func answerContext(text string, c Claim) map[string]bool {
+// answerContext is what an answer says around a claim, within its clause (up to 80 bytes either side):
+// its distinctive words and the years it names.
+func answerContext(text string, c Claim) answerSide {
 	from := max(0, c.Start-80)
 	for _, e := range clauseEnds {
 		if k := strings.LastIndex(text[from:c.Start], e); k >= 0 {
 			from += k + len(e)
 		}
 	}
-	to := min(len(text), c.End+40)
+	to := min(len(text), c.End+80)
 	for _, e := range clauseEnds {
 		if k := strings.Index(text[c.End:to], e); k >= 0 {
 			to = c.End + k
 		}
 	}
-	out := map[string]bool{}
-	contextWords(text[from:c.Start], out)
-	contextWords(text[c.End:to], out)
+	// Whole words only: a word cut by the window is not the answer's ("dissatisf").
+	for from > 0 && from < c.Start && isWordByte(text[from-1]) {
+		from++
+	}
+	for to < len(text) && isWordByte(text[to]) && to > c.End && isWordByte(text[to-1]) {
+		to++
+	}
+	out := answerSide{words: map[string]bool{}, years: map[string]bool{}}
+	for _, part := range []string{text[from:c.Start], text[c.End:to]} {
+		contextWords(part, out.words)
+		yearsOf(part, out.years)
+	}
 	return out
 }
 
-// pageContext are the distinctive words on the same line as a mention (boxes overlapping it vertically), and the
-// six words before and after it.
-func (p *Page) pageContext(m *mention) map[string]bool {
-	out := map[string]bool{}
-	for i := max(0, m.first-6); i <= min(len(p.Words)-1, m.last+6); i++ {
-		contextWords(p.Words[i].Text, out)
-	}
-	w := p.Words[m.first]
-	if w.Y1 > w.Y0 {
-		for _, o := range p.Words {
-			cy := (o.Y0 + o.Y1) / 2
-			if cy >= w.Y0 && cy <= w.Y1 {
-				contextWords(o.Text, out)
-			}
-		}
-	}
-	return out
-}
+func isWordByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // percentLine reports whether the line of a mention holds a "%" word: a table row whose unit column is %.
 func (p *Page) percentLine(m *mention) bool {
@@ -278,14 +345,16 @@ func (p *Page) percentLine(m *mention) bool {
 	return false
 }
 
-// differing looks, within r, for a figure of the same form as c in the same context (sharing a distinctive word
-// with ctx) whose value differs: the figure the page has where the answer has c. The closest value wins.
-func (p *Page) differing(c Claim, ctx map[string]bool, r region) (hit, bool) {
-	if len(ctx) == 0 {
+// differing looks, within r, for a figure of the same form as c in the same context (its row or column shares a
+// distinctive word or a year with the answer's, and names no other year) whose value differs: the figure the page
+// has where the answer has c. The best fitting, then the closest value, wins; a value whose digits are the answer's
+// at another scale (million for billion) is a difference too.
+func (p *Page) differing(c Claim, a answerSide, r region, wrong *mention) (hit, bool) {
+	if len(a.words) == 0 && len(a.years) == 0 {
 		return hit{}, false
 	}
 	if c.Kind == KindDate {
-		return p.differingDate(c, ctx, r)
+		return p.differingDate(c, a, r)
 	}
 	if len(c.Values) == 0 {
 		return hit{}, false
@@ -302,21 +371,21 @@ func (p *Page) differing(c Claim, ctx map[string]bool, r region) (hit, bool) {
 		if c.Percent != m.Percent && !p.percentLine(m) {
 			continue // a percentage differs from a count, unless the page's line gives its unit as % (a table row)
 		}
-		a, b := c.Values[0], m.Values[0]
-		rel := math.Abs(a-b) / math.Max(math.Abs(a), math.Abs(b))
-		if rel >= 0.5 || (a < 0) != (b < 0) {
+		if equal(c, m.readings(c)) {
+			continue // the answer's own value, out of its context: not what the page has there
+		}
+		vals := m.readings(c).Values
+		rel, b := nearestRel(c.Values, vals)
+		if rel >= 0.5 && (c.Scale > 0 && scaleSlip(c, vals) || sameDigits(c.Text, m.Text) || wrong != nil && (p.sameLine(wrong, m) || p.sameColumn(wrong, m))) {
+			rel = 0.45
+		} else if rel >= 0.5 || (c.Values[0] < 0) != (b < 0) {
 			continue
 		}
-		shared := 0
-		for w := range p.pageContext(m) {
-			if ctx[w] {
-				shared++
-			}
-		}
-		if shared == 0 {
+		f, shared := p.judge(m, a)
+		if f != fitContext {
 			continue
 		}
-		score := float64(shared)*10 - rel*5
+		score := shared*10 - rel*20
 		if m.Percent == c.Percent {
 			score += 3
 		}
@@ -334,20 +403,53 @@ func (p *Page) differing(c Claim, ctx map[string]bool, r region) (hit, bool) {
 	return hit{page: p, first: m.first, last: m.last, m: m}, true
 }
 
+// sameDigits reports whether two figures are written with the same digits in another order (15 % for 51 %): a
+// typo, however far apart the values.
+func sameDigits(a, b string) bool {
+	count := func(s string) (n [10]int, any bool) {
+		for _, c := range s {
+			if c >= '0' && c <= '9' {
+				n[c-'0']++
+				any = true
+			}
+		}
+		return n, any
+	}
+	da, oka := count(a)
+	db, okb := count(b)
+	return oka && okb && da == db
+}
+
+// scaleSlip reports whether c, written with a scale word, is a reading of bs at another scale (a thousand, ten thousand, a million… times over
+// or under, rounded as c is written): the same digits, the wrong scale word.
+func scaleSlip(c Claim, bs []float64) bool {
+	for _, a := range c.Values {
+		for _, b := range bs {
+			if b == 0 {
+				continue
+			}
+			for _, k := range []float64{1e3, 1e4, 1e6, 1e8, 1e9, 1e-3, 1e-4, 1e-6, 1e-8, 1e-9} {
+				if close(a, b*k) || roundsAtScale(a, b*k, c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // differingDate is differing for a date: another date of the same precision (a day, or a month) in the same context;
 // the one sharing the most context words wins, then the nearest in time.
-func (p *Page) differingDate(c Claim, ctx map[string]bool, r region) (hit, bool) {
-	best, bestShared, bestGap := -1, 0, 0
+func (p *Page) differingDate(c Claim, a answerSide, r region) (hit, bool) {
+	best, bestShared, bestGap := -1, 0.0, 0
 	for i := range p.mentions {
 		m := &p.mentions[i]
 		if m.Kind != KindDate || m.Date == c.Date || len(m.Date) != len(c.Date) || !p.inside(r, m.first) {
 			continue
 		}
-		shared := 0
-		for w := range p.pageContext(m) {
-			if ctx[w] {
-				shared++
-			}
+		f, shared := p.judge(m, answerSide{words: a.words})
+		if f != fitContext {
+			continue
 		}
 		gap := dateGap(c.Date, m.Date)
 		if shared > bestShared || shared == bestShared && shared > 0 && gap < bestGap {
@@ -389,8 +491,12 @@ func (h hit) words() (string, [][4]float64) {
 	}
 	text := strings.Join(texts, " ")
 	if h.m != nil {
-		// The mention's own text, without the rest of its first and last words (a parenthesis, a neighbour).
+		// The mention's own text, without the rest of its first and last words (a parenthesis, a neighbour), and
+		// the note that scales it.
 		text = strings.TrimSpace(h.m.Text)
+		if h.m.note != "" {
+			text += " " + h.m.note
+		}
 	}
 	return text, boxes
 }

@@ -40,7 +40,8 @@ func TestReadings(t *testing.T) {
 		answer, page, claim, want string
 	}{
 		// An English answer's "2,000" is two thousand, never 2.
-		"comma groups thousands in an English answer": {"Revenue was $1,500 billion.", "Revenue was $1.5 billion.", "$1,500 billion", agent.GroundNotFound},
+		// An English answer's "2,000" is two thousand, never 2: the same digits a thousand times over are a mismatch.
+		"comma groups thousands in an English answer": {"Revenue was $1,500 billion.", "Revenue was $1.5 billion.", "$1,500 billion", agent.GroundMismatch},
 		"the same amount written the same way":        {"Revenue was $1,500 billion.", "Revenue was $1,500 billion.", "$1,500 billion", agent.GroundCitedPage},
 		"a page's decimal comma still reads":          {"Der Umsatz betrug 12,5 Mio.", "Umsatz 12,5 Mio. EUR", "12,5", agent.GroundCitedPage},
 		// A percentage in parentheses is a label, not a negative; its alteration is caught.

@@ -1,0 +1,401 @@
+package grounding
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// A page's words laid out as a table reads them: lines by baseline, the row label left of a cell, the column header
+// above it, and the scale a table's note gives its bare figures ("in millions", 单位：万元).
+
+// scaleNoteRE finds a note that scales a table's figures: "(in millions)", "($ in thousands)", "(Dollars in
+// millions, except per share data)", "($ million)", "(€m)", "in USD thousands", "单位：万元", "（人民币亿元）".
+var scaleNoteRE = regexp.MustCompile(`(?i)(?:\(\s*(?:(?:us)?\$|usd|eur|€|£|rmb|dollars|amounts|euros)?\s*(?:in\s+)?(?:(?:us)?\$|usd|eur|€|£|rmb)?\s*(thousands?|millions?|billions?|mn|bn|m|k|000s?|'000)\b|\bin\s+(?:(?:us)?\$\s*|usd\s+|eur\s+|€\s*|£\s*|rmb\s+)?(thousands|millions|billions)\b(?:\s+of\s+(?:u\.?s\.?\s+)?dollars|\s+of\s+euros)?|单位\s*[:：]\s*(?:人民币|美元)?\s*(千元|万元|百万元|亿元|千|万|百万|亿)|[（(]\s*(?:人民币|美元)?\s*(千元|万元|百万元|亿元)\s*[）)])`)
+
+// noteScales are the multipliers of the words a scale note names.
+var noteScales = map[string]float64{"thousand": 1e3, "thousands": 1e3, "k": 1e3, "000": 1e3, "000s": 1e3, "'000": 1e3,
+	"million": 1e6, "millions": 1e6, "mn": 1e6, "m": 1e6, "billion": 1e9, "billions": 1e9, "bn": 1e9,
+	"千元": 1e3, "千": 1e3, "万元": 1e4, "万": 1e4, "百万元": 1e6, "百万": 1e6, "亿元": 1e8, "亿": 1e8}
+
+// scaleNote is a note on a page that scales the bare figures after it.
+type scaleNote struct {
+	at    int // byte offset in the page's text
+	end   int
+	scale float64
+	text  string
+}
+
+func scaleNotes(text string) []scaleNote {
+	var out []scaleNote
+	for _, m := range scaleNoteRE.FindAllStringSubmatchIndex(text, 32) {
+		for g := 1; g < len(m)/2; g++ {
+			if m[2*g] < 0 {
+				continue
+			}
+			word := strings.ToLower(text[m[2*g]:m[2*g+1]])
+			if s, ok := noteScales[word]; ok {
+				t := strings.TrimSpace(text[m[0]:m[1]])
+				if strings.HasPrefix(t, "(") {
+					t += ")" // "(in millions, except per share data)" is shown as "(in millions)"
+				}
+				out = append(out, scaleNote{at: m[0], end: m[1], scale: s, text: t})
+			}
+			break
+		}
+	}
+	return out
+}
+
+// applyScaleNotes gives each bare figure of the page (a number or an amount with no scale word of its own, not a
+// percentage or a year) the readings its table's note gives it: the nearest note before it, or the page's first.
+func (p *Page) applyScaleNotes() {
+	notes := scaleNotes(p.text)
+	if len(notes) == 0 {
+		return
+	}
+	for i := range p.mentions {
+		m := &p.mentions[i]
+		if m.Scale > 0 || m.Percent || m.Kind == KindYear || m.Kind == KindDate || len(m.Values) == 0 {
+			continue
+		}
+		n := notes[0]
+		for _, o := range notes {
+			if o.end <= m.Start {
+				n = o
+			}
+		}
+		if m.Start >= n.at && m.Start < n.end {
+			continue // the note's own number ("'000")
+		}
+		m.raw = len(m.Values)
+		for _, v := range m.Values[:m.raw] {
+			m.Values = append(m.Values, v*n.scale)
+		}
+		m.note = n.text
+		m.noteScale = n.scale
+	}
+}
+
+// readings are the values of m that c is compared with: under a scale note, a claim with a scale word of its own
+// ("$4.51 million") means the scaled figure, never the bare one (4,512,300 "in thousands" is not 4.51 million).
+func (m *mention) readings(c Claim) Claim {
+	if m.noteScale > 0 && c.Scale > 0 {
+		r := m.Claim
+		r.Values = m.Values[m.raw:]
+		return r
+	}
+	return m.Claim
+}
+
+// lines groups the page's words by baseline, each line left to right; words without boxes are on no line.
+func (p *Page) layoutLines() {
+	p.line = make([]int32, len(p.Words))
+	idx := make([]int, 0, len(p.Words))
+	for i, w := range p.Words {
+		p.line[i] = -1
+		if w.Y1 > w.Y0 && w.X1 > w.X0 {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		wa, wb := p.Words[idx[a]], p.Words[idx[b]]
+		return wa.Y0+wa.Y1 < wb.Y0+wb.Y1
+	})
+	var y0, y1 float64
+	for _, i := range idx {
+		w := p.Words[i]
+		cy := (w.Y0 + w.Y1) / 2
+		if len(p.lines) == 0 || cy > y1 || cy < y0 {
+			p.lines = append(p.lines, nil)
+			y0, y1 = w.Y0, w.Y1
+		}
+		n := len(p.lines) - 1
+		p.lines[n] = append(p.lines[n], i)
+		p.line[i] = int32(n)
+	}
+	for _, l := range p.lines {
+		sort.Slice(l, func(a, b int) bool { return p.Words[l[a]].X0 < p.Words[l[b]].X0 })
+	}
+}
+
+// hasLetters reports whether a word holds a letter (a label's word, not a cell's figure).
+func hasLetters(s string) bool {
+	for _, c := range s {
+		if unicode.IsLetter(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// isYearWord reports whether a word is a year, as a column header writes it: 2023, FY2023, 2023A, (2023).
+func isYearWord(s string) bool {
+	return yearRE.MatchString(s)
+}
+
+var yearRE = regexp.MustCompile(`^[(（]?(?:FY|fy|Q[1-4]\s?)?(?:19|20)\d\d(?:[AEBFae]|年(?:度)?)?[)）:]?$`)
+
+// columnHeader are the words heading the column of words first..last: walking up from their line, the first line
+// whose words over the same x-extent are not all figures (a label or a year), and the line above it when it heads
+// the same column too.
+func (p *Page) columnHeader(first, last int) []int {
+	if p.line == nil || p.line[first] < 0 {
+		return nil
+	}
+	x0, x1 := p.Words[first].X0, p.Words[last].X1
+	var out []int
+	for l := int(p.line[first]) - 1; l >= 0 && int(p.line[first])-l <= 40; l-- {
+		var over []int
+		header := false
+		for _, i := range p.lines[l] {
+			w := p.Words[i]
+			if w.X1 < x0 || w.X0 > x1 {
+				continue
+			}
+			over = append(over, i)
+			if hasLetters(w.Text) || isYearWord(w.Text) {
+				header = true
+			}
+		}
+		if len(over) == 0 {
+			continue
+		}
+		if !header {
+			if len(out) > 0 {
+				break
+			}
+			continue // another row's cell
+		}
+		out = append(out, p.phrase(l, over)...)
+		if !isYearWord(p.Words[over[0]].Text) {
+			break // a label heads the column; a year may sit under a "Year ended" line, read next
+		}
+	}
+	return out
+}
+
+// phrase widens words of line l to the phrase they are part of: the neighbours on the line closer than a word's
+// height ("Vaginal delivery (677)" heads the column its first word stands over).
+func (p *Page) phrase(l int, words []int) []int {
+	line := p.lines[l]
+	lo, hi := slices.Index(line, words[0]), slices.Index(line, words[len(words)-1])
+	if lo < 0 || hi < 0 {
+		return words
+	}
+	gap := func(a, b int) bool {
+		wa, wb := p.Words[line[a]], p.Words[line[b]]
+		return wb.X0-wa.X1 < (wa.Y1-wa.Y0)*0.8
+	}
+	for lo > 0 && gap(lo-1, lo) {
+		lo--
+	}
+	for hi < len(line)-1 && gap(hi, hi+1) {
+		hi++
+	}
+	return line[lo : hi+1]
+}
+
+// mentionContext is what stands around a mention: its distinctive words, and the years naming its row or column.
+type mentionContext struct {
+	words map[string]bool
+	years map[string]bool
+	// label are the words of a table row's label: how much of it the answer names tells rows apart ("Dissatisfied"
+	// from "Neither satisfied nor dissatisfied").
+	label map[string]bool
+}
+
+// context is the mention's context, worked out once: the words of its line (a table row's label), the column
+// header above it, and on a line of prose or a page without boxes the six words either side.
+func (p *Page) context(m *mention) mentionContext {
+	if m.ctx != nil {
+		return *m.ctx
+	}
+	ctx := mentionContext{words: map[string]bool{}, years: map[string]bool{}}
+	near := func(i int) {
+		contextWords(p.Words[i].Text, ctx.words)
+	}
+	own := func(i int) bool { return i >= m.first && i <= m.last }
+	if p.prose(m) {
+		from, to := p.sentence(m.first, m.last)
+		for i := from; i <= to; i++ {
+			if !own(i) {
+				near(i)
+			}
+		}
+	} else {
+		// A table row: its label and the other words of the line, and the column's header.
+		ctx.label = map[string]bool{}
+		for _, i := range p.lines[p.line[m.first]] {
+			if own(i) {
+				continue
+			}
+			near(i)
+			contextWords(p.Words[i].Text, ctx.label)
+			if isYearWord(p.Words[i].Text) && p.Words[i].X1 <= p.Words[m.first].X0 {
+				yearsOf(p.Words[i].Text, ctx.years) // a row labelled by its year
+			}
+		}
+		for _, i := range p.columnHeader(m.first, m.last) {
+			near(i)
+			yearsOf(p.Words[i].Text, ctx.years)
+		}
+	}
+	m.ctx = &ctx
+	return ctx
+}
+
+// prose reports whether m stands in running text rather than a table's row. A row has a wide gap between its words
+// (label, then cells) and few words of letters; a paragraph's short last line has neither gap nor cells. A page
+// without boxes is read as text.
+func (p *Page) prose(m *mention) bool {
+	if p.line == nil || p.line[m.first] < 0 {
+		return true
+	}
+	l := p.lines[p.line[m.first]]
+	letters, gap := 0, false
+	for k, i := range l {
+		w := p.Words[i]
+		if hasLetters(w.Text) {
+			letters++
+		}
+		if k > 0 && w.X0-p.Words[l[k-1]].X1 > 1.5*(w.Y1-w.Y0) {
+			gap = true
+		}
+	}
+	return !gap || letters > 6
+}
+
+// sentence is the window of words around first..last that stays in their sentence: up to eight words either side,
+// not past a word that ends a sentence.
+func (p *Page) sentence(first, last int) (int, int) {
+	ends := func(i int) bool {
+		w := p.Words[i].Text
+		return strings.HasSuffix(w, ".") && len(w) > 4 || strings.HasSuffix(w, "。") || strings.HasSuffix(w, ";") ||
+			strings.HasSuffix(w, "；") || strings.HasSuffix(w, "?") || strings.HasSuffix(w, "!")
+	}
+	from := first
+	for from > 0 && first-from < 8 && !ends(from-1) {
+		from--
+	}
+	to := last
+	for to < len(p.Words)-1 && to-last < 8 && !ends(to) {
+		to++
+	}
+	return from, to
+}
+
+// yearsOf adds the years written in s (2023, FY2023, 2023年) to into: runs of four digits from 1900 to 2099 that
+// are not part of a longer number (2,012,020 or 20.12).
+func yearsOf(s string, into map[string]bool) {
+	digit := func(i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	for i := 0; i+4 <= len(s); i++ {
+		if !digit(i) || digit(i-1) {
+			continue
+		}
+		j := i
+		for digit(j) {
+			j++
+		}
+		partOf := func(k, next int) bool { return k >= 0 && k < len(s) && (s[k] == ',' || s[k] == '.') && digit(next) }
+		if j-i == 4 && (s[i:i+2] == "19" || s[i:i+2] == "20") && !partOf(i-1, i-2) && !partOf(j, j+1) {
+			into[s[i:j]] = true
+		}
+		i = j
+	}
+}
+
+// fit is how well a mention's context agrees with what the answer says around its claim.
+type fit int
+
+const (
+	fitConflict fit = iota // the mention's row or column names another year than the answer
+	fitNone                // the answer names its subject, and nothing of it is near the mention
+	fitBare                // nothing to judge by: the answer or the page gives no distinctive word
+	fitContext             // a distinctive word of the answer is near the mention
+)
+
+// answerSide is what the answer says around one claim.
+type answerSide struct {
+	words map[string]bool
+	years map[string]bool
+}
+
+// judge says how well m's context fits the answer's, and how closely: the words and years they share, and for a
+// table row twice the share of its label that the answer names.
+func (p *Page) judge(m *mention, a answerSide) (fit, float64) {
+	ctx := p.context(m)
+	if len(a.years) > 0 && len(ctx.years) > 0 {
+		common := false
+		for y := range a.years {
+			if ctx.years[y] {
+				common = true
+				break
+			}
+		}
+		if !common {
+			return fitConflict, 0
+		}
+	}
+	shared, years := 0, 0
+	for w := range ctx.words {
+		if a.words[w] {
+			shared++
+		}
+	}
+	for y := range ctx.years {
+		if a.years[y] {
+			years++ // a year agrees, but names no subject: it only ranks
+		}
+	}
+	score := float64(shared) + 0.5*float64(years)
+	if len(ctx.label) > 0 {
+		named := 0
+		for w := range ctx.label {
+			if a.words[w] {
+				named++
+			}
+		}
+		score += 2 * float64(named) / float64(len(ctx.label))
+	}
+	switch {
+	case shared > 0:
+		return fitContext, score
+	case len(a.words) == 0 || len(ctx.words) == 0 || !sameScript(a.words, ctx.words):
+		return fitBare, 0 // a Chinese answer about an English table has no words to judge it by
+	}
+	return fitNone, 0
+}
+
+// sameScript reports whether two sets of context words share a script: Han (marked "·") or letters.
+func sameScript(a, b map[string]bool) bool {
+	scripts := func(ws map[string]bool) (han, latin bool) {
+		for w := range ws {
+			if strings.HasSuffix(w, "·") {
+				han = true
+			} else {
+				latin = true
+			}
+		}
+		return han, latin
+	}
+	ah, al := scripts(a)
+	bh, bl := scripts(b)
+	return ah && bh || al && bl
+}
+
+// nearestRel is how far apart the closest readings of two claims are, relative to the larger.
+func nearestRel(as, bs []float64) (float64, float64) {
+	best, bv := math.Inf(1), 0.0
+	for _, a := range as {
+		for _, b := range bs {
+			if rel := math.Abs(a-b) / math.Max(math.Max(math.Abs(a), math.Abs(b)), 1e-300); rel < best {
+				best, bv = rel, b
+			}
+		}
+	}
+	return best, bv
+}
