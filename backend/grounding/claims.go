@@ -36,7 +36,7 @@ type Claim struct {
 	Decimals int
 	// Scale is what the claim's own scale word multiplied it by (1e6 for "million", 1e4 for 万); 0 without one.
 	// An answer rounds at its scale: "$14.7 billion" for 14,694 million.
-	Scale float64
+	Scale    float64
 	Percent  bool
 	Currency string // "$", "€", "¥", "USD" … as written, normalised to a symbol where there is one
 	Date     string // dates: yyyy-mm-dd, or yyyy-mm without a day
