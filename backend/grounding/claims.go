@@ -522,7 +522,12 @@ func (t *scanText) number(i int, page bool) (c Claim, from, end int, ok bool) {
 	e, scale := t.scaleWord(k, vals)
 	c.Scale = scale
 	e = t.unitSuffix(&c, e, pre.percent)
+	year := dec == 0 && len(vals) == 1 && vals[0] >= 1000 && vals[0] <= 2100 && k-pre.digits == 4 && e == k && c.Currency == ""
 	vals, from, e, neg := t.signed(pre, i, e, vals, page)
+	if neg && pre.paren && year {
+		// "(1996)" after an author is a year, not an accounting negative.
+		return Claim{Kind: KindYear, Values: []float64{math.Abs(vals[0])}}, from, e, true
+	}
 	if neg && pre.paren && c.Percent && c.Currency == "" {
 		// "(51 %)" labels a share; it is a negative only in an accounting column, which pages still offer.
 		neg = false

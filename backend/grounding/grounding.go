@@ -95,7 +95,7 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 			}
 			left := unresolved[:0]
 			for _, i := range unresolved {
-				h, ok := pageHit(p, claims[i], near[i], &loose[i])
+				h, ok := restHit(p, claims[i], near[i])
 				if !ok {
 					left = append(left, i)
 					continue
@@ -216,6 +216,13 @@ func pageHit(p *Page, c Claim, a answerSide, loose *hit) (hit, bool) {
 		*loose = h
 	}
 	return hit{}, false
+}
+
+// restHit finds c on a page of the rest of the documents only next to what the answer says: a bare 16 somewhere in
+// 130 pages is a coincidence, not evidence.
+func restHit(p *Page, c Claim, a answerSide) (hit, bool) {
+	h, f, ok := p.find(c, region{}, a)
+	return h, ok && (f == fitContext || !c.Figure())
 }
 
 // differing finds the value the cited evidence has in the claim's context: in a region first, then on a page.

@@ -3,6 +3,7 @@ package grounding
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -403,21 +404,26 @@ func (p *Page) differing(c Claim, a answerSide, r region, wrong *mention) (hit, 
 	return hit{page: p, first: m.first, last: m.last, m: m}, true
 }
 
-// sameDigits reports whether two figures are written with the same digits in another order (15 % for 51 %): a
-// typo, however far apart the values.
+// sameDigits reports whether two figures are written with the same digits in another order (15 % for 51 %, 1,084
+// for 1,048): a typo, however far apart the values.
 func sameDigits(a, b string) bool {
-	count := func(s string) (n [10]int, any bool) {
+	digits := func(s string) string {
+		var out []rune
 		for _, c := range s {
 			if c >= '0' && c <= '9' {
-				n[c-'0']++
-				any = true
+				out = append(out, c)
 			}
 		}
-		return n, any
+		return string(out)
 	}
-	da, oka := count(a)
-	db, okb := count(b)
-	return oka && okb && da == db
+	da, db := digits(a), digits(b)
+	if da == db || len(da) != len(db) || da == "" {
+		return false
+	}
+	sa, sb := []rune(da), []rune(db)
+	slices.Sort(sa)
+	slices.Sort(sb)
+	return string(sa) == string(sb)
 }
 
 // scaleSlip reports whether c, written with a scale word, is a reading of bs at another scale (a thousand, ten thousand, a million… times over

@@ -22,7 +22,7 @@ func NewRoot() (*cobra.Command, *cli.Globals) {
 		Short: "Measure Proofglass's components on this machine",
 	}
 	bench.AddCommand(vectorCmd(), ingestCmd(), libraryCmd(), ocrCmd(), warmCmd())
-	root.AddCommand(bench)
+	root.AddCommand(bench, evalCmd())
 	return root, g
 }
 
