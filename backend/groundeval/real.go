@@ -181,9 +181,13 @@ func (g *gen) pageCases(d Doc, di, pi int, u kb.Unit) []Case {
 			if wi < 3 || !figureRE.MatchString(fig) || isYear(fig) || strings.HasSuffix(w.Text, ".") && !strings.Contains(fig, ".") {
 				continue
 			}
+			// The words before it in its own column: a two-column page's line holds two sentences.
 			var before []string
-			for _, b := range l.words[max(0, wi-5):wi] {
-				before = append(before, b.Text)
+			for j := wi - 1; j >= 0 && j >= wi-5; j-- {
+				if gap := l.words[j+1].X0 - l.words[j].X1; gap > 1.5*(l.words[j].Y1-l.words[j].Y0) {
+					break
+				}
+				before = append([]string{l.words[j].Text}, before...)
 			}
 			lead := strings.Join(before, " ")
 			if !letters(lead) {

@@ -140,11 +140,6 @@ func extract(s string, page bool) []Claim {
 			}
 		case isDigit(c) || c == '$' || c == '€' || c == '£' || c == '¥' || c == '(' || c == '-' ||
 			(isCJKNumeral(c) && !isCJKNumeral(t.at(i-1))) || c == '百':
-			if y, end, ok := t.fiscalYear(i); ok {
-				add(Claim{Kind: KindYear, Values: []float64{float64(y)}}, i-2, end)
-				i = end
-				continue
-			}
 			if isDigit(c) && (isLetter(t.at(i-1)) || isDigit(t.at(i-1)) || t.at(i-1) == '-' && isLetter(t.at(i-2))) {
 				break // part of a word: A4, H2O, COVID-19
 			}
@@ -169,6 +164,11 @@ func extract(s string, page bool) []Claim {
 				continue
 			}
 		case isLetter(c) && !isLetter(t.at(i-1)):
+			if y, end, ok := t.fiscalYear(i + 2); ok {
+				add(Claim{Kind: KindYear, Values: []float64{float64(y)}}, i, end)
+				i = end
+				continue
+			}
 			if d, end, ok := t.dateFromMonth(i); ok {
 				add(d, i, end)
 				i = end

@@ -135,22 +135,23 @@ func (p *Page) find(c Claim, r region, a answerSide) (hit, fit, bool) {
 			best, bestFit, bestShared, found = hit{page: p, first: m.first, last: m.last, m: m}, f, shared, true
 		}
 	}
-	if found && bestFit >= fitBare && !p.prose(best.m) && p.betterRow(c, a, r, best.m, bestShared) {
+	if found && bestFit >= fitBare && !p.prose(best.m) && p.betterRow(c, a, r, best.m) {
 		bestFit = fitNone // the answer speaks of another row: "very satisfied" is not "somewhat satisfied"
 	}
 	return best, bestFit, found
 }
 
-// betterRow reports whether a figure of c's form on another line within r shares more of the answer's context than
-// m does: the row the answer names is elsewhere.
-func (p *Page) betterRow(c Claim, a answerSide, r region, m *mention, shared float64) bool {
+// betterRow reports whether a figure of c's form on another line within r shares more of the answer's words than m
+// does: the row the answer names is elsewhere.
+func (p *Page) betterRow(c Claim, a answerSide, r region, m *mention) bool {
+	mine := p.sharedWords(m, a)
 	for i := range p.mentions {
 		o := &p.mentions[i]
 		if o == m || !p.inside(r, o.first) || o.Kind == KindDate || (o.Kind == KindYear) != (c.Kind == KindYear) ||
 			c.Percent != o.Percent && !p.percentLine(o) || p.sameLine(o, m) || p.prose(o) {
 			continue
 		}
-		if f, s := p.judge(o, a); f == fitContext && s > shared {
+		if f, _ := p.judge(o, a); f == fitContext && p.sharedWords(o, a) > mine {
 			return true
 		}
 	}

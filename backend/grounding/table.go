@@ -71,10 +71,9 @@ func (p *Page) applyScaleNotes() {
 		if m.Start >= n.at && m.Start < n.end {
 			continue // the note's own number ("'000")
 		}
+		// Only the usual reading is scaled: a table under "(in millions)" groups thousands with its commas.
 		m.raw = len(m.Values)
-		for _, v := range m.Values[:m.raw] {
-			m.Values = append(m.Values, v*n.scale)
-		}
+		m.Values = append(m.Values, m.Values[0]*n.scale)
 		m.note = n.text
 		m.noteScale = n.scale
 	}
@@ -385,6 +384,17 @@ func sameScript(a, b map[string]bool) bool {
 	ah, al := scripts(a)
 	bh, bl := scripts(b)
 	return ah && bh || al && bl
+}
+
+// sharedWords counts the answer's words in m's context.
+func (p *Page) sharedWords(m *mention, a answerSide) int {
+	n := 0
+	for w := range p.context(m).words {
+		if a.words[w] {
+			n++
+		}
+	}
+	return n
 }
 
 // nearestRel is how far apart the closest readings of two claims are, relative to the larger.
