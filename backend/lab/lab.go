@@ -1,4 +1,4 @@
-// Package lab is the command tree of proofglass-lab (cmd/proofglass-lab): Proofglass's benchmarks, kept out of the
+// Package lab is the command tree of proofglass-lab (cmd/proofglass-lab): Proofglass's benchmarks and evaluations, kept out of the
 // shipped binaries.
 package lab
 

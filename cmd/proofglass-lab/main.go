@@ -1,4 +1,4 @@
-// Command proofglass-lab runs Proofglass's benchmarks (bench vector|ingest|library|ocr), which no shipped binary links.
+// Command proofglass-lab runs Proofglass's benchmarks (bench vector|ingest|library|ocr|warm) and evaluations (eval grounding), which no shipped binary links.
 package main
 
 import (
