@@ -304,21 +304,68 @@ func contextWords(s string, into map[string]bool) {
 // clauseEnds end a clause of an answer: the context of a figure stays inside its own.
 var clauseEnds = []string{"\n", ". ", "; ", "。", "；", "！", "？", "! ", "? "}
 
+// abbreviations end with a period that ends no clause.
+var abbreviations = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "inc": true,
+	"co": true, "corp": true, "ltd": true, "jr": true, "sr": true, "st": true, "vs": true, "al": true, "fig": true,
+	"no": true, "vol": true, "eds": true, "ed": true, "approx": true, "jan": true, "feb": true, "mar": true,
+	"apr": true, "jun": true, "jul": true, "aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true,
+	"e.g": true, "i.e": true, "u.s": true}
+
+// endsClause reports whether the end mark e found at text[k:] ends a clause: a period after an initial ("E. R.
+// Tufte") or an abbreviation ("Dec. 31", "et al.") does not.
+func endsClause(text string, k int, e string) bool {
+	if e != ". " {
+		return true
+	}
+	w := k
+	for w > 0 && (isWordByte(text[w-1]) || text[w-1] == '.') {
+		w--
+	}
+	word := strings.ToLower(text[w:k])
+	return len(word) > 1 && !abbreviations[word]
+}
+
+// clauseFrom is where the clause holding text[:at] starts, at most back to from.
+func clauseFrom(text string, from, at int) int {
+	for _, e := range clauseEnds {
+		for hi := at; hi > from; {
+			k := strings.LastIndex(text[from:hi], e)
+			if k < 0 {
+				break
+			}
+			if endsClause(text, from+k, e) {
+				from += k + len(e)
+				break
+			}
+			hi = from + k
+		}
+	}
+	return from
+}
+
+// clauseTo is where the clause holding text[at:] ends, at most at to.
+func clauseTo(text string, at, to int) int {
+	for _, e := range clauseEnds {
+		for lo := at; lo < to; {
+			k := strings.Index(text[lo:to], e)
+			if k < 0 {
+				break
+			}
+			if endsClause(text, lo+k, e) {
+				to = lo + k
+				break
+			}
+			lo += k + len(e)
+		}
+	}
+	return to
+}
+
 // answerContext is what an answer says around a claim, within its clause (up to 80 bytes either side):
 // its distinctive words and the years it names.
 func answerContext(text string, c Claim) answerSide {
-	from := max(0, c.Start-80)
-	for _, e := range clauseEnds {
-		if k := strings.LastIndex(text[from:c.Start], e); k >= 0 {
-			from += k + len(e)
-		}
-	}
-	to := min(len(text), c.End+80)
-	for _, e := range clauseEnds {
-		if k := strings.Index(text[c.End:to], e); k >= 0 {
-			to = c.End + k
-		}
-	}
+	from := clauseFrom(text, max(0, c.Start-80), c.Start)
+	to := clauseTo(text, c.End, min(len(text), c.End+80))
 	// Whole words only: a word cut by the window is not the answer's ("dissatisf").
 	for from > 0 && from < c.Start && isWordByte(text[from-1]) {
 		from++
@@ -326,10 +373,11 @@ func answerContext(text string, c Claim) answerSide {
 	for to < len(text) && isWordByte(text[to]) && to > c.End && isWordByte(text[to-1]) {
 		to++
 	}
-	out := answerSide{words: map[string]bool{}, years: map[string]bool{}}
+	out := answerSide{words: map[string]bool{}, years: map[string]bool{}, figures: map[string]bool{}}
 	for _, part := range []string{text[from:c.Start], text[c.End:to]} {
 		contextWords(part, out.words)
 		yearsOf(part, out.years)
+		figuresOf(part, out.figures)
 	}
 	return out
 }

@@ -202,6 +202,8 @@ func (p *Page) phrase(l int, words []int) []int {
 type mentionContext struct {
 	words map[string]bool
 	years map[string]bool
+	// figures are the other figures beside it, as written ("0.198"): an answer that names them names the row.
+	figures map[string]bool
 	// label are the words of a table row's label: how much of it the answer names tells rows apart ("Dissatisfied"
 	// from "Neither satisfied nor dissatisfied").
 	label map[string]bool
@@ -213,9 +215,10 @@ func (p *Page) context(m *mention) mentionContext {
 	if m.ctx != nil {
 		return *m.ctx
 	}
-	ctx := mentionContext{words: map[string]bool{}, years: map[string]bool{}}
+	ctx := mentionContext{words: map[string]bool{}, years: map[string]bool{}, figures: map[string]bool{}}
 	near := func(i int) {
 		contextWords(p.Words[i].Text, ctx.words)
+		figuresOf(p.Words[i].Text, ctx.figures)
 	}
 	own := func(i int) bool { return i >= m.first && i <= m.last }
 	if p.prose(m) {
@@ -266,6 +269,24 @@ func (p *Page) prose(m *mention) bool {
 		}
 	}
 	return !gap || letters > 6
+}
+
+// figuresOf adds the figures written in s other than years, without their punctuation ("1,020", "0.198"), to into.
+func figuresOf(s string, into map[string]bool) {
+	for _, w := range strings.Fields(s) {
+		f := strings.Trim(w, "()[]{},;:$€£¥%")
+		f = strings.TrimSuffix(f, ".")
+		if f == "" || strings.IndexFunc(f, func(r rune) bool { return r < '0' || r > '9' }) >= 0 &&
+			strings.Trim(f, "0123456789.,-") != "" {
+			continue
+		}
+		if len(f) == 4 && (strings.HasPrefix(f, "19") || strings.HasPrefix(f, "20")) {
+			continue // a year counts as a year
+		}
+		if strings.ContainsAny(f, "0123456789") {
+			into[f] = true
+		}
+	}
 }
 
 // sentence is the window of words around first..last that stays in their sentence: up to eight words either side,
@@ -319,8 +340,9 @@ const (
 
 // answerSide is what the answer says around one claim.
 type answerSide struct {
-	words map[string]bool
-	years map[string]bool
+	words   map[string]bool
+	years   map[string]bool
+	figures map[string]bool
 }
 
 // judge says how well m's context fits the answer's, and how closely: the words and years they share, and for a
@@ -350,7 +372,13 @@ func (p *Page) judge(m *mention, a answerSide) (fit, float64) {
 			years++ // a year agrees, but names no subject: it only ranks
 		}
 	}
-	score := float64(shared) + 0.5*float64(years)
+	figures := 0
+	for f := range ctx.figures {
+		if a.figures[f] {
+			figures++ // so does another figure of its row, but it can tell rows apart
+		}
+	}
+	score := float64(shared) + 0.5*float64(years) + 0.5*float64(figures)
 	if len(ctx.label) > 0 {
 		named := 0
 		for w := range ctx.label {
