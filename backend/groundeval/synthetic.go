@@ -134,6 +134,8 @@ func (g *gen) filings(company string, years []int) {
 			"Exchange Commission on %s.", y, filed))
 		cover.para(fmt.Sprintf("In %d our net sales were $%s million, compared with $%s million in %d, and net income was "+
 			"$%s million.", y, grouped(income[y][0]), grouped(income[y-1][0]), y-1, grouped(income[y][5])))
+		q := 1 + g.r.IntN(4)
+		cover.para(fmt.Sprintf("Our strongest quarter was Q%d %d, when a new product line launched.", q, y))
 
 		is := newSheet(2)
 		is.row([]float64{60}, company)
@@ -230,6 +232,12 @@ func (g *gen) filings(company string, years []int) {
 				g.add("filings", "date", AlterDate, fmt.Sprintf("The report was filed with the Securities and Exchange Commission on %s.", wrong), wrong, filed, 0, nil)
 			}
 		}
+		ordinals := []string{"first", "second", "third", "fourth"}
+		for _, f := range []string{fmt.Sprintf("Q%d %d", q, y), fmt.Sprintf("%s quarter of %d", ordinals[q-1], y)} {
+			g.add("filings", "quarter", AlterNone, fmt.Sprintf("%s's strongest quarter was the %s.", company, f), strings.TrimPrefix(f, ""), f, 0, nil)
+		}
+		wq := q%4 + 1
+		g.add("filings", "quarter", AlterDate, fmt.Sprintf("%s's strongest quarter was Q%d %d.", company, wq, y), fmt.Sprintf("Q%d %d", wq, y), fmt.Sprintf("Q%d %d", q, y), 0, nil)
 		ns := "$" + grouped(income[y][0]) + " million"
 		g.add("filings", "prose", AlterNone, fmt.Sprintf("In %d net sales were %s.", y, ns), ns, grouped(income[y][0]), 0, nil)
 		if alt := g.alterDigit(grouped(income[y][0])); alt != "" {

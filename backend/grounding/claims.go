@@ -164,6 +164,11 @@ func extract(s string, page bool) []Claim {
 				continue
 			}
 		case isLetter(c) && !isLetter(t.at(i-1)):
+			if d, end, ok := t.quarter(i); ok {
+				add(d, i, end)
+				i = end
+				continue
+			}
 			if y, end, ok := t.fiscalYear(i + 2); ok {
 				add(Claim{Kind: KindYear, Values: []float64{float64(y)}}, i, end)
 				i = end
@@ -218,6 +223,43 @@ func extract(s string, page bool) []Claim {
 		i++
 	}
 	return out
+}
+
+var quarterWords = []string{"first", "second", "third", "fourth"}
+
+// quarter reads a quarter at i: "Q3 2015", "Q3 FY2015", "Q3'15" is not read; "third quarter of 2015", "third
+// quarter 2015". Its date is yyyy-Qn.
+func (t *scanText) quarter(i int) (Claim, int, bool) {
+	q, j := 0, i
+	switch {
+	case (t.at(i) == 'Q' || t.at(i) == 'q') && t.at(i+1) >= '1' && t.at(i+1) <= '4' && !isLetter(t.at(i+2)) && !isDigit(t.at(i+2)):
+		q, j = int(t.at(i+1)-'0'), i+2
+	default:
+		for n, w := range quarterWords {
+			if t.hasWordAt(i, w) && t.at(i+len(w)) == ' ' && t.hasWordAt(i+len(w)+1, "quarter") {
+				q, j = n+1, i+len(w)+1+len("quarter")
+				break
+			}
+		}
+		if q == 0 {
+			return Claim{}, 0, false
+		}
+		if t.at(j) == ' ' && t.hasWordAt(j+1, "of") {
+			j += 3
+		}
+	}
+	if t.at(j) != ' ' {
+		return Claim{}, 0, false
+	}
+	j++
+	if unicode.ToUpper(t.at(j)) == 'F' && unicode.ToUpper(t.at(j+1)) == 'Y' {
+		j += 2
+	}
+	y, e := t.digits(j, 4)
+	if e != j+4 || y < 1900 || y > 2100 || isLetter(t.at(e)) {
+		return Claim{}, 0, false
+	}
+	return Claim{Kind: KindDate, Date: strconv.Itoa(y) + "-Q" + strconv.Itoa(q)}, e, true
 }
 
 // fiscalYear reads the year of "FY2015" whose digits start at i: the year a fiscal year is named by.
@@ -430,6 +472,14 @@ func (t *scanText) date(i int) (Claim, int, bool) {
 		}
 		if j = sp(j); t.at(j) == '年' {
 			j = sp(j + 1)
+			// 2015年第三季度, 2015年三季度
+			q := j
+			if t.at(q) == '第' {
+				q++
+			}
+			if n := strings.IndexRune("一二三四", t.at(q)); n >= 0 && t.at(q+1) == '季' && t.at(q+2) == '度' {
+				return Claim{Kind: KindDate, Date: strconv.Itoa(y) + "-Q" + strconv.Itoa(n/3+1)}, q + 3, true
+			}
 			if m, k := t.digits(j, 2); k > j && m >= 1 && m <= 12 && t.at(sp(k)) == '月' {
 				after := sp(k) + 1
 				dayAt := sp(after)

@@ -151,8 +151,13 @@ func (p *Page) betterRow(c Claim, a answerSide, r region, m *mention) bool {
 			c.Percent != o.Percent && !p.percentLine(o) || p.sameLine(o, m) || p.prose(o) {
 			continue
 		}
-		if f, _ := p.judge(o, a); f == fitContext && p.sharedWords(o, a) > mine {
-			return true
+		if f, _ := p.judge(o, a); f == fitContext {
+			// More of the answer's words, or as many and the whole of its label where m's label is named only in
+			// part ("Dissatisfied" against "Neither satisfied nor dissatisfied").
+			theirs := p.sharedWords(o, a)
+			if theirs > mine || theirs == mine && p.labelNamed(o, a) == 1 && p.labelNamed(m, a) < 1 {
+				return true
+			}
 		}
 	}
 	return false
@@ -208,6 +213,16 @@ func equal(c, m Claim) bool {
 	if m.Kind == KindRange {
 		return false
 	}
+	if c.Scale == 0 && m.Scale > 1 && !c.Percent && c.Kind != KindYear {
+		// The answer left out the page's scale word: "12.8" for "12.8 billion years" says the page's digits.
+		bare := make([]float64, len(m.Values))
+		for i, v := range m.Values {
+			bare[i] = v / m.Scale
+		}
+		if sameValue(c.Values, bare, c) {
+			return true
+		}
+	}
 	return sameValue(c.Values, m.Values, c)
 }
 
@@ -219,7 +234,7 @@ func sameValue(as, bs []float64, c Claim) bool {
 			}
 			// The answer rounds what the page has: 87 % for 86.6 %, 3.1 for 3.14 (only where the answer writes
 			// decimals or a percentage: a bare integer is too easily matched by rounding).
-			if (c.Decimals > 0 || c.Percent) && close(a, roundTo(b, c.Decimals)) && !close(a, 0) {
+			if (c.Decimals > 0 || c.Percent) && roundsTo(a, b, c.Decimals) && !close(a, 0) {
 				return true
 			}
 			if roundsAtScale(a, b, c) {
@@ -239,7 +254,14 @@ func roundsAtScale(a, b float64, c Claim) bool {
 	}
 	ma, mb := a/c.Scale, b/c.Scale
 	step := math.Pow(10, -float64(c.Decimals))
-	return step <= math.Abs(ma)/10+1e-9 && close(ma, roundTo(mb, c.Decimals))
+	return step <= math.Abs(ma)/10+1e-9 && roundsTo(ma, mb, c.Decimals)
+}
+
+// roundsTo reports whether a is b written with decimals digits: within half a step of it, so that a value half-way
+// (2.295) may be written either way (2.29 or 2.30), as binary floating point and people round it.
+func roundsTo(a, b float64, decimals int) bool {
+	half := math.Pow(10, -float64(decimals)) / 2
+	return math.Abs(a-b) <= half*(1+1e-9) && close(a, roundTo(a, decimals))
 }
 
 func close(a, b float64) bool {
@@ -499,7 +521,8 @@ func (p *Page) differingDate(c Claim, a answerSide, r region) (hit, bool) {
 	best, bestShared, bestGap := -1, 0.0, 0
 	for i := range p.mentions {
 		m := &p.mentions[i]
-		if m.Kind != KindDate || m.Date == c.Date || len(m.Date) != len(c.Date) || !p.inside(r, m.first) {
+		if m.Kind != KindDate || m.Date == c.Date || len(m.Date) != len(c.Date) || !p.inside(r, m.first) ||
+			strings.Contains(m.Date, "Q") != strings.Contains(c.Date, "Q") {
 			continue
 		}
 		f, shared := p.judge(m, answerSide{words: a.words})
@@ -522,6 +545,10 @@ func (p *Page) differingDate(c Claim, a answerSide, r region) (hit, bool) {
 func dateGap(a, b string) int {
 	day := func(d string) int {
 		var y, m, dd int
+		if k := strings.Index(d, "-Q"); k > 0 {
+			fmt.Sscanf(d, "%d-Q%d", &y, &m)
+			return y*372 + m*3*31
+		}
 		fmt.Sscanf(d, "%d-%d-%d", &y, &m, &dd)
 		return y*372 + m*31 + dd
 	}

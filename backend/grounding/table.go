@@ -228,15 +228,32 @@ func (p *Page) context(m *mention) mentionContext {
 				near(i)
 			}
 		}
+		// The year written right beside a figure is its year: "$27,537 million in 2020".
+		for d := 1; d <= 3; d++ {
+			if i := m.last + d; d <= 2 && i <= to && isYearWord(strings.TrimRight(p.Words[i].Text, ",.;:")) {
+				yearsOf(p.Words[i].Text, ctx.years)
+				break
+			}
+			if i := m.first - d; i >= from && isYearWord(strings.TrimRight(p.Words[i].Text, ",.;:")) {
+				yearsOf(p.Words[i].Text, ctx.years)
+				break
+			}
+		}
 	} else {
 		// A table row: its label and the other words of the line, and the column's header.
 		ctx.label = map[string]bool{}
-		for _, i := range p.lines[p.line[m.first]] {
+		line := p.lines[p.line[m.first]]
+		for k, i := range line {
+			if k > 0 && p.wideGap(line[k-1], i) || own(i) {
+				break // the label is the row's first cell
+			}
+			contextWords(p.Words[i].Text, ctx.label)
+		}
+		for _, i := range line {
 			if own(i) {
 				continue
 			}
 			near(i)
-			contextWords(p.Words[i].Text, ctx.label)
 			if isYearWord(p.Words[i].Text) && p.Words[i].X1 <= p.Words[m.first].X0 {
 				yearsOf(p.Words[i].Text, ctx.years) // a row labelled by its year
 			}
@@ -264,7 +281,7 @@ func (p *Page) prose(m *mention) bool {
 		if hasLetters(w.Text) {
 			letters++
 		}
-		if k > 0 && w.X0-p.Words[l[k-1]].X1 > 1.5*(w.Y1-w.Y0) {
+		if k > 0 && p.wideGap(l[k-1], i) {
 			gap = true
 		}
 	}
@@ -287,6 +304,28 @@ func figuresOf(s string, into map[string]bool) {
 			into[f] = true
 		}
 	}
+}
+
+// wideGap reports whether words a and b of a line, left to right, stand further apart than a word is high: the gap
+// between a table's cells.
+func (p *Page) wideGap(a, b int) bool {
+	wa, wb := p.Words[a], p.Words[b]
+	return wb.X0-wa.X1 > 1.5*(wb.Y1-wb.Y0)
+}
+
+// labelNamed is the share of m's row label (its first cell) the answer names; 0 where it has none.
+func (p *Page) labelNamed(m *mention, a answerSide) float64 {
+	label := p.context(m).label
+	if len(label) == 0 {
+		return 0
+	}
+	n := 0
+	for w := range label {
+		if a.words[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(label))
 }
 
 // sentence is the window of words around first..last that stays in their sentence: up to eight words either side,

@@ -124,15 +124,19 @@ func TestEqualValueOutOfContext(t *testing.T) {
 
 // Dates and years in the forms filings write them.
 func TestDateForms(t *testing.T) {
-	page := "for the fiscal year ended December 31, 2015, and the quarter ended September 30, 2015"
+	page := "for the fiscal year ended December 31, 2015. Revenue peaked in Q3 2015 and fell after."
 	for answer, want := range map[string]string{
-		"The fiscal year ended Dec. 31, 2015.":    agent.GroundCitedPage,
-		"The fiscal year ended 31 December 2015.": agent.GroundCitedPage,
-		"The fiscal year ended 2015-12-31.":       agent.GroundCitedPage,
-		"财年截至2015年12月31日。":                        agent.GroundCitedPage,
-		"FY2015 is the fiscal year covered.":      agent.GroundCitedPage,
-		"The fiscal year ended Dec. 30, 2015.":    agent.GroundMismatch,
-		"The fiscal year ended 2016-12-31.":       agent.GroundMismatch,
+		"The fiscal year ended Dec. 31, 2015.":         agent.GroundCitedPage,
+		"The fiscal year ended 31 December 2015.":      agent.GroundCitedPage,
+		"The fiscal year ended 2015-12-31.":            agent.GroundCitedPage,
+		"财年截至2015年12月31日。":                             agent.GroundCitedPage,
+		"FY2015 is the fiscal year covered.":           agent.GroundCitedPage,
+		"The fiscal year ended Dec. 30, 2015.":         agent.GroundMismatch,
+		"Revenue peaked in Q3 2015.":                   agent.GroundCitedPage,
+		"Revenue peaked in the third quarter of 2015.": agent.GroundCitedPage,
+		"收入在2015年第三季度达到高峰。":                            agent.GroundCitedPage,
+		"Revenue peaked in Q2 2015.":                   agent.GroundMismatch,
+		"The fiscal year ended 2016-12-31.":            agent.GroundMismatch,
 	} {
 		info := citedPage(t, answer, page)
 		if len(info.Claims) == 0 {
