@@ -111,6 +111,10 @@ func FromDocs(docs []Doc, seed uint64, perDoc int) []Case {
 			for _, c := range g.pageCases(d, di, pi, u) {
 				// Only answers whose figure is read as written, and alterations that no word of the page has.
 				if statesClaim(c.Answer, c.Claim) && (c.Alter == AlterNone || c.Alter == AlterPage || !pageHas(u, c.Claim)) {
+					c.Context = "figures only"
+					if namesWords(strings.TrimSuffix(c.Answer, c.Claim+".")) {
+						c.Context = "words"
+					}
 					drawn = append(drawn, c)
 				}
 			}
@@ -246,6 +250,27 @@ func columnNeighbour(lines []line, li int, cell kb.Word) string {
 
 func isYear(s string) bool {
 	return len(s) == 4 && (strings.HasPrefix(s, "19") || strings.HasPrefix(s, "20")) && !strings.ContainsAny(s, ".,%")
+}
+
+// namesWords reports whether an answer names something beside its figure: a word of three letters or more other
+// than the frame every built answer shares ("The table gives", "The document says").
+func namesWords(answer string) bool {
+	answer = strings.TrimPrefix(strings.TrimPrefix(answer, "The table gives "), "The document says ")
+	run := 0
+	for _, r := range answer {
+		if unicode.IsLetter(r) && r < 0x2E80 {
+			run++
+			if run >= 3 {
+				return true
+			}
+			continue
+		}
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+		run = 0
+	}
+	return false
 }
 
 // statesClaim reports whether the answer's claims include the figure as written: an answer whose figure reads as

@@ -45,6 +45,9 @@ type Case struct {
 	Page  int // index of the cited page in the document
 	// Region, when set, is the zoomed region on the cited page, 0..1.
 	Region *[4]float64
+	// Context says what a real page's answer names beside its figure: "words" (a label or a sentence's words) or
+	// "figures only" (a row of numbers, code); "" for generated cases, which always name their subject.
+	Context string
 }
 
 // Result is a case with the check's verdict on its claim.
@@ -211,6 +214,12 @@ func Print(w io.Writer, results []Result) error {
 	}
 	for _, k := range sortedKeys(byAlter) {
 		row("alteration: "+k, *byAlter[k])
+	}
+	_, byContext := Tally(results, func(r Result) string { return r.Context })
+	if len(byContext) > 1 || byContext[""] == nil {
+		for _, k := range sortedKeys(byContext) {
+			row("answer names: "+k, *byContext[k])
+		}
 	}
 	row("**all**", all)
 	_, err := io.WriteString(w, b.String())

@@ -88,6 +88,8 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 		}
 		unresolved = append(unresolved, i)
 	}
+	restScore := make([]float64, len(claims)) // how well the figure found elsewhere fits the answer's context
+	var fromRest []int
 	if len(unresolved) > 0 && ev.Rest != nil {
 		err := ev.Rest(func(p *Page) bool {
 			if ctx.Err() != nil {
@@ -99,6 +101,10 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 				if !ok {
 					left = append(left, i)
 					continue
+				}
+				if h.m != nil {
+					_, restScore[i] = p.judge(h.m, near[i])
+					fromRest = append(fromRest, i)
 				}
 				if ev.Boxes != nil && len(p.Words) > 0 && p.Words[0].X1 == 0 {
 					if full, err := ev.Boxes(p); err == nil && full != nil {
@@ -119,11 +125,17 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 			return info, fmt.Errorf("ground answer in the rest of its documents: %w", err)
 		}
 	}
-	// A mismatch only where the value is nowhere in the evidence or its documents next to what the answer says: a
-	// different value in the same context where the answer says its evidence is.
-	for _, i := range unresolved {
+	// A mismatch only where the value is nowhere in the evidence or its documents next to what the answer says — or
+	// where the cited evidence holds a different value in a closer context than the equal one found elsewhere (the
+	// cited table's row and column against a like-named figure on another page): a different value in the same
+	// context where the answer says its evidence is.
+	rest := map[int]bool{}
+	for _, i := range fromRest {
+		rest[i] = true
+	}
+	for _, i := range append(unresolved, fromRest...) {
 		c := claims[i]
-		if !c.Figure() || info.Claims[i].Status != agent.GroundNotFound || info.Claims[i].Note != "" {
+		if !c.Figure() || (info.Claims[i].Status != agent.GroundNotFound || info.Claims[i].Note != "") && !rest[i] {
 			continue
 		}
 		areas, where := ev.Regions, "the cited region"
@@ -131,7 +143,17 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 		if !cited {
 			areas, pages, where = nil, ev.Shown, "the page shown"
 		}
-		if h, ok := differing(c, near[i], areas, pages, loose[i]); ok {
+		h, ok := differing(c, near[i], areas, pages, loose[i])
+		if ok && rest[i] {
+			// Only a closer context overrides what was found elsewhere, and not where the cited evidence holds the
+			// answer's value too (a row or column away: the answer may mean either).
+			_, score := h.page.judge(h.m, near[i])
+			ok = score > restScore[i] && loose[i].page == nil
+		}
+		if rest[i] && !ok {
+			continue // found elsewhere, and nothing cited says otherwise as closely
+		}
+		if ok {
 			text, _ := h.words()
 			w := where
 			if h.m != nil && !inAreas(h, areas) {
@@ -140,8 +162,12 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 					w = "the page shown"
 				}
 			}
+			cell := ""
+			if h.m != nil {
+				cell = h.page.cellName(h.m)
+			}
 			setFound(&info.Claims[i], h, agent.GroundMismatch,
-				fmt.Sprintf("%s — %s says %s (page %d)", strings.TrimSpace(c.Text), w, text, h.page.Ordinal))
+				fmt.Sprintf("%s — %s says %s%s (page %d)", strings.TrimSpace(c.Text), w, text, cell, h.page.Ordinal))
 			continue
 		}
 		if h := loose[i]; h.page != nil {

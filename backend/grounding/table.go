@@ -13,8 +13,9 @@ import (
 // above it, and the scale a table's note gives its bare figures ("in millions", 单位：万元).
 
 // scaleNoteRE finds a note that scales a table's figures: "(in millions)", "($ in thousands)", "(Dollars in
-// millions, except per share data)", "($ million)", "(€m)", "in USD thousands", "单位：万元", "（人民币亿元）".
-var scaleNoteRE = regexp.MustCompile(`(?i)(?:\(\s*(?:(?:us)?\$|usd|eur|€|£|rmb|dollars|amounts|euros)?\s*(?:in\s+)?(?:(?:us)?\$|usd|eur|€|£|rmb)?\s*(thousands?|millions?|billions?|mn|bn|m|k|000s?|'000)\b|\bin\s+(?:(?:us)?\$\s*|usd\s+|eur\s+|€\s*|£\s*|rmb\s+)?(thousands|millions|billions)\b(?:\s+of\s+(?:u\.?s\.?\s+)?dollars|\s+of\s+euros)?|单位\s*[:：]\s*(?:人民币|美元)?\s*(千元|万元|百万元|亿元|千|万|百万|亿)|[（(]\s*(?:人民币|美元)?\s*(千元|万元|百万元|亿元)\s*[）)])`)
+// millions, except per share data)", "($ million)", "(€m)", "in USD thousands", "in millions of dollars", "单位：万元",
+// "（人民币亿元）". A bare "in thousands" of running text ("measured in thousands") is no note.
+var scaleNoteRE = regexp.MustCompile(`(?i)(?:\(\s*(?:(?:us)?\$|usd|eur|€|£|rmb|dollars|amounts|euros)?\s*(?:in\s+)?(?:(?:us)?\$|usd|eur|€|£|rmb)?\s*(thousands?|millions?|billions?|mn|bn|m|k|000s?|'000)\b|\b(?:dollars|amounts|figures|usd|eur|euros)\s+in\s+(thousands|millions|billions)\b|\bin\s+(?:(?:us)?\$\s*|usd\s+|eur\s+|€\s*|£\s*|rmb\s+)?(thousands|millions|billions)\s+of\s+(?:u\.?s\.?\s+)?(?:dollars|euros|rmb|yuan)\b|\bin\s+(?:(?:us)?\$|usd|eur|€|£|rmb)\s*(thousands|millions|billions)\b|单位\s*[:：]\s*(?:人民币|美元)?\s*(千元|万元|百万元|亿元|千|万|百万|亿)|[（(]\s*(?:人民币|美元)?\s*(千元|万元|百万元|亿元)\s*[）)])`)
 
 // noteScales are the multipliers of the words a scale note names.
 var noteScales = map[string]float64{"thousand": 1e3, "thousands": 1e3, "k": 1e3, "000": 1e3, "000s": 1e3, "'000": 1e3,
@@ -304,6 +305,34 @@ func figuresOf(s string, into map[string]bool) {
 			into[f] = true
 		}
 	}
+}
+
+// cellName names a table cell's row and column as the page writes them (", row Net income, column 2023"); "" for a
+// figure in running text.
+func (p *Page) cellName(m *mention) string {
+	if p.prose(m) {
+		return ""
+	}
+	var row []string
+	line := p.lines[p.line[m.first]]
+	for k, i := range line {
+		if k > 0 && p.wideGap(line[k-1], i) || i >= m.first && i <= m.last {
+			break
+		}
+		row = append(row, p.Words[i].Text)
+	}
+	var col []string
+	for _, i := range p.columnHeader(m.first, m.last) {
+		col = append(col, p.Words[i].Text)
+	}
+	var out string
+	if r := strings.TrimRight(strings.Join(row, " "), ":"); r != "" && hasLetters(r) {
+		out += ", row " + r
+	}
+	if c := strings.Join(col, " "); c != "" {
+		out += ", column " + c
+	}
+	return out
 }
 
 // wideGap reports whether words a and b of a line, left to right, stand further apart than a word is high: the gap

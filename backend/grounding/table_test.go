@@ -148,3 +148,63 @@ func TestDateForms(t *testing.T) {
 		}
 	}
 }
+
+// A mismatch in a table names the cell it read: its value with the table's scale, its row and its column.
+func TestMismatchNamesTheCell(t *testing.T) {
+	for answer, want := range map[string]string{
+		"In 2023 net income was $1,020 million.": "$1,020 million — the cited page says 1,084 (in millions), row Net income, column 2023 (page 1)",
+		"2023年度公司净利润为10,500万元。":                  "10,500万元 — the cited page says 12,000 单位：万元, row 净利润, column 2023年度 (page 1)",
+	} {
+		page := incomeStatement
+		if !strings.HasPrefix(answer, "In") {
+			page = zhIncomeStatement
+		}
+		info, err := Check(context.Background(), answer, Evidence{Cited: []*Page{NewPage(page, "report.pdf")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := info.Claims[len(info.Claims)-1]
+		if g.Status != agent.GroundMismatch || g.Note != want {
+			t.Errorf("%q: %s %q, want mismatch %q", answer, g.Status, g.Note, want)
+		}
+	}
+}
+
+// The cited table's row and column outweigh a like-named figure on another page: an altered figure that happens to
+// stand elsewhere is still a mismatch of the cited cell; a true figure cited on the wrong page is found elsewhere.
+func TestCitedContextBeforeElsewhere(t *testing.T) {
+	cover := NewPage(kb.Unit{ID: 2, DocumentID: 1, Ordinal: 2, Text: "Our income grew; the new plant cost $1,090 million to build."}, "report.pdf")
+	bu := tablePage([]string{"Balance Sheets"}, []string{"(in millions)"}, []string{"", "2023", "2022"},
+		[]string{"Total assets", "20,400", "19,800"})
+	bu.ID, bu.Ordinal = 3, 3
+	balance := NewPage(bu, "report.pdf")
+	cases := []struct {
+		answer string
+		cited  *Page
+		status string
+	}{
+		{"In 2023 net income was $1,090 million.", NewPage(incomeStatement, "report.pdf"), agent.GroundMismatch},
+		{"In 2023 net income was $1,084 million.", balance, agent.GroundElsewhere},
+	}
+	for _, c := range cases {
+		statement := NewPage(incomeStatement, "report.pdf")
+		rest := []*Page{cover, statement}
+		info, err := Check(context.Background(), c.answer, Evidence{Cited: []*Page{c.cited}, Rest: func(yield func(*Page) bool) error {
+			for _, p := range rest {
+				if p.UnitID != c.cited.UnitID || p == cover {
+					if !yield(p) {
+						return nil
+					}
+				}
+			}
+			return nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := info.Claims[len(info.Claims)-1]
+		if g.Status != c.status {
+			t.Errorf("%q: %s (%s), want %s", c.answer, g.Status, g.Note, c.status)
+		}
+	}
+}

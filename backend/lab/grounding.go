@@ -87,8 +87,15 @@ func printMisses(cmd *cobra.Command, res []groundeval.Result) {
 			if alter == "" {
 				alter = "true"
 			}
-			fmt.Fprintf(w, "- %s · %s · %s: %q (claim %q, page %d) → %s: %s [found %q, truth %q]\n", r.Set, r.Form, alter,
+			fmt.Fprintf(w, "- %s · %s · %s%s: %q (claim %q, page %d) → %s: %s [found %q, truth %q]\n", r.Set, r.Form, alter, contextNote(r.Context),
 				r.Answer, r.Claim, r.Page+1, r.Status, r.Note, r.Found, r.Truth)
 		}
 	}
+}
+
+func contextNote(c string) string {
+	if c == "" {
+		return ""
+	}
+	return " (answer names " + c + ")"
 }
