@@ -287,7 +287,7 @@ func statesClaim(answer, claim string) bool {
 // pageHas reports whether a page's text holds the figure as a word.
 func pageHas(u kb.Unit, fig string) bool {
 	for _, w := range strings.Fields(u.Text) {
-		if cleanFigure(strings.Trim(w, "()")) == strings.Trim(fig, "()") {
+		if strings.Trim(w, "()[]{}<>,.;:!?\"'") == strings.Trim(fig, "()[]{}<>,.;:") {
 			return true
 		}
 	}

@@ -143,6 +143,10 @@ func extract(s string, page bool) []Claim {
 			if isDigit(c) && (isLetter(t.at(i-1)) || isDigit(t.at(i-1)) || t.at(i-1) == '-' && isLetter(t.at(i-2))) {
 				break // part of a word: A4, H2O, COVID-19
 			}
+			if end, ok := t.clock(i); ok {
+				i = end // a time of day (12:16, 09:30:15) is no figure of the text
+				continue
+			}
 			if d, end, ok := t.date(i); ok {
 				add(d, i, end)
 				i = end
@@ -260,6 +264,24 @@ func (t *scanText) quarter(i int) (Claim, int, bool) {
 		return Claim{}, 0, false
 	}
 	return Claim{Kind: KindDate, Date: strconv.Itoa(y) + "-Q" + strconv.Itoa(q)}, e, true
+}
+
+// clock reads a time of day at i: one or two digits, a colon, two digits (and again for seconds).
+func (t *scanText) clock(i int) (int, bool) {
+	h, j := t.digits(i, 2)
+	if j == i || h > 24 || t.at(j) != ':' {
+		return 0, false
+	}
+	m, k := t.digits(j+1, 2)
+	if k != j+3 || m > 59 {
+		return 0, false
+	}
+	if t.at(k) == ':' {
+		if _, e := t.digits(k+1, 2); e == k+3 {
+			k = e
+		}
+	}
+	return k, true
 }
 
 // fiscalYear reads the year of "FY2015" whose digits start at i: the year a fiscal year is named by.

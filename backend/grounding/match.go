@@ -286,7 +286,7 @@ func Equal(a, b string) bool {
 // stop are words too common to tie a figure to its context.
 var stop = map[string]bool{"the": true, "and": true, "was": true, "were": true, "are": true, "for": true, "with": true,
 	"that": true, "this": true, "from": true, "has": true, "had": true, "have": true, "per": true, "its": true,
-	"which": true, "about": true, "page": true, "table": true, "figure": true, "than": true, "into": true, "their": true,
+	"which": true, "about": true, "table": true, "figure": true, "than": true, "into": true, "their": true,
 	"there": true, "been": true, "also": true, "all": true, "not": true, "but": true, "our": true, "med": true,
 	// Verbs an answer states a figure with name nothing the figure is of.
 	"lists": true, "list": true, "listed": true, "shows": true, "show": true, "shown": true, "reports": true,
@@ -408,9 +408,11 @@ func isWordByte(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= '
 
 // percentLine reports whether the line of a mention holds a "%" word: a table row whose unit column is %.
 func (p *Page) percentLine(m *mention) bool {
-	w := p.Words[m.first]
-	for _, o := range p.Words {
-		if cy := (o.Y0 + o.Y1) / 2; cy >= w.Y0 && cy <= w.Y1 && w.Y1 > w.Y0 && strings.Contains(o.Text, "%") {
+	if p.prose(m) {
+		return false // a sentence's "%" is its own figure's, not a unit column's
+	}
+	for _, i := range p.lines[p.line[m.first]] {
+		if strings.Contains(p.Words[i].Text, "%") {
 			return true
 		}
 	}

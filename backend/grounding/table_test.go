@@ -208,3 +208,17 @@ func TestCitedContextBeforeElsewhere(t *testing.T) {
 		}
 	}
 }
+
+// A time of day is no figure: "12:16" neither claims 12 nor grounds "Page 7 of 12".
+func TestTimesAreNotFigures(t *testing.T) {
+	var got []string
+	for _, c := range Extract("The hearing began at 12:16 and lasted 45 minutes, until 09:30:15.") {
+		got = append(got, c.Text)
+	}
+	if len(got) != 1 || got[0] != "45" {
+		t.Errorf("claims %q, want only \"45\"", got)
+	}
+	if s := statusOf(t, citedPage(t, "It is page 7 of 12.", "Tuesday, September 11, 2007 - 12:16 AM Page 7 of 15"), "12"); s == agent.GroundCitedPage {
+		t.Errorf("\"12\" is green against a page whose 12 is a time")
+	}
+}
