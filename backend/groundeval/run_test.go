@@ -48,12 +48,7 @@ func checkRates(t *testing.T, res []Result, trueGreen, falseAlarm, caught, alter
 
 // The generated filings, surveys and Chinese reports meet the goals.
 func TestGeneratedDocuments(t *testing.T) {
-	docs, cases := Synthetic(1)
-	res, err := Run(context.Background(), docs, cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRates(t, res, 0.95, 0.01, 0.90, 0.01, 0.90)
+	res := runGenerated(t, 1)
 	// Every alteration of the generator is there, and each set.
 	_, by := Tally(res, func(r Result) string { return r.Alter })
 	for _, a := range []string{AlterDigit, AlterSwap, AlterScale, AlterDate, AlterColumn, AlterRow, AlterPage} {
@@ -65,12 +60,19 @@ func TestGeneratedDocuments(t *testing.T) {
 
 // Another seed draws other documents: the rates do not hang on one draw.
 func TestGeneratedDocumentsOtherSeed(t *testing.T) {
-	docs, cases := Synthetic(7)
+	runGenerated(t, 7)
+}
+
+// runGenerated checks the generated documents of seed and holds their rates to the goals.
+func runGenerated(t *testing.T, seed uint64) []Result {
+	t.Helper()
+	docs, cases := Synthetic(seed)
 	res, err := Run(context.Background(), docs, cases)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkRates(t, res, 0.95, 0.01, 0.90, 0.01, 0.90)
+	return res
 }
 
 // Real pages of the shared test data, ingested as Proofglass ingests them: the check never calls an altered figure
