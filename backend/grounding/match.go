@@ -344,7 +344,7 @@ func endsClause(text string, k int, e string) bool {
 		w--
 	}
 	word := strings.ToLower(text[w:k])
-	return len(word) > 1 && !abbreviations[word]
+	return word == "" || len(word) > 1 && !abbreviations[word] // after a quote, a bracket or a figure it ends one
 }
 
 // clauseFrom is where the clause holding text[:at] starts, at most back to from.
