@@ -450,4 +450,12 @@ INSERT INTO facets_version(id, v) VALUES (1, 0);
 CREATE TRIGGER document_facets_ai AFTER INSERT ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
 CREATE TRIGGER document_facets_au AFTER UPDATE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
 CREATE TRIGGER document_facets_ad AFTER DELETE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;`,
+	// 15: the library's learned ranker (backend/rank), trained on questions from its own pages: its model as JSON,
+	// when it was saved (Unix milliseconds) and the report of its evaluation. scope '' is the whole library.
+	`CREATE TABLE rankers (
+  scope  TEXT PRIMARY KEY,
+  model  BLOB NOT NULL,
+  saved  INTEGER NOT NULL,
+  report TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;`,
 }

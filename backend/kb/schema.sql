@@ -276,3 +276,9 @@ INSERT INTO facets_version(id, v) VALUES (1, 0);
 CREATE TRIGGER document_facets_ai AFTER INSERT ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
 CREATE TRIGGER document_facets_au AFTER UPDATE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
 CREATE TRIGGER document_facets_ad AFTER DELETE ON document_facets BEGIN UPDATE facets_version SET v = v + 1 WHERE id = 1; END;
+CREATE TABLE rankers (
+  scope  TEXT PRIMARY KEY,
+  model  BLOB NOT NULL,
+  saved  INTEGER NOT NULL,
+  report TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;

@@ -11,6 +11,8 @@ type fusedUnit struct {
 	score float64
 	ranks [3]int // 1-based; 0 = absent
 	raw   [3]float64
+	// structure are its 1-based ranks in the structure signals (structDoc…), 0 where a signal did not list it.
+	structure [numStructure]int
 }
 
 // fuse combines ranked lists by weighted reciprocal-rank fusion: score(u) = Σ_s w_s / (k + rank_s(u)). Ties are

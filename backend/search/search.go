@@ -90,6 +90,9 @@ type Query struct {
 	Structure *StructureWeights
 	// NoRerank skips the reranking stage (rerank.go) even when one is configured.
 	NoRerank bool
+	// NoLearned orders the candidates by the hand-set fusion even when the library has a learned ranker
+	// (features.go): the baseline it is measured against.
+	NoLearned bool
 }
 
 // Box is a matched term's word box in the unit's coordinates (PDF points at 72 dpi for pages, pixels for images
@@ -146,6 +149,8 @@ type Result struct {
 	// Rerank says what the reranking stage did; nil when no reranker is configured. When it failed, Hits are the
 	// first stage's, in its order.
 	Rerank *RerankInfo `json:"rerank,omitempty"`
+	// Ranker is "learned" when the library's learned ranker ordered the candidates; empty for the hand-set fusion.
+	Ranker string `json:"ranker,omitempty"`
 }
 
 // Resolver returns the embedder for a model id as stored in a collection (provider.Resolver, which ingest shares).
@@ -200,6 +205,7 @@ type Searcher struct {
 
 	names    nameCache // documents' name stems (docname.go)
 	orgCache orgCache  // the library's organisations (facetsignal.go)
+	learned  learned   // the library's learned ranker (features.go)
 }
 
 // New returns a Searcher over k.
@@ -316,80 +322,17 @@ type signal struct {
 // Search runs q and returns up to K fused hits with their boxes.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	var res Result
-	mode, err := ParseMode(string(q.Mode))
-	if err != nil {
+	st, err := s.firstStage(ctx, &q, &res)
+	if err != nil || st == nil {
 		return res, err
 	}
-	if q.K <= 0 {
-		q.K = 10
-	}
-	w := DefaultWeights
-	if q.Weights != nil {
-		w = *q.Weights
-	}
-	if q.RRFK <= 0 {
-		q.RRFK = DefaultRRFK
-	}
-	if q.Depth <= 0 {
-		q.Depth = max(100, 4*q.K)
-	}
-	if strings.TrimSpace(q.Text) == "" {
-		return res, fmt.Errorf("search: empty query")
-	}
-	turn := &turn{running: s.running}
-	if err := turn.take(ctx); err != nil {
-		return res, err
-	}
-	defer turn.give()
-	sc, err := s.resolveScope(ctx, q)
-	if err != nil {
-		return res, err
-	}
-	if len(sc.collections) == 0 {
-		res.Notes = append(res.Notes, "no collections")
-		return res, nil
-	}
-	if sc.none {
-		res.Notes = append(res.Notes, "no document passes the where filter")
-		return res, nil
-	}
-	if q.Weights == nil && onlyBuiltinText(sc.collections) {
-		w.Text = BuiltinTextWeight
-	}
-	qq := parseQuestion(q.Text)
-	terms := parseTerms(qq.text)
-	sw := DefaultStructure
-	if q.Structure != nil {
-		sw = *q.Structure
-	}
-
-	var sigs [3]signal // bm25, text, visual
-	if mode != Dense && w.BM25 != 0 {
-		sigs[0], err = s.bm25(ctx, terms, sc, q.Depth)
-		if err != nil {
-			return res, err
+	defer st.turn.give()
+	turn, fused, terms := st.turn, st.fused, st.terms
+	if !q.NoLearned {
+		if m := s.ranker(ctx); m != nil {
+			rerankLearned(m, fused, q.RRFK, st.topBM25)
+			res.Ranker = "learned"
 		}
-		if sigs[0], err = s.passageRerank(ctx, sigs[0], qq.text, sw.Passage); err != nil {
-			return res, err
-		}
-	}
-	if mode != BM25 {
-		if w.Text != 0 {
-			sigs[1], err = s.dense(ctx, turn, qq.text, kb.ModalityText, sc, q.Depth, &res.Notes)
-			if err != nil {
-				return res, err
-			}
-		}
-		if w.Visual != 0 {
-			sigs[2], err = s.dense(ctx, turn, qq.text, kb.ModalityImage, sc, q.Depth, &res.Notes)
-			if err != nil {
-				return res, err
-			}
-		}
-	}
-	fused := fuse(sigs, [3]float64{w.BM25, w.Text, w.Visual}, q.RRFK)
-	if fused, err = s.restructure(ctx, fused, sigs[0], qq, terms, sc, sw, q.RRFK, q.Depth); err != nil {
-		return res, err
 	}
 	// The reranking stage, when there is one, gets the first stage's top Depth pages.
 	stage, info := s.rerankStage(ctx, q)
@@ -423,6 +366,110 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	res.Hits = hits
 	return res, nil
+}
+
+// stage is a search's first stage: its candidates, fused and restructured, and the turn it holds.
+type stage struct {
+	turn    *turn
+	fused   []fusedUnit
+	terms   terms
+	topBM25 float64 // the best BM25 score, which BM25 features are relative to
+}
+
+// firstStage fills in q's defaults and runs its signals, fusion and structure signals. It returns nil without an
+// error when nothing can match (no collection, a filter that no document passes), saying why in res's notes (res
+// may be nil). The caller gives the stage's turn back.
+func (s *Searcher) firstStage(ctx context.Context, q *Query, res *Result) (*stage, error) {
+	notes := new([]string)
+	if res != nil {
+		notes = &res.Notes
+	}
+	mode, err := ParseMode(string(q.Mode))
+	if err != nil {
+		return nil, err
+	}
+	if q.K <= 0 {
+		q.K = 10
+	}
+	w := DefaultWeights
+	if q.Weights != nil {
+		w = *q.Weights
+	}
+	if q.RRFK <= 0 {
+		q.RRFK = DefaultRRFK
+	}
+	if q.Depth <= 0 {
+		q.Depth = max(100, 4*q.K)
+	}
+	if strings.TrimSpace(q.Text) == "" {
+		return nil, fmt.Errorf("search: empty query")
+	}
+	turn := &turn{running: s.running}
+	if err := turn.take(ctx); err != nil {
+		return nil, err
+	}
+	done := false
+	defer func() {
+		if !done {
+			turn.give()
+		}
+	}()
+	sc, err := s.resolveScope(ctx, *q)
+	if err != nil {
+		return nil, err
+	}
+	if len(sc.collections) == 0 {
+		*notes = append(*notes, "no collections")
+		return nil, nil
+	}
+	if sc.none {
+		*notes = append(*notes, "no document passes the where filter")
+		return nil, nil
+	}
+	if q.Weights == nil && onlyBuiltinText(sc.collections) {
+		w.Text = BuiltinTextWeight
+	}
+	qq := parseQuestion(q.Text)
+	terms := parseTerms(qq.text)
+	sw := DefaultStructure
+	if q.Structure != nil {
+		sw = *q.Structure
+	}
+
+	var sigs [3]signal // bm25, text, visual
+	if mode != Dense && w.BM25 != 0 {
+		sigs[0], err = s.bm25(ctx, terms, sc, q.Depth)
+		if err != nil {
+			return nil, err
+		}
+		if sigs[0], err = s.passageRerank(ctx, sigs[0], qq.text, sw.Passage); err != nil {
+			return nil, err
+		}
+	}
+	if mode != BM25 {
+		if w.Text != 0 {
+			sigs[1], err = s.dense(ctx, turn, qq.text, kb.ModalityText, sc, q.Depth, notes)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if w.Visual != 0 {
+			sigs[2], err = s.dense(ctx, turn, qq.text, kb.ModalityImage, sc, q.Depth, notes)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	fused := fuse(sigs, [3]float64{w.BM25, w.Text, w.Visual}, q.RRFK)
+	if fused, err = s.restructure(ctx, fused, sigs[0], qq, terms, sc, sw, q.RRFK, q.Depth); err != nil {
+		return nil, err
+	}
+	st := &stage{turn: turn, fused: fused, terms: terms}
+	if len(sigs[0].scores) > 0 {
+		st.topBM25 = sigs[0].scores[0]
+	}
+	done = true
+	return st, nil
 }
 
 // turn is one search's place among the running ones.

@@ -54,6 +54,17 @@ func ParseStructure(s string) (StructureWeights, error) {
 // document whose pages between them hold the question's words, few enough not to favour long documents.
 const docTopPages = 3
 
+// The structure signals, in the order a candidate's ranks in them are kept (fusedUnit.structure).
+const (
+	structDoc = iota
+	structName
+	structFacet
+	structFigure
+	structLabel
+	structPage
+	numStructure
+)
+
 // pageInfo is where a candidate unit sits.
 type pageInfo struct {
 	doc int64
@@ -78,6 +89,7 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 	}
 	var extra []signal
 	var weights []float64
+	var kinds []int // which structure signal each of extra is
 
 	// Document-level pass: documents by the sum of their best pages' BM25 scores.
 	if w.Doc > 0 && len(bm25.ids) > 0 {
@@ -113,7 +125,7 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 			}
 		}
 		sortByKeyThenBase(&sig, base, false)
-		extra, weights = append(extra, sig), append(weights, w.Doc)
+		extra, weights, kinds = append(extra, sig), append(weights, w.Doc), append(kinds, structDoc)
 	}
 
 	if w.Name > 0 {
@@ -123,7 +135,7 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 		if err != nil {
 			return nil, err
 		}
-		extra, weights = append(extra, sig), append(weights, w.Name)
+		extra, weights, kinds = append(extra, sig), append(weights, w.Name), append(kinds, structName)
 	}
 
 	if w.Facet > 0 {
@@ -131,7 +143,7 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 		if err != nil {
 			return nil, err
 		}
-		extra, weights = append(extra, sig), append(weights, w.Facet)
+		extra, weights, kinds = append(extra, sig), append(weights, w.Facet), append(kinds, structFacet)
 	}
 
 	if w.Figure > 0 && len(q.labels) == 0 && figureIntentRE.MatchString(q.text) {
@@ -139,7 +151,7 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 		if err != nil {
 			return nil, err
 		}
-		extra, weights = append(extra, sig), append(weights, w.Figure)
+		extra, weights, kinds = append(extra, sig), append(weights, w.Figure), append(kinds, structFigure)
 	}
 
 	if w.Label > 0 && len(q.labels) > 0 {
@@ -147,7 +159,7 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 		if err != nil {
 			return nil, err
 		}
-		extra, weights = append(extra, sig), append(weights, w.Label)
+		extra, weights, kinds = append(extra, sig), append(weights, w.Label), append(kinds, structLabel)
 	}
 	if w.Page > 0 && len(q.pages) > 0 {
 		sig, err := s.pageSignal(ctx, q.pages, sc, base)
@@ -165,20 +177,30 @@ func (s *Searcher) restructure(ctx context.Context, fused []fusedUnit, bm25 sign
 			}
 		}
 		sortByKeyThenBase(&sig, base, false)
-		extra, weights = append(extra, sig), append(weights, w.Page)
+		extra, weights, kinds = append(extra, sig), append(weights, w.Page), append(kinds, structPage)
 	}
 	add := map[int64]float64{}
+	ranks := map[int64]*[numStructure]int{}
 	for i, sig := range extra {
 		for r, id := range sig.ids {
 			add[id] += weights[i] / float64(k+r+1)
+			if ranks[id] == nil {
+				ranks[id] = &[numStructure]int{}
+			}
+			if ranks[id][kinds[i]] == 0 {
+				ranks[id][kinds[i]] = r + 1
+			}
 		}
 	}
 	for i := range fused {
 		fused[i].score += add[fused[i].id]
+		if r := ranks[fused[i].id]; r != nil {
+			fused[i].structure = *r
+		}
 		delete(add, fused[i].id)
 	}
 	for id, sc := range add { // pages only a structure signal found
-		fused = append(fused, fusedUnit{id: id, score: sc})
+		fused = append(fused, fusedUnit{id: id, score: sc, structure: *ranks[id]})
 	}
 	slices.SortStableFunc(fused, func(a, b fusedUnit) int {
 		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(base[b.id], base[a.id]), cmp.Compare(a.id, b.id))

@@ -1,0 +1,203 @@
+// Package rank is the learned ranker: a linear model over the signals the searcher computes for each candidate page,
+// trained pairwise on questions whose answering page is known.
+package rank
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Model scores a candidate from its features: w · (x − mean) / std. It is small (one weight a feature) and is stored
+// with the library as JSON.
+type Model struct {
+	// Version names the feature set the model was trained on; a searcher whose features differ ignores the model.
+	Version  string    `json:"version"`
+	Features []string  `json:"features"`
+	Mean     []float64 `json:"mean"`
+	Std      []float64 `json:"std"`
+	W        []float64 `json:"w"`
+	// Trained is when, Questions how many training questions and Pages how many pages the library had.
+	Trained   time.Time `json:"trained"`
+	Questions int       `json:"questions"`
+	Pages     int       `json:"pages"`
+}
+
+// Score is the model's score of a candidate's features (higher is better).
+func (m *Model) Score(x []float64) float64 {
+	s := 0.0
+	for i, w := range m.W {
+		if i < len(x) {
+			s += w * (x[i] - m.Mean[i]) / m.Std[i]
+		}
+	}
+	return s
+}
+
+// Fits reports whether the model was trained on this feature set.
+func (m *Model) Fits(version string, n int) bool {
+	return m != nil && m.Version == version && len(m.W) == n && len(m.Mean) == n && len(m.Std) == n
+}
+
+// Encode is the model as stored.
+func (m *Model) Encode() ([]byte, error) { return json.Marshal(m) }
+
+// Decode reads a stored model.
+func Decode(b []byte) (*Model, error) {
+	var m Model
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("decode ranker: %w", err)
+	}
+	n := len(m.W)
+	if n == 0 || len(m.Mean) != n || len(m.Std) != n || len(m.Features) != n {
+		return nil, fmt.Errorf("decode ranker: %d weights, %d means, %d scales, %d feature names", n, len(m.Mean), len(m.Std), len(m.Features))
+	}
+	for i := range n {
+		if m.Std[i] <= 0 || math.IsNaN(m.W[i]) || math.IsInf(m.W[i], 0) {
+			return nil, fmt.Errorf("decode ranker: feature %s has scale %g and weight %g", m.Features[i], m.Std[i], m.W[i])
+		}
+	}
+	return &m, nil
+}
+
+// Group is one training question: its candidates' features, and which of them answer it.
+type Group struct {
+	X        [][]float64
+	Relevant []bool
+}
+
+// Options tune training.
+type Options struct {
+	// Init are the starting weights on the raw features (the hand-set ranker's), and the prior the model is held to:
+	// with few questions it stays near them.
+	Init []float64
+	// L2 is how strongly the weights are held to Init (default 0.05), Epochs the passes over the pairs (default 30),
+	// Negatives the non-answering candidates paired with each answering one (default 20, the best ranked first).
+	L2        float64
+	Epochs    int
+	Negatives int
+	Seed      uint64
+}
+
+// Train fits a model pairwise (a logistic loss on score differences: RankNet with a linear scorer) on the groups
+// that have an answering candidate. features names the features, version the feature set.
+func Train(groups []Group, features []string, version string, o Options) (*Model, error) {
+	n := len(features)
+	if o.L2 <= 0 {
+		o.L2 = 0.05
+	}
+	if o.Epochs <= 0 {
+		o.Epochs = 30
+	}
+	if o.Negatives <= 0 {
+		o.Negatives = 20
+	}
+	mean, std, err := moments(groups, n)
+	if err != nil {
+		return nil, err
+	}
+	prior := make([]float64, n) // the initial weights in the standardised space
+	for i := range n {
+		if i < len(o.Init) {
+			prior[i] = o.Init[i] * std[i]
+		}
+	}
+	pairs := pairsOf(groups, n, mean, std, o.Negatives)
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("train ranker: no question has its answering page among the candidates")
+	}
+	w := slices.Clone(prior)
+	r := rand.New(rand.NewPCG(o.Seed, o.Seed^0x2545f4914f6cdd1d))
+	lr := 0.1
+	for epoch := range o.Epochs {
+		r.Shuffle(len(pairs), func(a, b int) { pairs[a], pairs[b] = pairs[b], pairs[a] })
+		step := lr / (1 + float64(epoch)/5)
+		for _, d := range pairs {
+			// d = x_pos − x_neg; loss = log(1 + e^(−w·d)) + L2/2 |w − prior|² per pair
+			g := -sigmoid(-dot(w, d))
+			for i := range w {
+				w[i] -= step * (g*d[i] + o.L2*(w[i]-prior[i])/float64(len(pairs)))
+			}
+		}
+	}
+	return &Model{Version: version, Features: slices.Clone(features), Mean: mean, Std: std, W: w, Trained: time.Now().UTC()}, nil
+}
+
+// moments are the features' means and standard deviations over every candidate (a constant feature gets scale 1).
+func moments(groups []Group, n int) ([]float64, []float64, error) {
+	mean, sq := make([]float64, n), make([]float64, n)
+	count := 0
+	for _, g := range groups {
+		for _, x := range g.X {
+			if len(x) != n {
+				return nil, nil, fmt.Errorf("train ranker: a candidate has %d features, want %d", len(x), n)
+			}
+			for i, v := range x {
+				mean[i] += v
+				sq[i] += v * v
+			}
+			count++
+		}
+	}
+	if count == 0 {
+		return nil, nil, fmt.Errorf("train ranker: no candidates")
+	}
+	std := make([]float64, n)
+	for i := range n {
+		mean[i] /= float64(count)
+		v := sq[i]/float64(count) - mean[i]*mean[i]
+		std[i] = math.Sqrt(max(v, 0))
+		if std[i] < 1e-12 {
+			std[i] = 1
+		}
+	}
+	return mean, std, nil
+}
+
+// pairsOf are the standardised feature differences (answering − other) of each group's answering candidates
+// against its best-ranked others.
+func pairsOf(groups []Group, n int, mean, std []float64, negatives int) [][]float64 {
+	z := func(x []float64) []float64 {
+		out := make([]float64, n)
+		for i := range n {
+			out[i] = (x[i] - mean[i]) / std[i]
+		}
+		return out
+	}
+	var pairs [][]float64
+	for _, g := range groups {
+		for p, rel := range g.Relevant {
+			if !rel {
+				continue
+			}
+			zp := z(g.X[p])
+			used := 0
+			for q, other := range g.Relevant {
+				if other || used >= negatives {
+					continue
+				}
+				zq := z(g.X[q])
+				d := make([]float64, n)
+				for i := range n {
+					d[i] = zp[i] - zq[i]
+				}
+				pairs = append(pairs, d)
+				used++
+			}
+		}
+	}
+	return pairs
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
