@@ -13,7 +13,7 @@ import (
 
 func init() {
 	registerGroup(cobra.Command{Use: "eval", Short: "Evaluate retrieval and answers on a dataset"},
-		evalRetrievalCmd, evalAnswersCmd, evalCompareCmd, evalListCmd)
+		evalRetrievalCmd, evalLibraryCmd, evalAnswersCmd, evalCompareCmd, evalListCmd)
 }
 
 func evalRetrievalCmd(g *Globals) *cobra.Command {
@@ -22,7 +22,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 		asJSON, perDoc      bool
 		perQuestion         bool
 		weights, structure  string
-		reranked            bool
+		reranked, handSet   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "retrieval",
@@ -68,7 +68,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 			}
 			retrieve := func(ctx context.Context, q eval.Question, mode string) ([]eval.PageRef, error) {
 				sq := search.Query{Text: q.Question, K: 10, Mode: search.Mode(mode), Collections: []string{collection},
-					Structure: &sw}
+					Structure: &sw, NoLearned: handSet}
 				if weights != "" { // else the searcher's defaults, which depend on the collection's embedder
 					sq.Weights = &w
 				}
@@ -112,6 +112,7 @@ func evalRetrievalCmd(g *Globals) *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as one JSON object")
 	cmd.Flags().StringVar(&weights, "weights", "", "fusion weights of hybrid mode, e.g. bm25=1,text=0.5 (default: all 1, but text 0.01 with the built-in embedder)")
 	cmd.Flags().StringVar(&structure, "structure", "", "structure weights, e.g. doc=1,label=1,page=0.3,name=0.3,figure=0.3,passage=1 (unnamed ones keep their defaults)")
+	cmd.Flags().BoolVar(&handSet, "hand-set", false, "rank by the hand-set weights even when the library has a learned ranker (proofglass eval library --train)")
 	cmd.Flags().BoolVar(&reranked, "rerank", false, "rerank each mode's top pages with the configured reranker (their text; a failure stops the run)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("collection")
