@@ -110,20 +110,31 @@ func Train(groups []Group, features []string, version string, o Options) (*Model
 		return nil, fmt.Errorf("train ranker: no question has its answering page among the candidates")
 	}
 	w := slices.Clone(prior)
+	avg, steps := make([]float64, n), 0
 	r := rand.New(rand.NewPCG(o.Seed, o.Seed^0x2545f4914f6cdd1d))
 	lr := 0.1
 	for epoch := range o.Epochs {
 		r.Shuffle(len(pairs), func(a, b int) { pairs[a], pairs[b] = pairs[b], pairs[a] })
 		step := lr / (1 + float64(epoch)/5)
 		for _, d := range pairs {
-			// d = x_pos − x_neg; loss = log(1 + e^(−w·d)) + L2/2 |w − prior|² per pair
+			// d = x_pos − x_neg; the objective is the mean over pairs of log(1 + e^(−w·d)), plus L2/2 |w − prior|²
 			g := -sigmoid(-dot(w, d))
 			for i := range w {
-				w[i] -= step * (g*d[i] + o.L2*(w[i]-prior[i])/float64(len(pairs)))
+				w[i] -= step * (g*d[i] + o.L2*(w[i]-prior[i]))
+			}
+			if epoch >= o.Epochs/2 {
+				// The average of the second half's weights: stochastic steps leave noise in any single one.
+				for i := range w {
+					avg[i] += w[i]
+				}
+				steps++
 			}
 		}
 	}
-	return &Model{Version: version, Features: slices.Clone(features), Mean: mean, Std: std, W: w, Trained: time.Now().UTC()}, nil
+	for i := range avg {
+		avg[i] /= float64(max(steps, 1))
+	}
+	return &Model{Version: version, Features: slices.Clone(features), Mean: mean, Std: std, W: avg, Trained: time.Now().UTC()}, nil
 }
 
 // moments are the features' means and standard deviations over every candidate (a constant feature gets scale 1).

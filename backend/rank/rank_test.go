@@ -23,6 +23,7 @@ func synthetic(n int, seed uint64) []Group {
 		}
 		g.Relevant = make([]bool, len(g.X))
 		g.Relevant[best] = true
+		g.X[best][1] += 0.3 // the answering page stands out on b, as a real signal's best does
 		gs = append(gs, g)
 	}
 	return gs

@@ -328,7 +328,9 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	defer st.turn.give()
 	turn, fused, terms := st.turn, st.fused, st.terms
-	if !q.NoLearned {
+	// The learned ranker was trained on searches of the whole library; a search of chosen documents (every page of
+	// one document shares its document-level signals) keeps the hand-set fusion.
+	if !q.NoLearned && len(q.DocumentIDs) == 0 {
 		if m := s.ranker(ctx); m != nil {
 			rerankLearned(m, fused, q.RRFK, st.topBM25)
 			res.Ranker = "learned"

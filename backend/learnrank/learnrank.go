@@ -1,0 +1,313 @@
+// Package learnrank teaches a library its own ranking: it writes questions from the library's pages, holds out the
+// questions of some documents, trains the learned ranker on the rest and measures both rankers on the held-out ones.
+package learnrank
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"proofglass/backend/kb"
+	"proofglass/backend/questioner"
+	"proofglass/backend/rank"
+	"proofglass/backend/search"
+)
+
+// Options say which documents teach the ranker, and how.
+type Options struct {
+	Collections []string // empty: every collection
+	// Questions is about how many questions to write in all (default 600); at least two a document.
+	Questions int
+	// Held is the share of documents whose questions are held out to measure (default 0.3); never trained on.
+	Held float64
+	Seed uint64
+	// Depth is how many candidates each question's search keeps (default 100).
+	Depth int
+	// Train trains a ranker on the other documents' questions and saves it with the library; without it the
+	// report measures the hand-set ranker and the stored one, if any.
+	Train bool
+	Log   *slog.Logger
+}
+
+// Metrics are retrieval figures over a set of questions: the share whose page is first, in the top 5 and top 10, and
+// the mean reciprocal rank of the page within the top 10.
+type Metrics struct {
+	Questions int     `json:"questions"`
+	Hit1      float64 `json:"hit1"`
+	Hit5      float64 `json:"hit5"`
+	Hit10     float64 `json:"hit10"`
+	MRR       float64 `json:"mrr"`
+}
+
+// Pair is a set's figures under the hand-set fusion and under the learned ranker (nil when there is none).
+type Pair struct {
+	HandSet Metrics  `json:"hand_set"`
+	Learned *Metrics `json:"learned,omitempty"`
+}
+
+// Report is what teaching measured.
+type Report struct {
+	Library Pair `json:"library"`
+	// WithinDocument scopes each held-out question's search to its own document.
+	WithinDocument Pair            `json:"within_document"`
+	ByDocument     map[string]Pair `json:"by_document"`
+	ByQuestionKind map[string]Pair `json:"by_question_kind"`
+	ByDocumentKind map[string]Pair `json:"by_document_kind"`
+
+	Documents       int     `json:"documents"`
+	Pages           int     `json:"pages"`
+	TrainQuestions  int     `json:"train_questions"`
+	HeldQuestions   int     `json:"held_questions"`
+	TrainDocuments  int     `json:"train_documents"`
+	HeldDocuments   int     `json:"held_documents"`
+	TrainSeconds    float64 `json:"train_seconds"`
+	QuestionSeconds float64 `json:"question_seconds"`
+	ModelBytes      int     `json:"model_bytes"`
+	Trained         bool    `json:"trained"`
+	// Kept says why a trained ranker was not saved (searches keep the ranker they had); "" when it was.
+	Kept    string             `json:"kept,omitempty"`
+	Saved   time.Time          `json:"saved"`
+	Weights map[string]float64 `json:"weights,omitempty"`
+}
+
+// asked is one question with its candidates' features and where its page ranks.
+type asked struct {
+	q       questioner.Question
+	doc     string
+	docKind string
+	cands   []search.Candidate
+	scoped  []search.Candidate // within its document
+}
+
+// Run writes questions from the library's pages, splits them by document, and measures (and, with o.Train,
+// trains and saves) the learned ranker. s must search k.
+func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report, error) {
+	o = withDefaults(o)
+	start := time.Now()
+	docs, err := documents(ctx, k, o.Collections)
+	if err != nil {
+		return nil, err
+	}
+	if len(docs) < 2 {
+		return nil, fmt.Errorf("teach ranker: %d documents with text; at least two are needed to hold some out", len(docs))
+	}
+	rep := &Report{Documents: len(docs), ByDocument: map[string]Pair{}, ByQuestionKind: map[string]Pair{}, ByDocumentKind: map[string]Pair{}}
+	var train, held []asked
+	perDoc := max(2, o.Questions/len(docs))
+	for _, d := range docs {
+		isHeld := heldOut(d.ID, o.Seed, o.Held)
+		qs, pages, kind, err := questionsOf(ctx, k, d, perDoc, o.Seed)
+		if err != nil {
+			return nil, err
+		}
+		rep.Pages += pages
+		if isHeld {
+			rep.HeldDocuments++
+		} else {
+			rep.TrainDocuments++
+		}
+		for _, q := range qs {
+			a, err := ask(ctx, s, q, d, kind, o, isHeld)
+			if err != nil {
+				return nil, err
+			}
+			if isHeld {
+				held = append(held, a)
+			} else {
+				train = append(train, a)
+			}
+		}
+	}
+	rep.TrainQuestions, rep.HeldQuestions = len(train), len(held)
+	rep.QuestionSeconds = time.Since(start).Seconds()
+	if len(held) == 0 {
+		return nil, fmt.Errorf("teach ranker: no question was written from the held-out documents")
+	}
+	var model *rank.Model
+	if o.Train {
+		t0 := time.Now()
+		model, err = rank.Train(groups(train), search.FeatureNames, search.FeatureVersion, rank.Options{
+			Init: search.HandWeights(search.DefaultWeights, search.DefaultStructure), Seed: o.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("teach ranker: %w", err)
+		}
+		model.Questions, model.Pages = len(train), rep.Pages
+		rep.TrainSeconds = time.Since(t0).Seconds()
+		rep.Trained = true
+	} else if b, _, err := k.Search.Ranker(ctx); err == nil && len(b) > 0 {
+		if m, err := rank.Decode(b); err == nil && m.Fits(search.FeatureVersion, len(search.FeatureNames)) {
+			model = m
+		}
+	}
+	measure(rep, held, model)
+	if model != nil {
+		rep.Weights = map[string]float64{}
+		for i, f := range model.Features {
+			rep.Weights[f] = model.W[i] / model.Std[i]
+		}
+	}
+	if o.Train {
+		if why := worse(rep); why != "" {
+			rep.Kept = "hand-set weights: the learned ranker " + why + " on the held-out questions"
+			return rep, nil
+		}
+		if err := save(ctx, k, s, model, rep); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// worse says how the learned ranker did worse than the hand-set one on the held-out questions, over the whole
+// library or within their documents (hit@5 or MRR lower by more than a question's worth); "" when it did not.
+func worse(rep *Report) string {
+	for _, p := range []struct {
+		name string
+		p    Pair
+	}{{"over the whole library", rep.Library}, {"within the questions' documents", rep.WithinDocument}} {
+		h, l := p.p.HandSet, p.p.Learned
+		if l == nil || h.Questions == 0 {
+			continue
+		}
+		slack := 1 / float64(h.Questions)
+		if l.Hit5 < h.Hit5-slack {
+			return fmt.Sprintf("found fewer pages in the top 5 %s (%.3f against %.3f)", p.name, l.Hit5, h.Hit5)
+		}
+		if l.MRR < h.MRR-slack {
+			return fmt.Sprintf("ranked pages lower %s (MRR %.3f against %.3f)", p.name, l.MRR, h.MRR)
+		}
+	}
+	return ""
+}
+
+func withDefaults(o Options) Options {
+	if o.Questions <= 0 {
+		o.Questions = 600
+	}
+	if o.Held <= 0 || o.Held >= 1 {
+		o.Held = 0.3
+	}
+	if o.Depth <= 0 {
+		o.Depth = 100
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	return o
+}
+
+// documents are the ready documents of the collections (all when none is named), by id.
+func documents(ctx context.Context, k *kb.KB, names []string) ([]kb.Document, error) {
+	cs, err := k.Docs.Collections(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("teach ranker: %w", err)
+	}
+	var out []kb.Document
+	for _, c := range cs {
+		if len(names) > 0 && !slices.Contains(names, c.Name) {
+			continue
+		}
+		ds, err := k.Docs.Documents(ctx, c.ID)
+		if err != nil {
+			return nil, fmt.Errorf("teach ranker: documents of %s: %w", c.Name, err)
+		}
+		for _, d := range ds {
+			if d.Status == "ready" && d.Kind == "pdf" {
+				out = append(out, d)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b kb.Document) int { return int(a.ID - b.ID) })
+	return out, nil
+}
+
+// heldOut decides, from the document's id and the seed alone, whether its questions are held out.
+func heldOut(doc int64, seed uint64, share float64) bool {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d", seed, doc)
+	return float64(h.Sum64()%10000)/10000 < share
+}
+
+// questionsOf writes up to n questions from a document's pages; it also returns its page count and its kind (its
+// kind facet, "annual report", else its file type).
+func questionsOf(ctx context.Context, k *kb.KB, d kb.Document, n int, seed uint64) ([]questioner.Question, int, string, error) {
+	units, err := k.Content.Units(ctx, d.ID)
+	if err != nil {
+		return nil, 0, "", fmt.Errorf("teach ranker: pages of %s: %w", d.Name, err)
+	}
+	fs, err := k.Facets.DocumentFacets(ctx, []int64{d.ID})
+	if err != nil {
+		return nil, 0, "", fmt.Errorf("teach ranker: facets of %s: %w", d.Name, err)
+	}
+	facets := map[string]string{}
+	for _, f := range fs[d.ID] {
+		if f.Value != "" {
+			facets[f.Name] = f.Value
+		}
+	}
+	pages := make([]questioner.Page, 0, len(units))
+	for _, u := range units {
+		pages = append(pages, questioner.Page{Unit: u, DocumentName: d.Name, Facets: facets})
+	}
+	kind := facets["kind"]
+	if kind == "" {
+		kind = strings.TrimPrefix(strings.ToLower(filepath.Ext(d.Name)), ".")
+	}
+	return questioner.Generate(pages, questioner.Options{Seed: seed ^ uint64(d.ID), PerPage: 2, Max: n}), len(units), kind, nil
+}
+
+// ask runs a question's first stage over the library (and, for a held-out question, within its document).
+func ask(ctx context.Context, s *search.Searcher, q questioner.Question, d kb.Document, kind string, o Options, held bool) (asked, error) {
+	a := asked{q: q, doc: d.Name, docKind: kind}
+	var err error
+	a.cands, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, Depth: o.Depth})
+	if err != nil {
+		return a, fmt.Errorf("teach ranker: search %q: %w", q.Text, err)
+	}
+	if held {
+		a.scoped, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, DocumentIDs: []int64{d.ID}, Depth: o.Depth})
+		if err != nil {
+			return a, fmt.Errorf("teach ranker: search %q in %s: %w", q.Text, d.Name, err)
+		}
+	}
+	return a, nil
+}
+
+// groups are the training questions as the ranker trains on them.
+func groups(as []asked) []rank.Group {
+	var out []rank.Group
+	for _, a := range as {
+		g := rank.Group{}
+		for _, c := range a.cands {
+			g.X = append(g.X, c.Features)
+			g.Relevant = append(g.Relevant, c.UnitID == a.q.UnitID)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// save stores the model and the report with the library, and makes the searcher use it.
+func save(ctx context.Context, k *kb.KB, s *search.Searcher, m *rank.Model, rep *Report) error {
+	b, err := m.Encode()
+	if err != nil {
+		return fmt.Errorf("teach ranker: %w", err)
+	}
+	rep.ModelBytes = len(b)
+	rep.Saved = m.Trained
+	r, err := json.Marshal(rep)
+	if err != nil {
+		return fmt.Errorf("teach ranker: report: %w", err)
+	}
+	if err := k.Search.SaveRanker(ctx, b, string(r), m.Trained); err != nil {
+		return fmt.Errorf("teach ranker: %w", err)
+	}
+	s.ForgetRanker()
+	return nil
+}

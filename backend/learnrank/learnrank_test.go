@@ -1,0 +1,141 @@
+package learnrank
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"proofglass/backend/fixture"
+	"proofglass/backend/ingest"
+	"proofglass/backend/kb"
+	"proofglass/backend/pdf"
+	"proofglass/backend/search"
+)
+
+// TestMain lets the test binary serve as the pdf worker, as the proofglass binary does.
+func TestMain(m *testing.M) {
+	pdf.ServeWorkerIfAsked()
+	os.Exit(m.Run())
+}
+
+// library ingests real PDFs of the shared test data into a fresh knowledge base (text layer only).
+func library(t *testing.T) (*kb.KB, *search.Searcher) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { k.Close() })
+	var paths []string
+	for _, rel := range []string{"pdf/real/blood_loss_report.pdf", "pdf/real/hsaur3-Ch_analysis_of_variance.pdf",
+		"pdf/real/hsaur3-Ch_graphical_display.pdf", "pdf/real/hsaur3-Ch_logistic_regression_glm.pdf",
+		"pdf/real/hsaur3-Ch_multiple_linear_regression.pdf", "pdf/cjk/zhnumber.pdf"} {
+		paths = append(paths, fixture.Path(t, rel))
+	}
+	in := ingest.New(k, nil, ingest.Options{NoOCR: true, Workers: 1})
+	t.Cleanup(func() { in.Close() })
+	res, err := in.Add(ctx, "docs", paths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Error != "" {
+			t.Fatal(r.Error)
+		}
+	}
+	s := search.New(k, search.Options{})
+	t.Cleanup(s.Close)
+	return k, s
+}
+
+func TestTeachAndUseALearnedRanker(t *testing.T) {
+	k, s := library(t)
+	ctx := context.Background()
+	rep, err := Run(ctx, k, s, Options{Questions: 200, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.WriteTable(&b)
+	t.Logf("\n%s", b.String())
+	if rep.Documents != 6 || rep.HeldDocuments == 0 || rep.TrainDocuments == 0 || rep.HeldQuestions == 0 || rep.TrainQuestions == 0 {
+		t.Fatalf("documents %d (held %d, train %d), questions held %d, train %d", rep.Documents, rep.HeldDocuments,
+			rep.TrainDocuments, rep.HeldQuestions, rep.TrainQuestions)
+	}
+	if rep.Library.Learned != nil || rep.Trained {
+		t.Errorf("without a stored ranker or --train, only the hand-set ranker is measured: %+v", rep.Library)
+	}
+	// The held-out documents are measured, never trained on: each of them has figures, and no training one does.
+	if len(rep.ByDocument) != rep.HeldDocuments {
+		t.Errorf("%d documents measured, %d held out", len(rep.ByDocument), rep.HeldDocuments)
+	}
+	if m := rep.Library.HandSet; m.Questions != rep.HeldQuestions || m.Hit10 < m.Hit5 || m.Hit5 < m.Hit1 || m.Hit10 == 0 {
+		t.Errorf("whole-library figures %+v over %d held-out questions", m, rep.HeldQuestions)
+	}
+
+	rep, err = Run(ctx, k, s, Options{Questions: 200, Seed: 3, Train: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	rep.WriteTable(&b)
+	t.Logf("\n%s", b.String())
+	if !rep.Trained || rep.Library.Learned == nil {
+		t.Fatalf("trained %v, learned figures %+v", rep.Trained, rep.Library.Learned)
+	}
+	stored, _, err := k.Search.Ranker(ctx)
+	if rep.Kept == "" && (err != nil || len(stored) == 0 || rep.ModelBytes != len(stored) || rep.ModelBytes > 10<<20) {
+		t.Fatalf("saved ranker: %d bytes (report %d), %v", len(stored), rep.ModelBytes, err)
+	}
+	if rep.Kept != "" {
+		if len(stored) != 0 {
+			t.Fatalf("a ranker that did worse (%s) was saved", rep.Kept)
+		}
+		t.Skipf("the learned ranker did worse on this draw and was not saved: %s", rep.Kept)
+	}
+	// Every whole-library search now uses it; a search of one document keeps the hand-set fusion; the hand-set
+	// baseline can still be asked for.
+	res, err := s.Search(ctx, search.Query{Text: "neonatal weight after vaginal delivery"})
+	if err != nil || res.Ranker != "learned" {
+		t.Errorf("whole library: ranker %q, %v", res.Ranker, err)
+	}
+	one, err := s.Search(ctx, search.Query{Text: "neonatal weight", DocumentIDs: []int64{res.Hits[0].DocumentID}})
+	if err != nil || one.Ranker != "" {
+		t.Errorf("one document: ranker %q, %v", one.Ranker, err)
+	}
+	if base, err := s.Search(ctx, search.Query{Text: "neonatal weight after vaginal delivery", NoLearned: true}); err != nil || base.Ranker != "" {
+		t.Errorf("NoLearned: ranker %q, %v", base.Ranker, err)
+	}
+	// A second measurement without --train measures the stored ranker against the hand-set one.
+	again, err := Run(ctx, k, s, Options{Questions: 200, Seed: 3})
+	if err != nil || again.Library.Learned == nil || *again.Library.Learned != *rep.Library.Learned {
+		t.Errorf("the stored ranker measured again: %+v, want %+v (%v)", again.Library.Learned, rep.Library.Learned, err)
+	}
+	if err := k.Search.DeleteRanker(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.ForgetRanker()
+	if res, err := s.Search(ctx, search.Query{Text: "neonatal weight after vaginal delivery"}); err != nil || res.Ranker != "" {
+		t.Errorf("after forgetting: ranker %q, %v", res.Ranker, err)
+	}
+}
+
+// A learned ranker that finds fewer pages than the hand-set one on the held-out questions is not saved.
+func TestWorseRankerIsNotSaved(t *testing.T) {
+	rep := &Report{Library: Pair{HandSet: Metrics{Questions: 100, Hit5: 0.8, MRR: 0.6}, Learned: &Metrics{Questions: 100, Hit5: 0.7, MRR: 0.6}}}
+	if why := worse(rep); !strings.Contains(why, "fewer pages in the top 5") {
+		t.Errorf("worse: %q", why)
+	}
+	rep.Library.Learned.Hit5 = 0.795 // within a question's worth
+	if why := worse(rep); why != "" {
+		t.Errorf("within noise: %q", why)
+	}
+	rep.Library.Learned.MRR = 0.5
+	if why := worse(rep); !strings.Contains(why, "MRR") {
+		t.Errorf("lower MRR: %q", why)
+	}
+}

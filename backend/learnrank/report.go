@@ -1,0 +1,63 @@
+package learnrank
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// WriteTable writes the report as Markdown: what was measured, then hit@1/5/10 and MRR of each ranker on the
+// held-out questions, over the whole library and by document, question kind and document kind.
+func (r *Report) WriteTable(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d documents, %d pages. Questions written from the pages: %d from %d documents to train on, %d from %d documents held out (never trained on) to measure; writing and searching them took %.1f s.\n",
+		r.Documents, r.Pages, r.TrainQuestions, r.TrainDocuments, r.HeldQuestions, r.HeldDocuments, r.QuestionSeconds)
+	switch {
+	case r.Trained && r.Kept != "":
+		fmt.Fprintf(&b, "Trained a ranker in %.2f s; not saved, searches keep the %s.\n", r.TrainSeconds, r.Kept)
+	case r.Trained:
+		fmt.Fprintf(&b, "Trained a ranker in %.2f s (%d bytes), saved with the library: every search uses it.\n", r.TrainSeconds, r.ModelBytes)
+	}
+	b.WriteString("\n| held-out questions | n | ranker | hit@1 | hit@5 | hit@10 | MRR@10 |\n|---|---|---|---|---|---|---|\n")
+	row := func(name string, p Pair) {
+		m := p.HandSet
+		fmt.Fprintf(&b, "| %s | %d | hand-set | %.3f | %.3f | %.3f | %.3f |\n", name, m.Questions, m.Hit1, m.Hit5, m.Hit10, m.MRR)
+		if l := p.Learned; l != nil {
+			fmt.Fprintf(&b, "| | | learned | %.3f (%+.3f) | %.3f (%+.3f) | %.3f (%+.3f) | %.3f (%+.3f) |\n",
+				l.Hit1, l.Hit1-m.Hit1, l.Hit5, l.Hit5-m.Hit5, l.Hit10, l.Hit10-m.Hit10, l.MRR, l.MRR-m.MRR)
+		}
+	}
+	row("**whole library**", r.Library)
+	row("**within its document**", r.WithinDocument)
+	for _, group := range []struct {
+		name string
+		m    map[string]Pair
+	}{{"question kind", r.ByQuestionKind}, {"document kind", r.ByDocumentKind}, {"document", r.ByDocument}} {
+		keys := make([]string, 0, len(group.m))
+		for k := range group.m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			row(group.name+": "+k, group.m[k])
+		}
+	}
+	if len(r.Weights) > 0 {
+		b.WriteString("\nLearned weights (per unit of each feature): ")
+		keys := make([]string, 0, len(r.Weights))
+		for k := range r.Weights {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s %.3g", k, r.Weights[k])
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
