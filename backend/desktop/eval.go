@@ -12,6 +12,7 @@ import (
 	"proofglass/backend/agent"
 	"proofglass/backend/evalrun"
 	"proofglass/backend/kb"
+	"proofglass/backend/learnrank"
 )
 
 // EvalService is the window's answer evaluation: pick a dataset, start an evaluation, watch its progress, open its
@@ -23,6 +24,8 @@ type EvalService struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	state  EvalState
+
+	teaching sync.Mutex // one measurement of search at a time
 }
 
 // EvalRequest is what the window asks to evaluate. Empty provider and model mean the settings' defaults.
@@ -184,4 +187,35 @@ func (s *EvalService) OpenReport(id int64) (string, error) {
 		ui.OpenURL("file://" + path)
 	}
 	return path, nil
+}
+
+// SearchReport is how well search finds this library's pages, as last measured when its ranker was trained; nil
+// when the library has no learned ranker.
+func (s *EvalService) SearchReport() (*learnrank.Report, error) {
+	if err := s.c.ready(); err != nil {
+		return nil, err
+	}
+	return s.c.lib.RankerReport(s.c.ctx)
+}
+
+// MeasureSearch writes questions from the library's own pages and measures search on those of the documents it
+// holds out, as `proofglass eval library` does; with train it also trains a ranker on the others' questions and
+// saves it when it does no worse. It returns the report when done.
+func (s *EvalService) MeasureSearch(train bool) (*learnrank.Report, error) {
+	if err := s.c.ready(); err != nil {
+		return nil, err
+	}
+	if !s.teaching.TryLock() {
+		return nil, errors.New("search is already being measured")
+	}
+	defer s.teaching.Unlock()
+	return s.c.lib.TeachRanker(s.c.ctx, learnrank.Options{Train: train, Seed: 1})
+}
+
+// ForgetRanker deletes the library's learned ranker: searches go back to the hand-set weights.
+func (s *EvalService) ForgetRanker() error {
+	if err := s.c.ready(); err != nil {
+		return err
+	}
+	return s.c.lib.ForgetRanker(s.c.ctx)
 }

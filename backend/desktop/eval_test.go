@@ -80,3 +80,18 @@ func TestEvalFailureIsReported(t *testing.T) {
 		t.Errorf("PickDataset = %q, %v (titles %q)", got, err, ui.titles)
 	}
 }
+
+// The window's search measurement: a new library has no learned ranker, one with too few documents says why, and
+// forgetting a ranker that is not there is no error.
+func TestMeasureSearchOnAnEmptyLibrary(t *testing.T) {
+	d, _ := start(t)
+	if r, err := d.Eval.SearchReport(); err != nil || r != nil {
+		t.Errorf("SearchReport of a new library = %+v, %v; want none", r, err)
+	}
+	if _, err := d.Eval.MeasureSearch(true); err == nil || !strings.Contains(err.Error(), "at least two") {
+		t.Errorf("MeasureSearch with no documents: %v, want at least two are needed", err)
+	}
+	if err := d.Eval.ForgetRanker(); err != nil {
+		t.Errorf("ForgetRanker with none: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import { ViewerContext, type ViewerTarget } from './components/viewerContext'
 import { Chat, type ScopeDoc } from './features/chat/Chat'
 import { useChat } from './features/chat/useChat'
 import { Evaluation } from './features/eval/Evaluation'
+import { SearchQuality } from './features/eval/SearchQuality'
 import { GraphView } from './features/graph/GraphView'
 import { Library } from './features/library/Library'
 import { Settings } from './features/settings/Settings'
@@ -210,7 +211,12 @@ export function App() {
           </div>
           {view === 'graph' && <GraphView runs={chat.runs} runKey={graphRun || chat.activeRun} onRunKey={setGraphRun} />}
           {view === 'settings' && <Settings dataDir={status?.data_dir ?? ''} onSaved={setSettings} />}
-          {view === 'eval' && <Evaluation collections={collections.map((c) => c.name)} />}
+          {view === 'eval' && (
+            <>
+              <Evaluation collections={collections.map((c) => c.name)} />
+              <SearchQuality />
+            </>
+          )}
         </Shell>
         {dragging && (
           <div className="drop-overlay" aria-hidden="true">

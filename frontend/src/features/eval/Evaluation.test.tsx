@@ -25,6 +25,9 @@ function fakeApi() {
         listener = null
       }
     },
+    searchReport: () => Promise.resolve(null),
+    measureSearch: () => Promise.resolve(null),
+    forgetRanker: () => Promise.resolve(),
   }
   return { api, started, opened, emit: (s: EvalState) => listener?.(s) }
 }

@@ -3,7 +3,7 @@
 import { t } from '../../i18n'
 import { EventEval, on } from '../../lib/bus'
 import { EvalService as Eval } from '../../lib/generated/services'
-import type { EvalRequest, EvalState, Evaluation } from '../../lib/types'
+import type { EvalRequest, EvalState, Evaluation, Report } from '../../lib/types'
 
 export type { EvalRequest, EvalState }
 
@@ -18,6 +18,9 @@ export interface EvalApi {
   evaluations(): Promise<EvaluationRow[]>
   openReport(id: number): Promise<string>
   onProgress(cb: (s: EvalState) => void): () => void
+  searchReport(): Promise<Report | null>
+  measureSearch(train: boolean): Promise<Report | null>
+  forgetRanker(): Promise<void>
 }
 
 export const evalApi: EvalApi = {
@@ -35,4 +38,7 @@ export const evalApi: EvalApi = {
     })),
   openReport: (id) => Eval.OpenReport(id),
   onProgress: (cb) => on(EventEval, cb),
+  searchReport: () => Eval.SearchReport(),
+  measureSearch: (train) => Eval.MeasureSearch(train),
+  forgetRanker: () => Eval.ForgetRanker(),
 }

@@ -2,7 +2,7 @@
 // The window's calls to backend/desktop's bound services, with the generated types: each wrapper calls the method
 // the Wails runtime binds at window.go.desktop.<Service>.<Method>, as Wails' own wailsjs wrappers do. Arguments go as
 // plain JSON objects, which is all Wails marshals.
-import type { AgentEvent, AskRequest, AskStarted, Collection, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, FacetGroup, Message, ModelInfo, Notice, PageRef, ProbeResult, Provider, ProviderResult, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
+import type { AgentEvent, AskRequest, AskStarted, Collection, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, FacetGroup, Message, ModelInfo, Notice, PageRef, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
 
 /** DesktopBindings is what the Wails runtime puts on window.go.desktop: backend/desktop's bound services. */
 export interface DesktopBindings {
@@ -151,6 +151,14 @@ export interface DesktopBindings {
   EvalService: {
     /** Evaluations lists stored evaluations, newest first. */
     Evaluations(): Promise<Evaluation[] | null>
+    /** ForgetRanker deletes the library's learned ranker: searches go back to the hand-set weights. */
+    ForgetRanker(): Promise<void>
+    /**
+     * MeasureSearch writes questions from the library's own pages and measures search on those of the documents it
+     * holds out, as `proofglass eval library` does; with train it also trains a ranker on the others' questions and
+     * saves it when it does no worse. It returns the report when done.
+     */
+    MeasureSearch(train: boolean): Promise<Report | null>
     /**
      * OpenReport writes evaluation id's HTML report into the data directory and opens it in the browser; it returns the
      * file's path.
@@ -158,6 +166,11 @@ export interface DesktopBindings {
     OpenReport(id: number): Promise<string>
     /** PickDataset asks for a questions file (JSON lines) in a dialog titled in the window's language. */
     PickDataset(title: string): Promise<string>
+    /**
+     * SearchReport is how well search finds this library's pages, as last measured when its ranker was trained; nil
+     * when the library has no learned ranker.
+     */
+    SearchReport(): Promise<Report | null>
     /** Start begins an evaluation in the background; progress arrives as eval:progress events. */
     Start(r: EvalRequest): Promise<void>
     /** State is the current evaluation's progress. */
@@ -265,8 +278,11 @@ export const SettingsService: DesktopBindings['SettingsService'] = {
 /** EvalService calls backend/desktop's EvalService; without the Wails runtime each call rejects. */
 export const EvalService: DesktopBindings['EvalService'] = {
   Evaluations: () => bound().then((d) => d.EvalService.Evaluations()),
+  ForgetRanker: () => bound().then((d) => d.EvalService.ForgetRanker()),
+  MeasureSearch: (train) => bound().then((d) => d.EvalService.MeasureSearch(train)),
   OpenReport: (id) => bound().then((d) => d.EvalService.OpenReport(id)),
   PickDataset: (title) => bound().then((d) => d.EvalService.PickDataset(title)),
+  SearchReport: () => bound().then((d) => d.EvalService.SearchReport()),
   Start: (r) => bound().then((d) => d.EvalService.Start(r)),
   State: () => bound().then((d) => d.EvalService.State()),
   Stop: () => bound().then((d) => d.EvalService.Stop()),

@@ -593,6 +593,18 @@ export interface Message {
   created_at: string
 }
 
+/**
+ * Metrics are retrieval figures over a set of questions: the share whose page is first, in the top 5 and top 10, and
+ * the mean reciprocal rank of the page within the top 10.
+ */
+export interface Metrics {
+  questions: number
+  hit1: number
+  hit5: number
+  hit10: number
+  mrr: number
+}
+
 /** Info describes one model a provider serves. */
 export interface ModelInfo {
   name: string
@@ -646,6 +658,12 @@ export interface PageRef {
   t_end_ms?: number
   text_source: string
   thumb?: string
+}
+
+/** Pair is a set's figures under the hand-set fusion and under the learned ranker (nil when there is none). */
+export interface Pair {
+  hand_set: Metrics
+  learned?: Metrics
 }
 
 /** Result is one probe's outcome. */
@@ -712,6 +730,30 @@ export interface PullEvent {
   total?: number
   done?: boolean
   error?: string
+}
+
+/** Report is what teaching measured. */
+export interface Report {
+  library: Pair
+  /** WithinDocument scopes each held-out question's search to its own document. */
+  within_document: Pair
+  by_document: Record<string, Pair> | null
+  by_question_kind: Record<string, Pair> | null
+  by_document_kind: Record<string, Pair> | null
+  documents: number
+  pages: number
+  train_questions: number
+  held_questions: number
+  train_documents: number
+  held_documents: number
+  train_seconds: number
+  question_seconds: number
+  model_bytes: number
+  trained: boolean
+  /** Kept says why a trained ranker was not saved (searches keep the ranker they had); "" when it was. */
+  kept?: string
+  saved: string
+  weights?: Record<string, number>
 }
 
 /**
@@ -879,6 +921,8 @@ export interface SearchResult {
    * first stage's, in its order.
    */
   rerank?: RerankInfo
+  /** Ranker is "learned" when the library's learned ranker ordered the candidates; empty for the hand-set fusion. */
+  ranker?: string
 }
 
 /**
