@@ -71,7 +71,9 @@ type Report struct {
 	ModelBytes      int     `json:"model_bytes"`
 	Trained         bool    `json:"trained"`
 	// Kept says why a trained ranker was not saved (searches keep the ranker they had); "" when it was.
-	Kept    string             `json:"kept,omitempty"`
+	Kept string `json:"kept,omitempty"`
+	// L2 is how strongly the trained weights were held to the hand-set ones, chosen on the training documents alone.
+	L2      float64            `json:"l2,omitempty"`
 	Saved   time.Time          `json:"saved"`
 	Weights map[string]float64 `json:"weights,omitempty"`
 }
@@ -83,7 +85,13 @@ type asked struct {
 	docKind string
 	cands   []search.Candidate
 	scoped  []search.Candidate // within its document
+	// same are the candidates whose text is the question's page's, word for word: a copy of the document, a page
+	// repeated in a year's filing. They answer it as well as its page does.
+	same map[int64]bool
 }
+
+// answers reports whether a candidate answers the question: its page, or a page with the same text.
+func (a asked) answers(unit int64) bool { return unit == a.q.UnitID || a.same[unit] }
 
 // Run writes questions from the library's pages, splits them by document, and measures (and, with o.Train,
 // trains and saves) the learned ranker. s must search k.
@@ -113,7 +121,7 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 			rep.TrainDocuments++
 		}
 		for _, q := range qs {
-			a, err := ask(ctx, s, q, d, kind, o, isHeld)
+			a, err := ask(ctx, k, s, q, d, kind, o, isHeld)
 			if err != nil {
 				return nil, err
 			}
@@ -132,8 +140,7 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 	var model *rank.Model
 	if o.Train {
 		t0 := time.Now()
-		model, err = rank.Train(groups(train), search.FeatureNames, search.FeatureVersion, rank.Options{
-			Init: search.HandWeights(search.DefaultWeights, search.DefaultStructure), Seed: o.Seed})
+		model, rep.L2, err = fit(train, o.Seed)
 		if err != nil {
 			return nil, fmt.Errorf("teach ranker: %w", err)
 		}
@@ -263,12 +270,15 @@ func questionsOf(ctx context.Context, k *kb.KB, d kb.Document, n int, seed uint6
 }
 
 // ask runs a question's first stage over the library (and, for a held-out question, within its document).
-func ask(ctx context.Context, s *search.Searcher, q questioner.Question, d kb.Document, kind string, o Options, held bool) (asked, error) {
+func ask(ctx context.Context, k *kb.KB, s *search.Searcher, q questioner.Question, d kb.Document, kind string, o Options, held bool) (asked, error) {
 	a := asked{q: q, doc: d.Name, docKind: kind}
 	var err error
 	a.cands, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, Depth: o.Depth})
 	if err != nil {
 		return a, fmt.Errorf("teach ranker: search %q: %w", q.Text, err)
+	}
+	if a.same, err = sameText(ctx, k, q.UnitID, a.cands); err != nil {
+		return a, err
 	}
 	if held {
 		a.scoped, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, DocumentIDs: []int64{d.ID}, Depth: o.Depth})
@@ -279,6 +289,72 @@ func ask(ctx context.Context, s *search.Searcher, q questioner.Question, d kb.Do
 	return a, nil
 }
 
+// l2s are the strengths the trained weights may be held to the hand-set ones with.
+var l2s = []float64{0.01, 0.05, 0.2, 1}
+
+// fit trains the ranker on the training questions, choosing how strongly to hold it to the hand-set weights by
+// training on half the training documents and measuring MRR on the other half (and back): the held-out documents
+// play no part in the choice.
+func fit(train []asked, seed uint64) (*rank.Model, float64, error) {
+	init := search.HandWeights(search.DefaultWeights, search.DefaultStructure)
+	var folds [2][]asked
+	for _, a := range train {
+		f := 0
+		if heldOut(a.q.DocumentID, seed+1, 0.5) {
+			f = 1
+		}
+		folds[f] = append(folds[f], a)
+	}
+	best, bestMRR := l2s[1], -1.0
+	if len(folds[0]) > 0 && len(folds[1]) > 0 {
+		for _, l2 := range l2s {
+			sum := 0.0
+			for f := range 2 {
+				m, err := rank.Train(groups(folds[f]), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: l2, Seed: seed})
+				if err != nil {
+					sum = -1
+					break
+				}
+				var t tally
+				for _, a := range folds[1-f] {
+					t.add(rankOf(a.cands, a, m))
+				}
+				sum += t.metrics().MRR
+			}
+			if sum > bestMRR {
+				best, bestMRR = l2, sum
+			}
+		}
+	}
+	m, err := rank.Train(groups(train), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: best, Seed: seed})
+	return m, best, err
+}
+
+// sameText are the candidates other than the question's page whose text is the page's, word for word.
+func sameText(ctx context.Context, k *kb.KB, page int64, cands []search.Candidate) (map[int64]bool, error) {
+	ids := []int64{page}
+	for _, c := range cands {
+		if c.UnitID != page {
+			ids = append(ids, c.UnitID)
+		}
+	}
+	texts, err := k.Search.UnitTexts(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("teach ranker: %w", err)
+	}
+	want := strings.Join(strings.Fields(texts[page]), " ")
+	out := map[int64]bool{}
+	if want == "" {
+		return out, nil
+	}
+	for _, id := range ids[1:] {
+		if strings.Join(strings.Fields(texts[id]), " ") == want {
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
 // groups are the training questions as the ranker trains on them.
 func groups(as []asked) []rank.Group {
 	var out []rank.Group
@@ -286,7 +362,7 @@ func groups(as []asked) []rank.Group {
 		g := rank.Group{}
 		for _, c := range a.cands {
 			g.X = append(g.X, c.Features)
-			g.Relevant = append(g.Relevant, c.UnitID == a.q.UnitID)
+			g.Relevant = append(g.Relevant, a.answers(c.UnitID))
 		}
 		out = append(out, g)
 	}

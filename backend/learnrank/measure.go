@@ -52,8 +52,9 @@ func (p pairTally) pair(learned bool) Pair {
 	return out
 }
 
-// rankOf is where the page unit ranks among cands in their order (hand-set), or ordered by m when m is set.
-func rankOf(cands []search.Candidate, unit int64, m *rank.Model) int {
+// rankOf is where the first candidate answering a ranks among cands in their order (hand-set), or ordered by m when
+// m is set.
+func rankOf(cands []search.Candidate, a asked, m *rank.Model) int {
 	order := cands
 	if m != nil {
 		order = slices.Clone(cands)
@@ -64,7 +65,7 @@ func rankOf(cands []search.Candidate, unit int64, m *rank.Model) int {
 		slices.SortStableFunc(order, func(a, b search.Candidate) int { return cmp.Compare(score[b.UnitID], score[a.UnitID]) })
 	}
 	for i, c := range order {
-		if c.UnitID == unit {
+		if a.answers(c.UnitID) {
 			return i + 1
 		}
 	}
@@ -82,19 +83,19 @@ func measure(rep *Report, held []asked, m *rank.Model) {
 		return mp[k]
 	}
 	for _, a := range held {
-		h := rankOf(a.cands, a.q.UnitID, nil)
+		h := rankOf(a.cands, a, nil)
 		for _, p := range []*pairTally{&lib, at(byDoc, a.doc), at(byQKind, a.q.Kind), at(byDKind, a.docKind)} {
 			p.hand.add(h)
 		}
-		within.hand.add(rankOf(a.scoped, a.q.UnitID, nil))
+		within.hand.add(rankOf(a.scoped, a, nil))
 		if m == nil {
 			continue
 		}
-		l := rankOf(a.cands, a.q.UnitID, m)
+		l := rankOf(a.cands, a, m)
 		for _, p := range []*pairTally{&lib, at(byDoc, a.doc), at(byQKind, a.q.Kind), at(byDKind, a.docKind)} {
 			p.learned.add(l)
 		}
-		within.learned.add(rankOf(a.scoped, a.q.UnitID, nil)) // searches of one document keep the hand-set fusion
+		within.learned.add(rankOf(a.scoped, a, nil)) // searches of one document keep the hand-set fusion
 	}
 	learned := m != nil
 	rep.Library, rep.WithinDocument = lib.pair(learned), within.pair(learned)
