@@ -72,6 +72,8 @@ type Report struct {
 	Trained         bool    `json:"trained"`
 	// Kept says why a trained ranker was not saved (searches keep the ranker they had); "" when it was.
 	Kept string `json:"kept,omitempty"`
+	// KeptDocument is the same for the ranker of searches within chosen documents.
+	KeptDocument string `json:"kept_document,omitempty"`
 	// L2 is how strongly the trained weights were held to the hand-set ones, chosen on the training documents alone.
 	L2      float64            `json:"l2,omitempty"`
 	Saved   time.Time          `json:"saved"`
@@ -121,7 +123,7 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 			rep.TrainDocuments++
 		}
 		for _, q := range qs {
-			a, err := ask(ctx, k, s, q, d, kind, o, isHeld)
+			a, err := ask(ctx, k, s, q, d, kind, o)
 			if err != nil {
 				return nil, err
 			}
@@ -137,58 +139,74 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 	if len(held) == 0 {
 		return nil, fmt.Errorf("teach ranker: no question was written from the held-out documents")
 	}
-	var model *rank.Model
-	if o.Train {
-		t0 := time.Now()
-		model, rep.L2, err = fit(train, o.Seed)
-		if err != nil {
-			return nil, fmt.Errorf("teach ranker: %w", err)
-		}
-		model.Questions, model.Pages = len(train), rep.Pages
-		rep.TrainSeconds = time.Since(t0).Seconds()
-		rep.Trained = true
-	} else if b, _, err := k.Search.Ranker(ctx); err == nil && len(b) > 0 {
-		if m, err := rank.Decode(b); err == nil && m.Fits(search.FeatureVersion, len(search.FeatureNames)) {
-			model = m
-		}
-	}
-	measure(rep, held, model)
-	if model != nil {
-		rep.Weights = map[string]float64{}
-		for i, f := range model.Features {
-			rep.Weights[f] = model.W[i] / model.Std[i]
+	// Two rankers: one for searches of the whole library, one for searches within chosen documents.
+	lib, doc := scope{name: kb.RankLibrary, pick: libraryCands}, scope{name: kb.RankDocument, pick: documentCands}
+	for _, sc := range []*scope{&lib, &doc} {
+		if o.Train {
+			t0 := time.Now()
+			m, l2, err := fit(train, o.Seed, sc.pick)
+			if err != nil {
+				return nil, fmt.Errorf("teach ranker: %w", err)
+			}
+			m.Questions, m.Pages = len(train), rep.Pages
+			sc.model, sc.l2 = m, l2
+			rep.TrainSeconds += time.Since(t0).Seconds()
+			rep.Trained = true
+		} else if b, _, err := k.Search.Ranker(ctx, sc.name); err == nil && len(b) > 0 {
+			if m, err := rank.Decode(b); err == nil && m.Fits(search.FeatureVersion, len(search.FeatureNames)) {
+				sc.model = m
+			}
 		}
 	}
-	if o.Train {
-		if why := worse(rep); why != "" {
-			rep.Kept = "hand-set weights: the learned ranker " + why + " on the held-out questions"
-			return rep, nil
-		}
-		if err := save(ctx, k, s, model, rep); err != nil {
-			return nil, err
-		}
+	measure(rep, held, lib.model, doc.model)
+	rep.L2 = lib.l2
+	if lib.model != nil {
+		rep.Weights = lib.model.Weights()
+	}
+	if !o.Train {
+		return rep, nil
+	}
+	var keep []*scope
+	if why := worse(rep.Library, "over the whole library"); why != "" {
+		rep.Kept = "hand-set weights: the learned ranker " + why + " on the held-out questions"
+	} else {
+		keep = append(keep, &lib)
+	}
+	if why := worse(rep.WithinDocument, "within the questions' documents"); why != "" {
+		rep.KeptDocument = "hand-set weights: the learned ranker " + why + " on the held-out questions"
+	} else {
+		keep = append(keep, &doc)
+	}
+	if err := save(ctx, k, s, keep, rep); err != nil {
+		return nil, err
 	}
 	return rep, nil
 }
 
-// worse says how the learned ranker did worse than the hand-set one on the held-out questions, over the whole
-// library or within their documents (hit@5 or MRR lower by more than a question's worth); "" when it did not.
-func worse(rep *Report) string {
-	for _, p := range []struct {
-		name string
-		p    Pair
-	}{{"over the whole library", rep.Library}, {"within the questions' documents", rep.WithinDocument}} {
-		h, l := p.p.HandSet, p.p.Learned
-		if l == nil || h.Questions == 0 {
-			continue
-		}
-		slack := 1 / float64(h.Questions)
-		if l.Hit5 < h.Hit5-slack {
-			return fmt.Sprintf("found fewer pages in the top 5 %s (%.3f against %.3f)", p.name, l.Hit5, h.Hit5)
-		}
-		if l.MRR < h.MRR-slack {
-			return fmt.Sprintf("ranked pages lower %s (MRR %.3f against %.3f)", p.name, l.MRR, h.MRR)
-		}
+// scope is one of the two rankers a library learns: its name, the candidates it ranks, and the model.
+type scope struct {
+	name  string
+	pick  func(asked) []search.Candidate
+	model *rank.Model
+	l2    float64
+}
+
+func libraryCands(a asked) []search.Candidate  { return a.cands }
+func documentCands(a asked) []search.Candidate { return a.scoped }
+
+// worse says how the learned ranker did worse than the hand-set one on the held-out questions (hit@5 or MRR lower
+// by more than a question's worth); "" when it did not.
+func worse(p Pair, where string) string {
+	h, l := p.HandSet, p.Learned
+	if l == nil || h.Questions == 0 {
+		return ""
+	}
+	slack := 1 / float64(h.Questions)
+	if l.Hit5 < h.Hit5-slack {
+		return fmt.Sprintf("found fewer pages in the top 5 %s (%.3f against %.3f)", where, l.Hit5, h.Hit5)
+	}
+	if l.MRR < h.MRR-slack {
+		return fmt.Sprintf("ranked pages lower %s (MRR %.3f against %.3f)", where, l.MRR, h.MRR)
 	}
 	return ""
 }
@@ -269,8 +287,8 @@ func questionsOf(ctx context.Context, k *kb.KB, d kb.Document, n int, seed uint6
 	return questioner.Generate(pages, questioner.Options{Seed: seed ^ uint64(d.ID), PerPage: 2, Max: n}), len(units), kind, nil
 }
 
-// ask runs a question's first stage over the library (and, for a held-out question, within its document).
-func ask(ctx context.Context, k *kb.KB, s *search.Searcher, q questioner.Question, d kb.Document, kind string, o Options, held bool) (asked, error) {
+// ask runs a question's first stage over the library and within its document.
+func ask(ctx context.Context, k *kb.KB, s *search.Searcher, q questioner.Question, d kb.Document, kind string, o Options) (asked, error) {
 	a := asked{q: q, doc: d.Name, docKind: kind}
 	var err error
 	a.cands, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, Depth: o.Depth})
@@ -280,11 +298,9 @@ func ask(ctx context.Context, k *kb.KB, s *search.Searcher, q questioner.Questio
 	if a.same, err = sameText(ctx, k, q.UnitID, a.cands); err != nil {
 		return a, err
 	}
-	if held {
-		a.scoped, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, DocumentIDs: []int64{d.ID}, Depth: o.Depth})
-		if err != nil {
-			return a, fmt.Errorf("teach ranker: search %q in %s: %w", q.Text, d.Name, err)
-		}
+	a.scoped, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, DocumentIDs: []int64{d.ID}, Depth: o.Depth})
+	if err != nil {
+		return a, fmt.Errorf("teach ranker: search %q in %s: %w", q.Text, d.Name, err)
 	}
 	return a, nil
 }
@@ -295,7 +311,7 @@ var l2s = []float64{0.01, 0.05, 0.2, 1}
 // fit trains the ranker on the training questions, choosing how strongly to hold it to the hand-set weights by
 // training on half the training documents and measuring MRR on the other half (and back): the held-out documents
 // play no part in the choice.
-func fit(train []asked, seed uint64) (*rank.Model, float64, error) {
+func fit(train []asked, seed uint64, pick func(asked) []search.Candidate) (*rank.Model, float64, error) {
 	init := search.HandWeights(search.DefaultWeights, search.DefaultStructure)
 	var folds [2][]asked
 	for _, a := range train {
@@ -310,14 +326,14 @@ func fit(train []asked, seed uint64) (*rank.Model, float64, error) {
 		for _, l2 := range l2s {
 			sum := 0.0
 			for f := range 2 {
-				m, err := rank.Train(groups(folds[f]), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: l2, Seed: seed})
+				m, err := rank.Train(groups(folds[f], pick), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: l2, Seed: seed})
 				if err != nil {
 					sum = -1
 					break
 				}
 				var t tally
 				for _, a := range folds[1-f] {
-					t.add(rankOf(a.cands, a, m))
+					t.add(rankOf(pick(a), a, m))
 				}
 				sum += t.metrics().MRR
 			}
@@ -326,7 +342,7 @@ func fit(train []asked, seed uint64) (*rank.Model, float64, error) {
 			}
 		}
 	}
-	m, err := rank.Train(groups(train), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: best, Seed: seed})
+	m, err := rank.Train(groups(train, pick), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: best, Seed: seed})
 	return m, best, err
 }
 
@@ -355,12 +371,12 @@ func sameText(ctx context.Context, k *kb.KB, page int64, cands []search.Candidat
 	return out, nil
 }
 
-// groups are the training questions as the ranker trains on them.
-func groups(as []asked) []rank.Group {
+// groups are the training questions as the ranker trains on them, over the candidates pick gives.
+func groups(as []asked, pick func(asked) []search.Candidate) []rank.Group {
 	var out []rank.Group
 	for _, a := range as {
 		g := rank.Group{}
-		for _, c := range a.cands {
+		for _, c := range pick(a) {
 			g.X = append(g.X, c.Features)
 			g.Relevant = append(g.Relevant, a.answers(c.UnitID))
 		}
@@ -369,20 +385,29 @@ func groups(as []asked) []rank.Group {
 	return out
 }
 
-// save stores the model and the report with the library, and makes the searcher use it.
-func save(ctx context.Context, k *kb.KB, s *search.Searcher, m *rank.Model, rep *Report) error {
-	b, err := m.Encode()
-	if err != nil {
-		return fmt.Errorf("teach ranker: %w", err)
+// save stores the kept models with the report, and makes the searcher use them.
+func save(ctx context.Context, k *kb.KB, s *search.Searcher, keep []*scope, rep *Report) error {
+	if len(keep) == 0 {
+		return nil
 	}
-	rep.ModelBytes = len(b)
-	rep.Saved = m.Trained
+	encoded := make([][]byte, len(keep))
+	for i, sc := range keep {
+		b, err := sc.model.Encode()
+		if err != nil {
+			return fmt.Errorf("teach ranker: %w", err)
+		}
+		encoded[i] = b
+		rep.ModelBytes += len(b)
+		rep.Saved = sc.model.Trained
+	}
 	r, err := json.Marshal(rep)
 	if err != nil {
 		return fmt.Errorf("teach ranker: report: %w", err)
 	}
-	if err := k.Search.SaveRanker(ctx, b, string(r), m.Trained); err != nil {
-		return fmt.Errorf("teach ranker: %w", err)
+	for i, sc := range keep {
+		if err := k.Search.SaveRanker(ctx, sc.name, encoded[i], string(r), sc.model.Trained); err != nil {
+			return fmt.Errorf("teach ranker: %w", err)
+		}
 	}
 	s.ForgetRanker()
 	return nil

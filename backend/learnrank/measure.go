@@ -72,8 +72,9 @@ func rankOf(cands []search.Candidate, a asked, m *rank.Model) int {
 	return 0
 }
 
-// measure fills the report's figures from the held-out questions, under the hand-set fusion and under m (if any).
-func measure(rep *Report, held []asked, m *rank.Model) {
+// measure fills the report's figures from the held-out questions, under the hand-set fusion and under the learned
+// rankers (if any): m over the whole library, dm within the questions' documents.
+func measure(rep *Report, held []asked, m, dm *rank.Model) {
 	var lib, within pairTally
 	byDoc, byQKind, byDKind := map[string]*pairTally{}, map[string]*pairTally{}, map[string]*pairTally{}
 	at := func(mp map[string]*pairTally, k string) *pairTally {
@@ -88,6 +89,9 @@ func measure(rep *Report, held []asked, m *rank.Model) {
 			p.hand.add(h)
 		}
 		within.hand.add(rankOf(a.scoped, a, nil))
+		if dm != nil {
+			within.learned.add(rankOf(a.scoped, a, dm))
+		}
 		if m == nil {
 			continue
 		}
@@ -95,10 +99,9 @@ func measure(rep *Report, held []asked, m *rank.Model) {
 		for _, p := range []*pairTally{&lib, at(byDoc, a.doc), at(byQKind, a.q.Kind), at(byDKind, a.docKind)} {
 			p.learned.add(l)
 		}
-		within.learned.add(rankOf(a.scoped, a, nil)) // searches of one document keep the hand-set fusion
 	}
 	learned := m != nil
-	rep.Library, rep.WithinDocument = lib.pair(learned), within.pair(learned)
+	rep.Library, rep.WithinDocument = lib.pair(learned), within.pair(dm != nil)
 	for k, p := range byDoc {
 		rep.ByDocument[k] = p.pair(learned)
 	}

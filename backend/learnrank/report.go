@@ -13,11 +13,18 @@ func (r *Report) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d documents, %d pages. Questions written from the pages: %d from %d documents to train on, %d from %d documents held out (never trained on) to measure; writing and searching them took %.1f s.\n",
 		r.Documents, r.Pages, r.TrainQuestions, r.TrainDocuments, r.HeldQuestions, r.HeldDocuments, r.QuestionSeconds)
-	switch {
-	case r.Trained && r.Kept != "":
-		fmt.Fprintf(&b, "Trained a ranker in %.2f s; not saved, searches keep the %s.\n", r.TrainSeconds, r.Kept)
-	case r.Trained:
-		fmt.Fprintf(&b, "Trained a ranker in %.2f s (%d bytes), saved with the library: every search uses it.\n", r.TrainSeconds, r.ModelBytes)
+	if r.Trained {
+		fmt.Fprintf(&b, "Trained two rankers in %.2f s (for searches of the whole library and within chosen documents).\n", r.TrainSeconds)
+		for _, k := range []struct{ what, kept string }{{"whole library", r.Kept}, {"within chosen documents", r.KeptDocument}} {
+			if k.kept != "" {
+				fmt.Fprintf(&b, "- %s: not saved, searches keep the %s.\n", k.what, k.kept)
+			} else {
+				fmt.Fprintf(&b, "- %s: saved with the library; those searches use it.\n", k.what)
+			}
+		}
+		if r.ModelBytes > 0 {
+			fmt.Fprintf(&b, "Saved models: %d bytes.\n", r.ModelBytes)
+		}
 	}
 	b.WriteString("\n| held-out questions | n | ranker | hit@1 | hit@5 | hit@10 | MRR@10 |\n|---|---|---|---|---|---|---|\n")
 	row := func(name string, p Pair) {

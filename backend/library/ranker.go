@@ -37,9 +37,9 @@ func (l *Library) RankerReport(ctx context.Context) (*learnrank.Report, error) {
 	return &r, nil
 }
 
-// ForgetRanker deletes the library's learned ranker: searches go back to the hand-set weights.
+// ForgetRanker deletes the library's learned rankers: searches go back to the hand-set weights.
 func (l *Library) ForgetRanker(ctx context.Context) error {
-	if err := l.KB.Search.DeleteRanker(ctx); err != nil {
+	if err := l.KB.Search.DeleteRankers(ctx); err != nil {
 		return err
 	}
 	l.Searcher.ForgetRanker()

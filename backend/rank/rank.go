@@ -37,6 +37,15 @@ func (m *Model) Score(x []float64) float64 {
 	return s
 }
 
+// Weights are the model's weights per unit of each raw feature, by feature name.
+func (m *Model) Weights() map[string]float64 {
+	out := make(map[string]float64, len(m.W))
+	for i, f := range m.Features {
+		out[f] = m.W[i] / m.Std[i]
+	}
+	return out
+}
+
 // Fits reports whether the model was trained on this feature set.
 func (m *Model) Fits(version string, n int) bool {
 	return m != nil && m.Version == version && len(m.W) == n && len(m.Mean) == n && len(m.Std) == n

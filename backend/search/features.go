@@ -3,9 +3,7 @@ package search
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"proofglass/backend/rank"
@@ -88,14 +86,8 @@ func (s *Searcher) Candidates(ctx context.Context, q Query) ([]Candidate, error)
 	return out, nil
 }
 
-// RankerStore is where a library keeps its learned ranker (kb.Search's Ranker and SaveRanker).
-type RankerStore interface {
-	Ranker(ctx context.Context) ([]byte, time.Time, error)
-}
-
-// learned is the searcher's copy of the library's learned ranker, checked against the store now and then.
+// learned is the searcher's copy of one of the library's learned rankers, checked against the store now and then.
 type learned struct {
-	mu      sync.Mutex
 	model   *rank.Model
 	stored  time.Time // when the stored model was saved
 	checked time.Time
@@ -104,16 +96,24 @@ type learned struct {
 // rankerRecheck bounds how often a searcher looks for a newer stored ranker.
 const rankerRecheck = 5 * time.Second
 
-// ranker is the library's learned ranker, if it has one that fits the features; nil otherwise.
-func (s *Searcher) ranker(ctx context.Context) *rank.Model {
-	l := &s.learned
-	l.mu.Lock()
-	defer l.mu.Unlock()
+// ranker is the library's learned ranker for a scope (kb.RankLibrary, kb.RankDocument), if it has one that fits
+// the features; nil otherwise.
+func (s *Searcher) ranker(ctx context.Context, scope string) *rank.Model {
+	s.rankMu.Lock()
+	defer s.rankMu.Unlock()
+	if s.rankers == nil {
+		s.rankers = map[string]*learned{}
+	}
+	l := s.rankers[scope]
+	if l == nil {
+		l = &learned{}
+		s.rankers[scope] = l
+	}
 	if time.Since(l.checked) < rankerRecheck {
 		return l.model
 	}
 	l.checked = time.Now()
-	b, saved, err := s.kb.Search.Ranker(ctx)
+	b, saved, err := s.kb.Search.Ranker(ctx, scope)
 	if err != nil || len(b) == 0 {
 		l.model = nil // none stored (or unreadable): the hand-set weights
 		return nil
@@ -130,11 +130,11 @@ func (s *Searcher) ranker(ctx context.Context) *rank.Model {
 	return m
 }
 
-// ForgetRanker makes the next search read the stored ranker again (after training one in this process).
+// ForgetRanker makes the next search read the stored rankers again (after training in this process).
 func (s *Searcher) ForgetRanker() {
-	s.learned.mu.Lock()
-	s.learned.checked = time.Time{}
-	s.learned.mu.Unlock()
+	s.rankMu.Lock()
+	s.rankers = nil
+	s.rankMu.Unlock()
 }
 
 // rerankLearned orders the candidates by the learned ranker's score, ties by the hand-set fusion.
@@ -147,5 +147,3 @@ func rerankLearned(m *rank.Model, fused []fusedUnit, k int, topBM25 float64) {
 		return cmp.Or(cmp.Compare(score[b.id], score[a.id]), cmp.Compare(b.score, a.score), cmp.Compare(a.id, b.id))
 	})
 }
-
-var _ = fmt.Sprintf

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"proofglass/backend/kb"
 	"proofglass/backend/rank"
 )
 
@@ -29,7 +30,7 @@ func BenchmarkLearnedRanker(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := k.Search.SaveRanker(ctx, enc, "{}", time.Now()); err != nil {
+	if err := k.Search.SaveRanker(ctx, kb.RankLibrary, enc, "{}", time.Now()); err != nil {
 		b.Fatal(err)
 	}
 	s := New(k, Options{IndexDir: filepath.Join(dir, "index"), RecheckEvery: time.Second, Lexical: true})

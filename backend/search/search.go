@@ -205,7 +205,8 @@ type Searcher struct {
 
 	names    nameCache // documents' name stems (docname.go)
 	orgCache orgCache  // the library's organisations (facetsignal.go)
-	learned  learned   // the library's learned ranker (features.go)
+	rankMu   sync.Mutex
+	rankers  map[string]*learned // the library's learned rankers by scope (features.go)
 }
 
 // New returns a Searcher over k.
@@ -328,10 +329,14 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	defer st.turn.give()
 	turn, fused, terms := st.turn, st.fused, st.terms
-	// The learned ranker was trained on searches of the whole library; a search of chosen documents (every page of
-	// one document shares its document-level signals) keeps the hand-set fusion.
-	if !q.NoLearned && len(q.DocumentIDs) == 0 {
-		if m := s.ranker(ctx); m != nil {
+	// A search of chosen documents has its own ranker: there every page of a document shares its document-level
+	// signals, which the whole library's ranker weighs.
+	if !q.NoLearned {
+		scope := kb.RankLibrary
+		if len(q.DocumentIDs) > 0 {
+			scope = kb.RankDocument
+		}
+		if m := s.ranker(ctx, scope); m != nil {
 			rerankLearned(m, fused, q.RRFK, st.topBM25)
 			res.Ranker = "learned"
 		}

@@ -4,7 +4,7 @@ import { SearchQuality, type SearchApi } from './SearchQuality'
 
 const m = (hit1: number, hit5: number) => ({ questions: 40, hit1, hit5, hit10: 0.9, mrr: 0.7 })
 
-function report(trained: boolean, kept = ''): Report {
+function report(trained: boolean, kept = '', keptDocument = ''): Report {
   return {
     library: { hand_set: m(0.5, 0.8), learned: trained ? m(0.55, 0.875) : undefined },
     within_document: { hand_set: m(0.6, 0.9), learned: trained ? m(0.6, 0.9) : undefined },
@@ -22,7 +22,8 @@ function report(trained: boolean, kept = ''): Report {
     model_bytes: trained ? 900 : 0,
     trained,
     kept,
-    saved: trained && !kept ? '2026-12-07T13:00:00Z' : '0001-01-01T00:00:00Z',
+    kept_document: keptDocument,
+    saved: trained && !(kept && keptDocument) ? '2026-12-07T13:00:00Z' : '0001-01-01T00:00:00Z',
   } as Report
 }
 
@@ -60,10 +61,11 @@ describe('SearchQuality', () => {
   })
 
   it('says so when a trained ranker did worse and was not saved', async () => {
-    const f = fakeApi(null, report(true, 'hand-set weights: …'))
+    const f = fakeApi(null, report(true, 'hand-set weights: …', 'hand-set weights: …'))
     render(<SearchQuality api={f.api} />)
     fireEvent.click(await screen.findByRole('button', { name: 'Train a ranker' }))
-    expect(await screen.findByText(/not saved/)).toBeTruthy()
+    expect(await screen.findByText(/Whole library: trained, but not saved/)).toBeTruthy()
+    expect(screen.getByText(/Within chosen documents: trained, but not saved/)).toBeTruthy()
     expect(screen.queryByText(/Learned ranker saved/)).toBeNull()
   })
 })

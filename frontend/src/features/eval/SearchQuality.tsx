@@ -68,7 +68,7 @@ export function SearchQuality({ api = evalApi }: Props) {
       .then(
         (r) => {
           setReport(r)
-          if (r?.trained && !r.kept) setStored(true)
+          if (r?.trained && (!r.kept || !r.kept_document)) setStored(true)
         },
         (e: unknown) => setError(String(e)),
       )
@@ -109,6 +109,7 @@ export function SearchQuality({ api = evalApi }: Props) {
       {!stored && !report && <p className="muted">{t('eval.noRanker')}</p>}
       {stored && report?.saved && <p>{t('eval.saved', { when: new Date(report.saved).toLocaleString() })}</p>}
       {report?.kept && <p>{t('eval.kept')}</p>}
+      {report?.kept_document && <p>{t('eval.keptDocument')}</p>}
       {report && (
         <>
           <p className="muted">

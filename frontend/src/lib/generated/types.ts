@@ -752,6 +752,10 @@ export interface Report {
   trained: boolean
   /** Kept says why a trained ranker was not saved (searches keep the ranker they had); "" when it was. */
   kept?: string
+  /** KeptDocument is the same for the ranker of searches within chosen documents. */
+  kept_document?: string
+  /** L2 is how strongly the trained weights were held to the hand-set ones, chosen on the training documents alone. */
+  l2?: number
   saved: string
   weights?: Record<string, number>
 }
