@@ -4,9 +4,10 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
+
+	"proofglass/backend/wordlines"
 )
 
 // A page's words laid out as a table reads them: lines by baseline, the row label left of a cell, the column header
@@ -91,34 +92,17 @@ func (m *mention) readings(c Claim) Claim {
 	return m.Claim
 }
 
-// lines groups the page's words by baseline, each line left to right; words without boxes are on no line.
+// layoutLines groups the page's words into lines (backend/wordlines); words without boxes are on no line.
 func (p *Page) layoutLines() {
+	p.lines = wordlines.Lines(p.Words)
 	p.line = make([]int32, len(p.Words))
-	idx := make([]int, 0, len(p.Words))
-	for i, w := range p.Words {
+	for i := range p.line {
 		p.line[i] = -1
-		if w.Y1 > w.Y0 && w.X1 > w.X0 {
-			idx = append(idx, i)
-		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		wa, wb := p.Words[idx[a]], p.Words[idx[b]]
-		return wa.Y0+wa.Y1 < wb.Y0+wb.Y1
-	})
-	var y0, y1 float64
-	for _, i := range idx {
-		w := p.Words[i]
-		cy := (w.Y0 + w.Y1) / 2
-		if len(p.lines) == 0 || cy > y1 || cy < y0 {
-			p.lines = append(p.lines, nil)
-			y0, y1 = w.Y0, w.Y1
+	for n, l := range p.lines {
+		for _, i := range l {
+			p.line[i] = int32(n)
 		}
-		n := len(p.lines) - 1
-		p.lines[n] = append(p.lines[n], i)
-		p.line[i] = int32(n)
-	}
-	for _, l := range p.lines {
-		sort.Slice(l, func(a, b int) bool { return p.Words[l[a]].X0 < p.Words[l[b]].X0 })
 	}
 }
 
@@ -337,10 +321,7 @@ func (p *Page) cellName(m *mention) string {
 
 // wideGap reports whether words a and b of a line, left to right, stand further apart than a word is high: the gap
 // between a table's cells.
-func (p *Page) wideGap(a, b int) bool {
-	wa, wb := p.Words[a], p.Words[b]
-	return wb.X0-wa.X1 > 1.5*(wb.Y1-wb.Y0)
-}
+func (p *Page) wideGap(a, b int) bool { return wordlines.WideGap(p.Words[a], p.Words[b]) }
 
 // labelNamed is the share of m's row label (its first cell) the answer names; 0 where it has none.
 func (p *Page) labelNamed(m *mention, a answerSide) float64 {

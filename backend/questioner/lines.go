@@ -1,11 +1,11 @@
 package questioner
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"proofglass/backend/kb"
+	"proofglass/backend/wordlines"
 )
 
 // line is a run of a page's words on one baseline, left to right.
@@ -28,47 +28,27 @@ func (s segment) text() string {
 	return joinWords(parts)
 }
 
-// pageLines groups word boxes into lines by their vertical centre: a word joins the line above when its centre is
-// within half its height of that line's.
+// pageLines groups word boxes into lines (backend/wordlines), left to right, without the words of no text.
 func pageLines(words []kb.Word) []line {
-	ws := slices.Clone(words)
-	slices.SortStableFunc(ws, func(a, b kb.Word) int {
-		return cmpFloat(a.Y0+a.Y1, b.Y0+b.Y1)
-	})
 	var out []line
-	for _, w := range ws {
-		if w.X1 <= w.X0 || w.Y1 <= w.Y0 || strings.TrimSpace(w.Text) == "" {
-			continue
+	for _, l := range wordlines.Lines(words) {
+		var ln line
+		for _, i := range l {
+			if strings.TrimSpace(words[i].Text) != "" {
+				ln.words = append(ln.words, words[i])
+			}
 		}
-		cy := (w.Y0 + w.Y1) / 2
-		if n := len(out); n > 0 && cy-out[n-1].y < (w.Y1-w.Y0)*0.5 {
-			out[n-1].words = append(out[n-1].words, w)
-			continue
+		if len(ln.words) > 0 {
+			w := ln.words[0]
+			ln.y = (w.Y0 + w.Y1) / 2
+			out = append(out, ln)
 		}
-		out = append(out, line{words: []kb.Word{w}, y: cy})
-	}
-	for _, l := range out {
-		slices.SortStableFunc(l.words, func(a, b kb.Word) int { return cmpFloat(a.X0, b.X0) })
 	}
 	return out
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// wideGap is the gap that parts a table's cells: more than 1.5 word heights, wider than any space between the
-// words of a justified line.
-func wideGap(a, b kb.Word) bool {
-	h := min(a.Y1-a.Y0, b.Y1-b.Y0)
-	return b.X0-a.X1 > 1.5*h
-}
+// wideGap is the gap that parts a table's cells (wordlines.WideGap).
+func wideGap(a, b kb.Word) bool { return wordlines.WideGap(a, b) }
 
 // segments splits a line at its wide gaps.
 func (l line) segments() []segment {
