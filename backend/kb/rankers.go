@@ -20,30 +20,30 @@ const (
 // Ranker returns the stored ranker model of a scope and when it was saved; no model (nil) when none is stored.
 func (k *Search) Ranker(ctx context.Context, scope string) ([]byte, time.Time, error) {
 	var b []byte
-	var saved int64
-	err := k.db.QueryRowContext(ctx, `SELECT model, saved FROM rankers WHERE scope = ?`, scope).Scan(&b, &saved)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, time.Time{}, nil
-	}
-	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("read ranker: %w", err)
-	}
-	return b, time.UnixMilli(saved), nil
+	saved, err := k.rankerRow(ctx, "read ranker", &b, `SELECT model, saved FROM rankers WHERE scope = ?`, scope)
+	return b, saved, err
 }
 
 // RankerReport returns the report of the last training that saved a ranker ("" and the zero time when none is
 // stored).
 func (k *Search) RankerReport(ctx context.Context) (string, time.Time, error) {
 	var r string
+	saved, err := k.rankerRow(ctx, "read ranker report", &r, `SELECT report, saved FROM rankers ORDER BY saved DESC LIMIT 1`)
+	return r, saved, err
+}
+
+// rankerRow reads one column of a rankers row into dest, with its saved time; a missing row leaves dest as it is
+// and gives the zero time, without an error.
+func (k *Search) rankerRow(ctx context.Context, what string, dest any, query string, args ...any) (time.Time, error) {
 	var saved int64
-	err := k.db.QueryRowContext(ctx, `SELECT report, saved FROM rankers ORDER BY saved DESC LIMIT 1`).Scan(&r, &saved)
+	err := k.db.QueryRowContext(ctx, query, args...).Scan(dest, &saved)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", time.Time{}, nil
+		return time.Time{}, nil
 	}
 	if err != nil {
-		return "", time.Time{}, fmt.Errorf("read ranker report: %w", err)
+		return time.Time{}, fmt.Errorf("%s: %w", what, err)
 	}
-	return r, time.UnixMilli(saved), nil
+	return time.UnixMilli(saved), nil
 }
 
 // SaveRanker stores a scope's ranker model with the report of its evaluation, replacing the scope's other one.
