@@ -1,5 +1,6 @@
 // Package rank is the learned ranker: a linear model over the signals the searcher computes for each candidate page,
-// trained pairwise on questions whose answering page is known.
+// trained pairwise on questions whose answering page is known, optionally with gradient-boosted regression trees on
+// top of it for what a linear score cannot order.
 package rank
 
 import (
@@ -11,8 +12,9 @@ import (
 	"time"
 )
 
-// Model scores a candidate from its features: w · (x − mean) / std. It is small (one weight a feature) and is stored
-// with the library as JSON.
+// Model scores a candidate from its features: w · (x − mean) / std, plus the outputs of its trees (if any) on the same
+// standardised features. It is small (one weight a feature, a few dozen small trees) and is stored with the library as
+// JSON.
 type Model struct {
 	// Version names the feature set the model was trained on; a searcher whose features differ ignores the model.
 	Version  string    `json:"version"`
@@ -24,6 +26,8 @@ type Model struct {
 	Trained   time.Time `json:"trained"`
 	Questions int       `json:"questions"`
 	Pages     int       `json:"pages"`
+	// Trees are boosted on top of the linear score (see Boost); a model without them is the linear model alone.
+	Trees []Tree `json:"trees,omitempty"`
 }
 
 // Score is the model's score of a candidate's features (higher is better).
@@ -34,10 +38,13 @@ func (m *Model) Score(x []float64) float64 {
 			s += w * (x[i] - m.Mean[i]) / m.Std[i]
 		}
 	}
+	for i := range m.Trees {
+		s += m.Trees[i].eval(x, m.Mean, m.Std)
+	}
 	return s
 }
 
-// Weights are the model's weights per unit of each raw feature, by feature name.
+// Weights are the linear part's weights per unit of each raw feature, by feature name.
 func (m *Model) Weights() map[string]float64 {
 	out := make(map[string]float64, len(m.W))
 	for i, f := range m.Features {
@@ -46,9 +53,19 @@ func (m *Model) Weights() map[string]float64 {
 	return out
 }
 
-// Fits reports whether the model was trained on this feature set.
+// Fits reports whether the model was trained on this feature set (its trees split only on those features).
 func (m *Model) Fits(version string, n int) bool {
-	return m != nil && m.Version == version && len(m.W) == n && len(m.Mean) == n && len(m.Std) == n
+	if m == nil || m.Version != version || len(m.W) != n || len(m.Mean) != n || len(m.Std) != n {
+		return false
+	}
+	for _, t := range m.Trees {
+		for _, f := range t.Feature {
+			if f < 0 || f >= n {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Encode is the model as stored.
@@ -60,16 +77,30 @@ func Decode(b []byte) (*Model, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("decode ranker: %w", err)
 	}
-	n := len(m.W)
-	if n == 0 || len(m.Mean) != n || len(m.Std) != n || len(m.Features) != n {
-		return nil, fmt.Errorf("decode ranker: %d weights, %d means, %d scales, %d feature names", n, len(m.Mean), len(m.Std), len(m.Features))
-	}
-	for i := range n {
-		if m.Std[i] <= 0 || math.IsNaN(m.W[i]) || math.IsInf(m.W[i], 0) {
-			return nil, fmt.Errorf("decode ranker: feature %s has scale %g and weight %g", m.Features[i], m.Std[i], m.W[i])
-		}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("decode ranker: %w", err)
 	}
 	return &m, nil
+}
+
+// check is whether a model is whole: as many weights, means, scales and names, usable scales and weights, and trees
+// that Score can walk safely.
+func (m *Model) check() error {
+	n := len(m.W)
+	if n == 0 || len(m.Mean) != n || len(m.Std) != n || len(m.Features) != n {
+		return fmt.Errorf("%d weights, %d means, %d scales, %d feature names", n, len(m.Mean), len(m.Std), len(m.Features))
+	}
+	for i := range n {
+		if !(m.Std[i] > 0) || !finite(m.W[i]) || !finite(m.Mean[i]) || math.IsInf(m.Std[i], 0) {
+			return fmt.Errorf("feature %s has mean %g, scale %g and weight %g", m.Features[i], m.Mean[i], m.Std[i], m.W[i])
+		}
+	}
+	for i := range m.Trees {
+		if err := m.Trees[i].check(n); err != nil {
+			return fmt.Errorf("tree %d: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // Group is one training question: its candidates' features, and which of them answer it.
@@ -219,5 +250,7 @@ func dot(a, b []float64) float64 {
 	}
 	return s
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
