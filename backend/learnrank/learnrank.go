@@ -32,7 +32,13 @@ type Options struct {
 	// Train trains a ranker on the other documents' questions and saves it with the library; without it the
 	// report measures the hand-set ranker and the stored one, if any.
 	Train bool
-	Log   *slog.Logger
+	// Visual, when set, also has a vision model write questions from page images (VisPlay's questioner): a
+	// training document's question is kept only where today's ranking does not put its page first, and a held-out
+	// document's are all measured, as the kind "vision".
+	Visual *questioner.Visual
+	// VisualPages is how many pages of each document the vision model is shown (default 2).
+	VisualPages int
+	Log         *slog.Logger
 }
 
 // Metrics are retrieval figures over a set of questions: the share whose page is first, in the top 5 and top 10, and
@@ -75,7 +81,13 @@ type Report struct {
 	// KeptDocument is the same for the ranker of searches within chosen documents.
 	KeptDocument string `json:"kept_document,omitempty"`
 	// L2 is how strongly the trained weights were held to the hand-set ones, chosen on the training documents alone.
-	L2      float64            `json:"l2,omitempty"`
+	L2 float64 `json:"l2,omitempty"`
+	// Choice and ChoiceDocument say how each ranker's form was chosen on the training documents: linear, or
+	// boosted trees on top, and the cross-validated MRR of each.
+	Choice         ModelChoice `json:"choice"`
+	ChoiceDocument ModelChoice `json:"choice_document"`
+	// Visual is what the vision model's questions gave; nil when none was asked.
+	Visual  *VisualReport      `json:"visual,omitempty"`
 	Saved   time.Time          `json:"saved"`
 	Weights map[string]float64 `json:"weights,omitempty"`
 }
@@ -110,13 +122,19 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 	rep := &Report{Documents: len(docs), ByDocument: map[string]Pair{}, ByQuestionKind: map[string]Pair{}, ByDocumentKind: map[string]Pair{}}
 	var train, held []asked
 	perDoc := max(2, o.Questions/len(docs))
+	// The ranking searches use now: a vision model's training questions are kept where it gets them wrong.
+	current := stored(ctx, k, kb.RankLibrary)
+	if o.Visual != nil {
+		rep.Visual = &VisualReport{Rejected: map[string]int{}}
+	}
 	for _, d := range docs {
 		isHeld := heldOut(d.ID, o.Seed, o.Held)
-		qs, pages, kind, err := questionsOf(ctx, k, d, perDoc, o.Seed)
+		pages, kind, err := pagesOf(ctx, k, d)
 		if err != nil {
 			return nil, err
 		}
-		rep.Pages += pages
+		qs := questioner.Generate(pages, questioner.Options{Seed: o.Seed ^ uint64(d.ID), PerPage: 2, Max: perDoc})
+		rep.Pages += len(pages)
 		if isHeld {
 			rep.HeldDocuments++
 		} else {
@@ -133,6 +151,17 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 				train = append(train, a)
 			}
 		}
+		if o.Visual != nil {
+			vs, err := visualQuestions(ctx, k, s, pages, d, kind, isHeld, current, o, rep.Visual)
+			if err != nil {
+				return nil, err
+			}
+			if isHeld {
+				held = append(held, vs...)
+			} else {
+				train = append(train, vs...)
+			}
+		}
 	}
 	rep.TrainQuestions, rep.HeldQuestions = len(train), len(held)
 	rep.QuestionSeconds = time.Since(start).Seconds()
@@ -144,22 +173,20 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 	for _, sc := range []*scope{&lib, &doc} {
 		if o.Train {
 			t0 := time.Now()
-			m, l2, err := fit(train, o.Seed, sc.pick)
+			m, c, err := fit(train, o.Seed, sc.pick)
 			if err != nil {
 				return nil, fmt.Errorf("teach ranker: %w", err)
 			}
 			m.Questions, m.Pages = len(train), rep.Pages
-			sc.model, sc.l2 = m, l2
+			sc.model, sc.choice = m, c
 			rep.TrainSeconds += time.Since(t0).Seconds()
 			rep.Trained = true
-		} else if b, _, err := k.Search.Ranker(ctx, sc.name); err == nil && len(b) > 0 {
-			if m, err := rank.Decode(b); err == nil && m.Fits(search.FeatureVersion, len(search.FeatureNames)) {
-				sc.model = m
-			}
+		} else {
+			sc.model = stored(ctx, k, sc.name)
 		}
 	}
 	measure(rep, held, lib.model, doc.model)
-	rep.L2 = lib.l2
+	rep.L2, rep.Choice, rep.ChoiceDocument = lib.choice.L2, lib.choice, doc.choice
 	if lib.model != nil {
 		rep.Weights = lib.model.Weights()
 	}
@@ -167,7 +194,14 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 		return rep, nil
 	}
 	var keep []*scope
-	if why := worse(rep.Library, "over the whole library"); why != "" {
+	why := worse(rep.Library, "over the whole library")
+	if why == "" {
+		why = worseKind(rep.ByQuestionKind, "question")
+	}
+	if why == "" {
+		why = worseKind(rep.ByDocumentKind, "document")
+	}
+	if why != "" {
 		rep.Kept = "hand-set weights: the learned ranker " + why + " on the held-out questions"
 	} else {
 		keep = append(keep, &lib)
@@ -183,12 +217,25 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 	return rep, nil
 }
 
+// stored is the library's saved ranker of a scope, or nil when it has none that fits today's features.
+func stored(ctx context.Context, k *kb.KB, name string) *rank.Model {
+	b, _, err := k.Search.Ranker(ctx, name)
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	m, err := rank.Decode(b)
+	if err != nil || !m.Fits(search.FeatureVersion, len(search.FeatureNames)) {
+		return nil
+	}
+	return m
+}
+
 // scope is one of the two rankers a library learns: its name, the candidates it ranks, and the model.
 type scope struct {
-	name  string
-	pick  func(asked) []search.Candidate
-	model *rank.Model
-	l2    float64
+	name   string
+	pick   func(asked) []search.Candidate
+	model  *rank.Model
+	choice ModelChoice
 }
 
 func libraryCands(a asked) []search.Candidate  { return a.cands }
@@ -207,6 +254,31 @@ func worse(p Pair, where string) string {
 	}
 	if l.MRR < h.MRR-slack {
 		return fmt.Sprintf("ranked pages lower %s (MRR %.3f against %.3f)", where, l.MRR, h.MRR)
+	}
+	return ""
+}
+
+// minKindQuestions is how many held-out questions a kind needs before the gate judges it alone: fewer are noise.
+const minKindQuestions = 20
+
+// worseKind says which kind of question (or document) the learned ranker did clearly worse on over the whole
+// library: hit@5 lower by more than two of its questions' worth. A ranker that gains on the whole by losing one kind
+// of source is not kept.
+func worseKind(byKind map[string]Pair, what string) string {
+	keys := make([]string, 0, len(byKind))
+	for k := range byKind {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		p := byKind[k]
+		h, l := p.HandSet, p.Learned
+		if l == nil || h.Questions < minKindQuestions {
+			continue
+		}
+		if l.Hit5 < h.Hit5-2/float64(h.Questions) {
+			return fmt.Sprintf("found fewer pages in the top 5 for the %s kind %q (%.3f against %.3f)", what, k, l.Hit5, h.Hit5)
+		}
 	}
 	return ""
 }
@@ -259,16 +331,16 @@ func heldOut(doc int64, seed uint64, share float64) bool {
 	return float64(h.Sum64()%10000)/10000 < share
 }
 
-// questionsOf writes up to n questions from a document's pages; it also returns its page count and its kind (its
-// kind facet, "annual report", else its file type).
-func questionsOf(ctx context.Context, k *kb.KB, d kb.Document, n int, seed uint64) ([]questioner.Question, int, string, error) {
+// pagesOf are a document's pages as the questioners read them, and its kind (its kind facet, "annual report", else
+// its file type).
+func pagesOf(ctx context.Context, k *kb.KB, d kb.Document) ([]questioner.Page, string, error) {
 	units, err := k.Content.Units(ctx, d.ID)
 	if err != nil {
-		return nil, 0, "", fmt.Errorf("teach ranker: pages of %s: %w", d.Name, err)
+		return nil, "", fmt.Errorf("teach ranker: pages of %s: %w", d.Name, err)
 	}
 	fs, err := k.Facets.DocumentFacets(ctx, []int64{d.ID})
 	if err != nil {
-		return nil, 0, "", fmt.Errorf("teach ranker: facets of %s: %w", d.Name, err)
+		return nil, "", fmt.Errorf("teach ranker: facets of %s: %w", d.Name, err)
 	}
 	facets := map[string]string{}
 	for _, f := range fs[d.ID] {
@@ -284,7 +356,7 @@ func questionsOf(ctx context.Context, k *kb.KB, d kb.Document, n int, seed uint6
 	if kind == "" {
 		kind = strings.TrimPrefix(strings.ToLower(filepath.Ext(d.Name)), ".")
 	}
-	return questioner.Generate(pages, questioner.Options{Seed: seed ^ uint64(d.ID), PerPage: 2, Max: n}), len(units), kind, nil
+	return pages, kind, nil
 }
 
 // ask runs a question's first stage over the library and within its document.
@@ -308,10 +380,23 @@ func ask(ctx context.Context, k *kb.KB, s *search.Searcher, q questioner.Questio
 // l2s are the strengths the trained weights may be held to the hand-set ones with.
 var l2s = []float64{0.01, 0.05, 0.2, 1}
 
-// fit trains the ranker on the training questions, choosing how strongly to hold it to the hand-set weights by
-// training on half the training documents and measuring MRR on the other half (and back): the held-out documents
-// play no part in the choice.
-func fit(train []asked, seed uint64, pick func(asked) []search.Candidate) (*rank.Model, float64, error) {
+// boostRounds is how many trees a boosted ranker adds to the linear one: fewer than rank's default, since on noisy,
+// nearly linear signals more trees fit the noise.
+const boostRounds = 25
+
+// ModelChoice is how fit chose the ranker: the L2 strength, whether trees were added, and the MRR of each form of
+// ranker on the other half of the training documents (the sum over the two halves, halved).
+type ModelChoice struct {
+	L2      float64 `json:"l2"`
+	Boosted bool    `json:"boosted"`
+	Linear  float64 `json:"cross_mrr_linear"`
+	Trees   float64 `json:"cross_mrr_boosted"`
+}
+
+// fit trains the ranker on the training questions. It chooses how strongly to hold the weights to the hand-set ones,
+// and whether boosted trees on top of them do better, by training on half the training documents and measuring MRR
+// on the other half (and back): the held-out documents play no part in the choice.
+func fit(train []asked, seed uint64, pick func(asked) []search.Candidate) (*rank.Model, ModelChoice, error) {
 	init := search.HandWeights(search.DefaultWeights, search.DefaultStructure)
 	var folds [2][]asked
 	for _, a := range train {
@@ -321,29 +406,50 @@ func fit(train []asked, seed uint64, pick func(asked) []search.Candidate) (*rank
 		}
 		folds[f] = append(folds[f], a)
 	}
-	best, bestMRR := l2s[1], -1.0
+	linear := func(as []asked, l2 float64) (*rank.Model, error) {
+		return rank.Train(groups(as, pick), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: l2, Seed: seed})
+	}
+	boosted := func(as []asked, l2 float64) (*rank.Model, error) {
+		m, err := linear(as, l2)
+		if err != nil {
+			return nil, err
+		}
+		return rank.Boost(groups(as, pick), m, rank.BoostOptions{Rounds: boostRounds})
+	}
+	// crossMRR is the mean over the two halves of the MRR on one half of a ranker trained on the other; -1 when a
+	// half cannot train one.
+	crossMRR := func(train func([]asked, float64) (*rank.Model, error), l2 float64) float64 {
+		sum := 0.0
+		for f := range 2 {
+			m, err := train(folds[f], l2)
+			if err != nil {
+				return -1
+			}
+			var t tally
+			for _, a := range folds[1-f] {
+				t.add(rankOf(pick(a), a, m))
+			}
+			sum += t.metrics().MRR
+		}
+		return sum / 2
+	}
+	c := ModelChoice{L2: l2s[1], Linear: -1, Trees: -1}
 	if len(folds[0]) > 0 && len(folds[1]) > 0 {
 		for _, l2 := range l2s {
-			sum := 0.0
-			for f := range 2 {
-				m, err := rank.Train(groups(folds[f], pick), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: l2, Seed: seed})
-				if err != nil {
-					sum = -1
-					break
-				}
-				var t tally
-				for _, a := range folds[1-f] {
-					t.add(rankOf(pick(a), a, m))
-				}
-				sum += t.metrics().MRR
-			}
-			if sum > bestMRR {
-				best, bestMRR = l2, sum
+			if mrr := crossMRR(linear, l2); mrr > c.Linear {
+				c.L2, c.Linear = l2, mrr
 			}
 		}
+		c.Trees = crossMRR(boosted, c.L2)
+		// Trees must earn their place: half a question's worth in a hundred of MRR, not a rounding's.
+		c.Boosted = c.Linear >= 0 && c.Trees > c.Linear+0.005
 	}
-	m, err := rank.Train(groups(train, pick), search.FeatureNames, search.FeatureVersion, rank.Options{Init: init, L2: best, Seed: seed})
-	return m, best, err
+	train1 := linear
+	if c.Boosted {
+		train1 = boosted
+	}
+	m, err := train1(train, c.L2)
+	return m, c, err
 }
 
 // sameText are the candidates other than the question's page whose text is the page's, word for word.

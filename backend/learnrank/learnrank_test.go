@@ -2,15 +2,22 @@ package learnrank
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"proofglass/backend/fixture"
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
+	"proofglass/backend/model"
+	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
+	"proofglass/backend/questioner"
 	"proofglass/backend/search"
 )
 
@@ -142,4 +149,97 @@ func TestWorseRankerIsNotSaved(t *testing.T) {
 	if why := worse(p, "here"); !strings.Contains(why, "MRR") {
 		t.Errorf("lower MRR: %q", why)
 	}
+}
+
+// A ranker that gains over the whole library by losing one kind of question is not saved; a kind with too few
+// questions to tell is not judged alone.
+func TestRankerWorseOnOneKindIsNotSaved(t *testing.T) {
+	byKind := map[string]Pair{
+		"caption":    {HandSet: Metrics{Questions: 40, Hit5: 0.8}, Learned: &Metrics{Questions: 40, Hit5: 0.9}},
+		"table-cell": {HandSet: Metrics{Questions: 40, Hit5: 0.75}, Learned: &Metrics{Questions: 40, Hit5: 0.65}},
+		"heading":    {HandSet: Metrics{Questions: 5, Hit5: 1}, Learned: &Metrics{Questions: 5, Hit5: 0.4}},
+	}
+	if why := worseKind(byKind, "question"); !strings.Contains(why, `"table-cell"`) {
+		t.Errorf("worseKind: %q, want the table-cell kind named", why)
+	}
+	byKind["table-cell"] = Pair{HandSet: Metrics{Questions: 40, Hit5: 0.75}, Learned: &Metrics{Questions: 40, Hit5: 0.725}}
+	if why := worseKind(byKind, "question"); why != "" {
+		t.Errorf("one question's worth lower, and a kind of 5 questions: %q, want none", why)
+	}
+}
+
+// promptPage reads the page number and document name the vision prompt names.
+var promptPage = regexp.MustCompile(`page (\d+) of the document "([^"]+)"`)
+
+// TestVisionQuestionsTrainWhereTheRankingMisses replays a vision model that, for the page it is shown, writes one
+// question naming the page's rarest words, one naming its commonest, and a line of noise: the noise is set aside,
+// a training document's question is kept only where the hand-set ranking does not put its page first, and a held-out
+// document's are measured as their own kind.
+func TestVisionQuestionsTrainWhereTheRankingMisses(t *testing.T) {
+	k, s := library(t)
+	ctx := context.Background()
+	texts := map[string]string{}
+	docs, err := documents(ctx, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		us, err := k.Content.Units(ctx, d.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range us {
+			texts[d.Name+"/"+strconv.Itoa(u.Ordinal)] = u.Text
+		}
+	}
+	chat := modeltest.Func(func(req model.Request) (string, error) {
+		m := promptPage.FindStringSubmatch(req.Messages[0].Text())
+		if m == nil || req.Messages[0].Parts[0].Image == nil {
+			return "", fmt.Errorf("no page image or page named in %q", req.Messages[0].Text())
+		}
+		ws := wordsByLength(texts[m[2]+"/"+m[1]])
+		if len(ws) < 4 {
+			return "noise", nil
+		}
+		return fmt.Sprintf("w25927 w25927\n1. What does the report say about %s and %s?\n2. Where is %s compared with %s?",
+			ws[0], ws[1], ws[len(ws)-1], ws[len(ws)-2]), nil
+	})
+	v := &questioner.Visual{Chat: chat, Model: "vlm", PerPage: 2,
+		Image: func(context.Context, int64) (*model.Image, error) { return &model.Image{Data: []byte{1}, MIME: "image/png"}, nil }}
+	rep, err := Run(ctx, k, s, Options{Questions: 60, Seed: 3, Visual: v, VisualPages: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.WriteTable(&b)
+	t.Logf("\n%s", b.String())
+	vr := rep.Visual
+	if vr == nil || vr.Pages == 0 || vr.Pages > 2*rep.Documents || len(chat.Requests()) != vr.Pages {
+		t.Fatalf("vision report %+v after %d model calls over %d documents", vr, len(chat.Requests()), rep.Documents)
+	}
+	if vr.Written == 0 || vr.Kept+vr.Easy+vr.Unfound+vr.Held != vr.Written || vr.Rejected["not a question"] < vr.Pages {
+		t.Errorf("vision report %+v: every written question is kept, easy, unfound or held; each page's noise set aside", vr)
+	}
+	if vr.Easy == 0 {
+		t.Errorf("no vision question was ranked first already: %+v", vr)
+	}
+	if got := rep.ByQuestionKind["vision"].HandSet.Questions; got != vr.Held {
+		t.Errorf("%d vision questions measured, %d held out", got, vr.Held)
+	}
+}
+
+// wordsByLength are a text's distinct words of letters, longest first.
+func wordsByLength(text string) []string {
+	seen := map[string]bool{}
+	var ws []string
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		w = strings.Trim(w, ".,;:()[]\"'")
+		if len(w) < 4 || seen[w] || strings.IndexFunc(w, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			continue
+		}
+		seen[w] = true
+		ws = append(ws, w)
+	}
+	slices.SortStableFunc(ws, func(a, b string) int { return len(b) - len(a) })
+	return ws
 }

@@ -22,9 +22,43 @@ func (r *Report) WriteTable(w io.Writer) error {
 				fmt.Fprintf(&b, "- %s: saved with the library; those searches use it.\n", k.what)
 			}
 		}
+		for _, k := range []struct {
+			what string
+			c    ModelChoice
+		}{{"whole library", r.Choice}, {"within chosen documents", r.ChoiceDocument}} {
+			if k.c.Linear < 0 {
+				continue
+			}
+			form := "linear"
+			if k.c.Boosted {
+				form = "linear with boosted trees"
+			}
+			fmt.Fprintf(&b, "- %s: %s (on half the training documents, MRR of the other half: linear %.3f, with trees %.3f; L2 %.2g).\n",
+				k.what, form, k.c.Linear, k.c.Trees, k.c.L2)
+		}
 		if r.ModelBytes > 0 {
 			fmt.Fprintf(&b, "Saved models: %d bytes.\n", r.ModelBytes)
 		}
+	}
+	if v := r.Visual; v != nil {
+		fmt.Fprintf(&b, "Vision model: shown %d pages in %.1f s, wrote %d questions that name what the page says", v.Pages, v.Seconds, v.Written)
+		if len(v.Rejected) > 0 {
+			keys := make([]string, 0, len(v.Rejected))
+			for k := range v.Rejected {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			b.WriteString(" (set aside:")
+			for i, k := range keys {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, " %d %s", v.Rejected[k], k)
+			}
+			b.WriteString(")")
+		}
+		fmt.Fprintf(&b, "; of the training documents' questions %d were kept (today's ranking misses them), %d it already ranks first, %d found no page; %d held out.\n",
+			v.Kept, v.Easy, v.Unfound, v.Held)
 	}
 	b.WriteString("\n| held-out questions | n | ranker | hit@1 | hit@5 | hit@10 | MRR@10 |\n|---|---|---|---|---|---|---|\n")
 	row := func(name string, p Pair) {

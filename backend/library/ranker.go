@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"time"
 
 	"proofglass/backend/learnrank"
+	"proofglass/backend/model"
+	"proofglass/backend/questioner"
 )
 
 // TeachRanker writes questions from the library's own pages and measures its ranking on the questions of documents
@@ -44,4 +47,27 @@ func (l *Library) ForgetRanker(ctx context.Context) error {
 	}
 	l.Searcher.ForgetRanker()
 	return nil
+}
+
+// visualWidth is how wide a page is drawn for a vision model's questions: wide enough to read a table's figures,
+// small enough for a local model's image budget.
+const visualWidth = 1024
+
+// VisualQuestioner is a questioner that shows page images to the vision model of a provider profile ("" = the
+// agent default) and asks it for questions (modelName, or the profile's chat model).
+func (l *Library) VisualQuestioner(profile, modelName string) (*questioner.Visual, error) {
+	chat, _, name, err := l.Chat(profile, modelName)
+	if err != nil {
+		return nil, err
+	}
+	return &questioner.Visual{Chat: chat, Model: name, PerPage: 3,
+		// A little temperature gives questions of more kinds than greedy decoding's first thought.
+		Options: model.Options{Temperature: model.Float(0.7), MaxTokens: 256, Seed: model.Int(1)},
+		Image: func(ctx context.Context, unitID int64) (*model.Image, error) {
+			b, err := l.PageImage(ctx, unitID, visualWidth)
+			if err != nil {
+				return nil, err
+			}
+			return &model.Image{Data: b, MIME: http.DetectContentType(b)}, nil
+		}}, nil
 }
