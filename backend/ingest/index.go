@@ -34,6 +34,9 @@ func (in *Ingester) batchDone(ctx context.Context) {
 		in.log.Debug("ingest: optimize", "err", err)
 	}
 	in.refreshIndex(ctx, true)
+	if in.o.AfterBatch != nil && ctx.Err() == nil {
+		in.o.AfterBatch(ctx)
+	}
 }
 
 func (in *Ingester) refreshIndex(ctx context.Context, wait bool) {

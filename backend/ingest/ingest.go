@@ -91,6 +91,9 @@ type Options struct {
 	// Index is the search index ingestion keeps up to date (after documents and at the end of each batch), so no
 	// search has to build it: the library passes its searcher. nil: none is refreshed.
 	Index Refresher
+	// AfterBatch runs when a batch has been ingested and indexed (the library refreshes its learned ranker there
+	// when the library has grown). nil: nothing runs.
+	AfterBatch func(ctx context.Context)
 }
 
 // Refresher is a search index that catches up with the knowledge base (search.Searcher): ingest does not rank, it

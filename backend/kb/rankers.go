@@ -32,6 +32,13 @@ func (k *Search) RankerReport(ctx context.Context) (string, time.Time, error) {
 	return r, saved, err
 }
 
+// ScopeReport returns the report saved with a scope's ranker ("" when none is stored).
+func (k *Search) ScopeReport(ctx context.Context, scope string) (string, error) {
+	var r string
+	_, err := k.rankerRow(ctx, "read ranker report", &r, `SELECT report, saved FROM rankers WHERE scope = ?`, scope)
+	return r, err
+}
+
 // rankerRow reads one column of a rankers row into dest, with its saved time; a missing row leaves dest as it is
 // and gives the zero time, without an error.
 func (k *Search) rankerRow(ctx context.Context, what string, dest any, query string, args ...any) (time.Time, error) {

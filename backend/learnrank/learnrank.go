@@ -86,6 +86,11 @@ type Report struct {
 	// boosted trees on top, and the cross-validated MRR of each.
 	Choice         ModelChoice `json:"choice"`
 	ChoiceDocument ModelChoice `json:"choice_document"`
+	// Asked are the options the questions were written with: a refresh asks the same way.
+	Asked Asked `json:"asked"`
+	// CheckedPages is how many pages the library had when a refresh last trained a ranker it did not keep, so the
+	// next refresh waits for the library to grow again.
+	CheckedPages int `json:"checked_pages,omitempty"`
 	// Visual is what the vision model's questions gave; nil when none was asked.
 	Visual  *VisualReport      `json:"visual,omitempty"`
 	Saved   time.Time          `json:"saved"`
@@ -119,7 +124,8 @@ func Run(ctx context.Context, k *kb.KB, s *search.Searcher, o Options) (*Report,
 	if len(docs) < 2 {
 		return nil, fmt.Errorf("teach ranker: %d documents with text; at least two are needed to hold some out", len(docs))
 	}
-	rep := &Report{Documents: len(docs), ByDocument: map[string]Pair{}, ByQuestionKind: map[string]Pair{}, ByDocumentKind: map[string]Pair{}}
+	rep := &Report{Documents: len(docs), ByDocument: map[string]Pair{}, ByQuestionKind: map[string]Pair{}, ByDocumentKind: map[string]Pair{},
+		Asked: Asked{Collections: o.Collections, Questions: o.Questions, Held: o.Held, Seed: o.Seed}}
 	var train, held []asked
 	perDoc := max(2, o.Questions/len(docs))
 	// The ranking searches use now: a vision model's training questions are kept where it gets them wrong.

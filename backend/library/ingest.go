@@ -25,7 +25,7 @@ func (l *Library) Ingester(o IngestOptions) *ingest.Ingester {
 		l.ingesters = map[IngestOptions]*ingest.Ingester{}
 	}
 	in := ingest.New(l.KB, l.Config, ingest.Options{Workers: o.Workers, NoOCR: o.NoOCR, ImageOCR: o.ImageOCR,
-		Index: l.Searcher})
+		Index: l.Searcher, AfterBatch: l.refreshRankerAfterBatch})
 	l.ingesters[o] = in
 	return in
 }

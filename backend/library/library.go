@@ -45,6 +45,8 @@ type Library struct {
 
 	ingestMu  sync.Mutex
 	ingesters map[IngestOptions]*ingest.Ingester
+
+	refreshMu sync.Mutex // held while a refresh of the learned ranker trains
 }
 
 // Open loads the configuration of dataDir ("" = PROOFGLASS_DATA or the OS default) and opens its knowledge base.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -47,6 +48,59 @@ func (l *Library) ForgetRanker(ctx context.Context) error {
 	}
 	l.Searcher.ForgetRanker()
 	return nil
+}
+
+// RefreshRanker trains the library's learned ranker again when the library has grown or shrunk by a quarter since it
+// was trained, asking as that training did: the ranker follows the library without the user asking. It returns
+// the new report and why it ran; nil and "" when the library has no learned ranker, it is current, or a refresh is
+// already running. A refreshed ranker that does worse is not kept (the gate of TeachRanker), and the next refresh
+// then waits for the library to change by another quarter.
+func (l *Library) RefreshRanker(ctx context.Context) (*learnrank.Report, string, error) {
+	if !l.refreshMu.TryLock() {
+		return nil, "", nil
+	}
+	defer l.refreshMu.Unlock()
+	old, err := l.RankerReport(ctx)
+	if err != nil || old == nil {
+		return nil, "", err
+	}
+	pages, err := learnrank.Pages(ctx, l.KB, old.Asked.Collections)
+	if err != nil {
+		return nil, "", err
+	}
+	why := learnrank.Stale(old, pages)
+	if why == "" {
+		return nil, "", nil
+	}
+	o := old.Asked.Options()
+	o.Log = slog.Default()
+	rep, err := learnrank.Run(ctx, l.KB, l.Searcher, o)
+	if err != nil {
+		return nil, why, fmt.Errorf("refresh ranker (%s): %w", why, err)
+	}
+	if rep.Kept != "" && rep.KeptDocument != "" {
+		if err := learnrank.MarkChecked(ctx, l.KB, pages); err != nil {
+			return rep, why, err
+		}
+	}
+	return rep, why, nil
+}
+
+// refreshRankerAfterBatch refreshes the learned ranker after an ingest batch, logging what it did: a failure to
+// refresh never fails the ingest.
+func (l *Library) refreshRankerAfterBatch(ctx context.Context) {
+	rep, why, err := l.RefreshRanker(ctx)
+	switch {
+	case err != nil:
+		slog.Warn("learned ranker not refreshed; searches keep the one they had", "err", err)
+	case rep != nil:
+		kept := "kept"
+		if rep.Kept != "" {
+			kept = rep.Kept
+		}
+		slog.Info("learned ranker refreshed", "why", why, "pages", rep.Pages, "held_out_hit5", rep.Library.HandSet.Hit5,
+			"learned_hit5", rep.Library.Learned.Hit5, "whole_library", kept)
+	}
 }
 
 // visualWidth is how wide a page is drawn for a vision model's questions: wide enough to read a table's figures,
