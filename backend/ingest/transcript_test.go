@@ -17,6 +17,7 @@ import (
 // A scripted Whisper endpoint (no speech model runs here): the settings turn transcription on, and each clip's
 // transcript lands in its unit's text, where search finds it.
 func TestVideoTranscriptsFromConfiguredEndpoint(t *testing.T) {
+	needTool(t, "ffprobe", "ffmpeg")
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/audio/transcriptions" || r.ParseMultipartForm(8<<20) != nil || r.FormValue("model") != "whisper-test" {

@@ -205,7 +205,9 @@ func TestVisionQuestionsTrainWhereTheRankingMisses(t *testing.T) {
 			ws[0], ws[1], ws[len(ws)-1], ws[len(ws)-2]), nil
 	})
 	v := &questioner.Visual{Chat: chat, Model: "vlm", PerPage: 2,
-		Image: func(context.Context, int64) (*model.Image, error) { return &model.Image{Data: []byte{1}, MIME: "image/png"}, nil }}
+		Image: func(context.Context, int64) (*model.Image, error) {
+			return &model.Image{Data: []byte{1}, MIME: "image/png"}, nil
+		}}
 	rep, err := Run(ctx, k, s, Options{Questions: 60, Seed: 3, Visual: v, VisualPages: 2})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,9 @@ import (
 )
 
 func TestLines(t *testing.T) {
-	w := func(s string, x, y float64) kb.Word { return kb.Word{Text: s, X0: x, Y0: y, X1: x + 5*float64(len(s)), Y1: y + 10} }
+	w := func(s string, x, y float64) kb.Word {
+		return kb.Word{Text: s, X0: x, Y0: y, X1: x + 5*float64(len(s)), Y1: y + 10}
+	}
 	words := []kb.Word{
 		w("1,084", 330, 101), // a cell a point lower than its label: the same line
 		w("Net", 60, 100), w("income", 82, 100),
