@@ -104,6 +104,8 @@ type asked struct {
 	docKind string
 	cands   []search.Candidate
 	scoped  []search.Candidate // within its document
+	// hand are the hand-set weights that ordered the candidates: the ranker starts from them and is held to them.
+	hand []float64
 	// same are the candidates whose text is the question's page's, word for word: a copy of the document, a page
 	// repeated in a year's filing. They answer it as well as its page does.
 	same map[int64]bool
@@ -369,14 +371,14 @@ func pagesOf(ctx context.Context, k *kb.KB, d kb.Document) ([]questioner.Page, s
 func ask(ctx context.Context, k *kb.KB, s *search.Searcher, q questioner.Question, d kb.Document, kind string, o Options) (asked, error) {
 	a := asked{q: q, doc: d.Name, docKind: kind}
 	var err error
-	a.cands, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, Depth: o.Depth})
+	a.cands, a.hand, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, Depth: o.Depth})
 	if err != nil {
 		return a, fmt.Errorf("teach ranker: search %q: %w", q.Text, err)
 	}
 	if a.same, err = sameText(ctx, k, q.UnitID, a.cands); err != nil {
 		return a, err
 	}
-	a.scoped, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, DocumentIDs: []int64{d.ID}, Depth: o.Depth})
+	a.scoped, _, err = s.Candidates(ctx, search.Query{Text: q.Text, Collections: o.Collections, DocumentIDs: []int64{d.ID}, Depth: o.Depth})
 	if err != nil {
 		return a, fmt.Errorf("teach ranker: search %q in %s: %w", q.Text, d.Name, err)
 	}
@@ -384,7 +386,10 @@ func ask(ctx context.Context, k *kb.KB, s *search.Searcher, q questioner.Questio
 }
 
 // l2s are the strengths the trained weights may be held to the hand-set ones with.
-var l2s = []float64{0.01, 0.05, 0.2, 1}
+var l2s = []float64{0.01, 0.05, 0.2, 1, 5, 20}
+
+// l2Tolerance is how much cross-validated MRR a stronger hold to the hand-set weights may cost and still be chosen.
+const l2Tolerance = 0.005
 
 // boostRounds is how many trees a boosted ranker adds to the linear one: fewer than rank's default, since on noisy,
 // nearly linear signals more trees fit the noise.
@@ -403,7 +408,7 @@ type ModelChoice struct {
 // and whether boosted trees on top of them do better, by training on half the training documents and measuring MRR
 // on the other half (and back): the held-out documents play no part in the choice.
 func fit(train []asked, seed uint64, pick func(asked) []search.Candidate) (*rank.Model, ModelChoice, error) {
-	init := search.HandWeights(search.DefaultWeights, search.DefaultStructure)
+	init := prior(train)
 	var folds [2][]asked
 	for _, a := range train {
 		f := 0
@@ -441,11 +446,19 @@ func fit(train []asked, seed uint64, pick func(asked) []search.Candidate) (*rank
 	}
 	c := ModelChoice{L2: l2s[1], Linear: -1, Trees: -1}
 	if len(folds[0]) > 0 && len(folds[1]) > 0 {
-		for _, l2 := range l2s {
-			if mrr := crossMRR(linear, l2); mrr > c.Linear {
-				c.L2, c.Linear = l2, mrr
+		mrrs := make([]float64, len(l2s))
+		for i, l2 := range l2s {
+			mrrs[i] = crossMRR(linear, l2)
+			c.Linear = max(c.Linear, mrrs[i])
+		}
+		// The strongest hold within noise of the best: generated questions are not users' questions, so weights
+		// that stray far from the hand-set ones for a gain this small would fit the generator, not the library.
+		for i, l2 := range l2s {
+			if mrrs[i] >= c.Linear-l2Tolerance {
+				c.L2 = l2
 			}
 		}
+		c.Linear = mrrs[slices.Index(l2s, c.L2)]
 		c.Trees = crossMRR(boosted, c.L2)
 		// Trees must earn their place: half a question's worth in a hundred of MRR, not a rounding's.
 		c.Boosted = c.Linear >= 0 && c.Trees > c.Linear+0.005
@@ -456,6 +469,17 @@ func fit(train []asked, seed uint64, pick func(asked) []search.Candidate) (*rank
 	}
 	m, err := train1(train, c.L2)
 	return m, c, err
+}
+
+// prior are the hand-set weights the training questions' candidates were ordered by (the same for every question
+// of one library), or the defaults when none says.
+func prior(train []asked) []float64 {
+	for _, a := range train {
+		if len(a.hand) > 0 {
+			return a.hand
+		}
+	}
+	return search.HandWeights(search.DefaultWeights, search.DefaultStructure)
 }
 
 // sameText are the candidates other than the question's page whose text is the page's, word for word.

@@ -18,6 +18,7 @@ import (
 	"proofglass/backend/model/modeltest"
 	"proofglass/backend/pdf"
 	"proofglass/backend/questioner"
+	"proofglass/backend/rank"
 	"proofglass/backend/search"
 )
 
@@ -244,4 +245,60 @@ func wordsByLength(text string) []string {
 	}
 	slices.SortStableFunc(ws, func(a, b string) int { return len(b) - len(a) })
 	return ws
+}
+
+// The ranker starts from, and is held to, the hand-set weights the candidates came with: as a model they order
+// every question's candidates exactly as the hand-set fusion did, over the whole library and within a document.
+// (A library with the built-in embedder weighs its text signal less than the defaults say.)
+func TestHandSetWeightsReproduceTheHandSetOrder(t *testing.T) {
+	k, s := library(t)
+	ctx := context.Background()
+	docs, err := documents(ctx, k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(search.FeatureNames)
+	m := &rank.Model{Version: search.FeatureVersion, Features: search.FeatureNames, Mean: make([]float64, n), Std: make([]float64, n)}
+	for i := range m.Std {
+		m.Std[i] = 1
+	}
+	asked, differ := 0, 0
+	for _, d := range docs {
+		pages, kind, err := pagesOf(ctx, k, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range questioner.Generate(pages, questioner.Options{Seed: 5, Max: 10}) {
+			a, err := ask(ctx, k, s, q, d, kind, withDefaults(Options{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.W = a.hand
+			asked++
+			for _, cs := range [][]search.Candidate{a.cands, a.scoped} {
+				ordered := slices.Clone(cs)
+				slices.SortStableFunc(ordered, func(x, y search.Candidate) int { return cmpScore(m, y, x) })
+				for i := range cs {
+					if cs[i].UnitID != ordered[i].UnitID && m.Score(cs[i].Features) != m.Score(ordered[i].Features) {
+						differ++
+						break
+					}
+				}
+			}
+		}
+	}
+	if asked < 20 || differ > 0 {
+		t.Errorf("%d of %d questions' candidates ordered otherwise by the hand-set weights", differ, asked)
+	}
+}
+
+func cmpScore(m *rank.Model, a, b search.Candidate) int {
+	sa, sb := m.Score(a.Features), m.Score(b.Features)
+	switch {
+	case sa < sb:
+		return -1
+	case sa > sb:
+		return 1
+	}
+	return 0
 }

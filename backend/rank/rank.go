@@ -149,6 +149,13 @@ func Train(groups []Group, features []string, version string, o Options) (*Model
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("train ranker: no question has its answering page among the candidates")
 	}
+	// The prior's order is what counts, not its scale: hand-set weights on reciprocal ranks give scores a
+	// hundredth apart, which the logistic loss reads as coin tosses. Scaled to fit the pairs best, the prior keeps
+	// its order, and holding the weights to it holds the ranking to the hand-set one.
+	a := priorScale(prior, pairs)
+	for i := range prior {
+		prior[i] *= a
+	}
 	w := slices.Clone(prior)
 	avg, steps := make([]float64, n), 0
 	r := rand.New(rand.NewPCG(o.Seed, o.Seed^0x2545f4914f6cdd1d))
@@ -175,6 +182,49 @@ func Train(groups []Group, features []string, version string, o Options) (*Model
 		avg[i] /= float64(max(steps, 1))
 	}
 	return &Model{Version: version, Features: slices.Clone(features), Mean: mean, Std: std, W: avg, Trained: time.Now().UTC()}, nil
+}
+
+// priorScale is the factor α ≥ 0 that best fits the prior's scores to the pairs: it minimises the mean of
+// log(1 + e^(−α·prior·d)), searched on a logarithmic grid and refined around its best point.
+func priorScale(prior []float64, pairs [][]float64) float64 {
+	s := make([]float64, len(pairs))
+	any := false
+	for i, d := range pairs {
+		s[i] = dot(prior, d)
+		any = any || s[i] != 0
+	}
+	if !any {
+		return 1
+	}
+	loss := func(a float64) float64 {
+		sum := 0.0
+		for _, v := range s {
+			sum += softplus(-a * v)
+		}
+		return sum / float64(len(s))
+	}
+	best, bestLoss := 1.0, loss(1)
+	for e := -3.0; e <= 9; e += 0.25 {
+		if a := math.Pow(10, e); loss(a) < bestLoss {
+			best, bestLoss = a, loss(a)
+		}
+	}
+	for step := best / 2; step > best*1e-3; step /= 2 {
+		for _, a := range []float64{best - step, best + step} {
+			if a > 0 && loss(a) < bestLoss {
+				best, bestLoss = a, loss(a)
+			}
+		}
+	}
+	return best
+}
+
+// softplus is log(1 + e^x), without overflow for large x.
+func softplus(x float64) float64 {
+	if x > 30 {
+		return x
+	}
+	return math.Log1p(math.Exp(x))
 }
 
 // moments are the features' means and standard deviations over every candidate (a constant feature gets scale 1).

@@ -68,12 +68,14 @@ type Candidate struct {
 }
 
 // Candidates runs q's first stage (signals, fusion and structure, no learned ranker, no reranking) and returns its
-// candidates, best first by the hand-set fusion, up to q.Depth (default max(100, 4·K)).
-func (s *Searcher) Candidates(ctx context.Context, q Query) ([]Candidate, error) {
+// candidates, best first by the hand-set fusion, up to q.Depth (default max(100, 4·K)), with the hand-set weights
+// that ordered them (on FeatureNames: their dot product with a candidate's features is its fused score). Those
+// depend on the collections: the built-in embedder's text signal weighs less than a server embedder's.
+func (s *Searcher) Candidates(ctx context.Context, q Query) ([]Candidate, []float64, error) {
 	q.NoLearned = true
 	st, err := s.firstStage(ctx, &q, nil)
 	if err != nil || st == nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer st.turn.give()
 	out := make([]Candidate, 0, min(len(st.fused), q.Depth))
@@ -83,7 +85,7 @@ func (s *Searcher) Candidates(ctx context.Context, q Query) ([]Candidate, error)
 		}
 		out = append(out, Candidate{UnitID: f.id, Features: features(f, q.RRFK, st.topBM25)})
 	}
-	return out, nil
+	return out, st.hand, nil
 }
 
 // learned is the searcher's copy of one of the library's learned rankers, checked against the store now and then.

@@ -381,6 +381,7 @@ type stage struct {
 	fused   []fusedUnit
 	terms   terms
 	topBM25 float64 // the best BM25 score, which BM25 features are relative to
+	hand    []float64 // the hand-set weights that fused it, on FeatureNames
 }
 
 // firstStage fills in q's defaults and runs its signals, fusion and structure signals. It returns nil without an
@@ -471,7 +472,7 @@ func (s *Searcher) firstStage(ctx context.Context, q *Query, res *Result) (*stag
 	if fused, err = s.restructure(ctx, fused, sigs[0], qq, terms, sc, sw, q.RRFK, q.Depth); err != nil {
 		return nil, err
 	}
-	st := &stage{turn: turn, fused: fused, terms: terms}
+	st := &stage{turn: turn, fused: fused, terms: terms, hand: HandWeights(w, sw)}
 	if len(sigs[0].scores) > 0 {
 		st.topBM25 = sigs[0].scores[0]
 	}
