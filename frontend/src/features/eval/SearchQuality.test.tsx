@@ -4,8 +4,13 @@ import { SearchQuality, type SearchApi } from './SearchQuality'
 
 const m = (hit1: number, hit5: number) => ({ questions: 40, hit1, hit5, hit10: 0.9, mrr: 0.7 })
 
+const choice = (boosted: boolean) => ({ l2: 1, boosted, cross_mrr_linear: 0.67, cross_mrr_boosted: 0.66 })
+
 function report(trained: boolean, kept = '', keptDocument = ''): Report {
   return {
+    choice: choice(false),
+    choice_document: choice(true),
+    asked: { questions: 600, held: 0.3, seed: 1 },
     library: { hand_set: m(0.5, 0.8), learned: trained ? m(0.55, 0.875) : undefined },
     within_document: { hand_set: m(0.6, 0.9), learned: trained ? m(0.6, 0.9) : undefined },
     by_document: {},
@@ -55,9 +60,25 @@ describe('SearchQuality', () => {
     expect(screen.getByText('40 held-out questions from 4 documents (120 others to train on), 900 pages.')).toBeTruthy()
     expect(screen.getAllByText('learned')).toHaveLength(2)
     expect(screen.getByText('0.875')).toBeTruthy()
+    expect(screen.getByTestId('ranker-form').textContent).toBe(
+      'Form chosen on the training documents: linear for the whole library, linear with boosted trees within chosen documents.',
+    )
+    expect(screen.queryByTestId('ranker-vision')).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Use the hand-set weights' }))
     await waitFor(() => expect(f.calls).toEqual(['train', 'forget']))
     await waitFor(() => expect(screen.getByRole('button', { name: 'Use the hand-set weights' })).toHaveProperty('disabled', true))
+  })
+
+  it('says what the vision model wrote when one was asked', async () => {
+    const withVision = {
+      ...report(true),
+      visual: { pages: 12, written: 30, rejected: { 'not a question': 4 }, kept: 9, easy: 11, unfound: 2, held: 8, seconds: 40 },
+    }
+    const f = fakeApi(withVision, withVision)
+    render(<SearchQuality api={f.api} />)
+    expect((await screen.findByTestId('ranker-vision')).textContent).toBe(
+      'Vision model: 12 pages shown, 30 questions about what they say; 9 kept to train on (the ranking missed them), 8 held out.',
+    )
   })
 
   it('says so when a trained ranker did worse and was not saved', async () => {

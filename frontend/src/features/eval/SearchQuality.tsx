@@ -115,6 +115,19 @@ export function SearchQuality({ api = evalApi }: Props) {
           <p className="muted">
             {t('eval.measured', { questions: report.held_questions, docs: report.held_documents, train: report.train_questions, pages: report.pages })}
           </p>
+          {report.trained && (
+            <p className="muted" data-testid="ranker-form">
+              {t('eval.form', {
+                library: t(report.choice.boosted ? 'eval.formTrees' : 'eval.formLinear'),
+                document: t(report.choice_document.boosted ? 'eval.formTrees' : 'eval.formLinear'),
+              })}
+            </p>
+          )}
+          {report.visual && (
+            <p className="muted" data-testid="ranker-vision">
+              {t('eval.vision', { pages: report.visual.pages, written: report.visual.written, kept: report.visual.kept, held: report.visual.held })}
+            </p>
+          )}
           <table className="eval-list">
             <thead>
               <tr>

@@ -118,6 +118,14 @@ export interface AskStarted {
   conversation_id: number
 }
 
+/** Asked are the choices a training's questions were written with. */
+export interface Asked {
+  collections?: string[]
+  questions: number
+  held: number
+  seed: number
+}
+
 /** Budget is one memory item's share of the visual-memory pixel budget. */
 export interface Budget {
   node_id: string
@@ -605,6 +613,17 @@ export interface Metrics {
   mrr: number
 }
 
+/**
+ * ModelChoice is how fit chose the ranker: the L2 strength, whether trees were added, and the MRR of each form of
+ * ranker on the other half of the training documents (the sum over the two halves, halved).
+ */
+export interface ModelChoice {
+  l2: number
+  boosted: boolean
+  cross_mrr_linear: number
+  cross_mrr_boosted: number
+}
+
 /** Info describes one model a provider serves. */
 export interface ModelInfo {
   name: string
@@ -756,6 +775,21 @@ export interface Report {
   kept_document?: string
   /** L2 is how strongly the trained weights were held to the hand-set ones, chosen on the training documents alone. */
   l2?: number
+  /**
+   * Choice and ChoiceDocument say how each ranker's form was chosen on the training documents: linear, or
+   * boosted trees on top, and the cross-validated MRR of each.
+   */
+  choice: ModelChoice
+  choice_document: ModelChoice
+  /** Asked are the options the questions were written with: a refresh asks the same way. */
+  asked: Asked
+  /**
+   * CheckedPages is how many pages the library had when a refresh last trained a ranker it did not keep, so the
+   * next refresh waits for the library to grow again.
+   */
+  checked_pages?: number
+  /** Visual is what the vision model's questions gave; nil when none was asked. */
+  visual?: VisualReport
   saved: string
   weights?: Record<string, number>
 }
@@ -1001,6 +1035,22 @@ export interface Usage {
   /** model calls that rewrote a follow-up (tokens included above) */
   rewrite_calls?: number
   wall_ms: number
+}
+
+/**
+ * VisualReport counts what the vision model wrote: the pages it was shown, the questions that passed the checks
+ * against the page and why the others did not, and of the training documents' questions those kept (today's
+ * ranking gets them wrong), those it already ranks first (easy) and those whose page no search found (unfound).
+ */
+export interface VisualReport {
+  pages: number
+  written: number
+  rejected: Record<string, number> | null
+  kept: number
+  easy: number
+  unfound: number
+  held: number
+  seconds: number
 }
 
 /** Folder is a watched folder as stored (kb owns the watch tables). */
