@@ -12,6 +12,11 @@ export function formatDate(d: Date, locale: string = currentLanguage()): string 
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(d)
 }
 
+/** formatDateTime writes a date and time (medium date, short time) in the window's language. */
+export function formatDateTime(d: Date, locale: string = currentLanguage()): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d)
+}
+
 const two = (n: number) => String(n).padStart(2, '0')
 
 export function formatDuration(seconds: number): string {

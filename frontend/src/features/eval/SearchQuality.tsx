@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from '../../i18n'
 import type { Metrics, Pair, Report } from '../../lib/types'
+import { formatDateTime } from '../../lib/format'
 import { evalApi, type EvalApi } from './api'
 
 /** SearchApi is the part of the evaluation service this view calls. */
@@ -82,7 +83,7 @@ export function SearchQuality({ api = evalApi }: Props) {
   }
 
   return (
-    <section className="search-quality" aria-label={t('eval.searchSection')}>
+    <section className="eval search-quality" aria-label={t('eval.searchSection')}>
       <h2>{t('eval.searchSection')}</h2>
       <p className="muted">{t('eval.searchHint')}</p>
       <span className="row">
@@ -107,7 +108,7 @@ export function SearchQuality({ api = evalApi }: Props) {
         </p>
       )}
       {!stored && !report && <p className="muted">{t('eval.noRanker')}</p>}
-      {stored && report?.saved && <p>{t('eval.saved', { when: new Date(report.saved).toLocaleString() })}</p>}
+      {stored && report?.saved && <p>{t('eval.saved', { when: formatDateTime(new Date(report.saved)) })}</p>}
       {report?.kept && <p>{t('eval.kept')}</p>}
       {report?.kept_document && <p>{t('eval.keptDocument')}</p>}
       {report && (
