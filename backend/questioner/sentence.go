@@ -123,6 +123,11 @@ func sentenceQuestion(pg *page, r *rand.Rand, s string) candidate {
 	if c, ok := numberQuestion(ws, name, named, r); ok {
 		return c
 	}
+	// Most of the time, ask as a reader names things: by the sentence's own terms, whole ("data preparation
+	// operators", "Fast NMS"), not by three of its rarest words scattered.
+	if ps := keyPhrases(ws, 2); len(ps) > 0 && r.IntN(3) > 0 {
+		return phraseQuestion(ps, name, named, r)
+	}
 	kws := keywords(ws, 3)
 	perm := r.Perm(len(kws))
 	form := r.IntN(4)
@@ -215,4 +220,129 @@ func withDoc(q, name string, named bool) string {
 		return inDoc(q, name, false)
 	}
 	return q
+}
+
+// maxPhraseWords bounds a key phrase: longer runs are clauses, not names of things.
+const maxPhraseWords = 4
+
+// keyPhrases are up to n of a sentence's terms: runs of two to four adjacent words, each a content word or a name
+// (inner "of" and "for" allowed), with at least one distinctive word, most distinctive first, none overlapping.
+// A question naming them reads as users write ("the classical pipeline", "Fast NMS processing").
+func keyPhrases(ws []string, n int) [][]string {
+	type phrase struct {
+		words []string
+		score int
+	}
+	termWord := func(i int) bool {
+		w := ws[i]
+		if timeWords[strings.ToLower(trimPunct(w))] {
+			return false
+		}
+		if c := contentWord(w); c != "" && !strings.HasSuffix(strings.ToLower(c), "ly") {
+			return true
+		}
+		t := trimPunct(w)
+		return len(t) >= 2 && strings.ToUpper(t) == t && hasLetter(t) && strings.IndexFunc(t, unicode.IsDigit) < 0 // an acronym
+	}
+	var ps []phrase
+	for i := 0; i < len(ws); {
+		if !termWord(i) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(ws) && j-i < maxPhraseWords {
+			if prev := ws[j-1]; strings.ContainsAny(prev[len(prev)-1:], ",;:.)") {
+				break // a word that ends a clause ends the term
+			}
+			if termWord(j) {
+				j++
+				continue
+			}
+			if low := strings.ToLower(ws[j]); (low == "of" || low == "for") && j+1 < len(ws) && termWord(j+1) && j+1-i < maxPhraseWords {
+				j += 2
+				continue
+			}
+			break
+		}
+		// A term ends in a noun: not a participle, an adverb or a verb's -s ("nobody attempted", "PROGRAMFC follows").
+		for j-i >= 2 && !termEnd(trimPunct(ws[j-1])) {
+			j--
+		}
+		if j-i >= 2 {
+			words := make([]string, 0, j-i)
+			score := 0
+			for k := i; k < j; k++ {
+				w := trimPunct(ws[k])
+				if k == 0 {
+					w = display(w)
+				}
+				words = append(words, w)
+				score = max(score, rarity(strings.ToLower(w)))
+			}
+			if score >= distinctiveRank {
+				ps = append(ps, phrase{words, score})
+			}
+		}
+		i = j
+	}
+	slices.SortStableFunc(ps, func(a, b phrase) int { return b.score - a.score })
+	out := make([][]string, 0, n)
+	for _, p := range ps[:min(n, len(ps))] {
+		out = append(out, p.words)
+	}
+	return out
+}
+
+// notNouns are words that pass as content words but end no term.
+var notNouns = map[string]bool{"today": true, "nobody": true, "afterwards": true, "everyone": true, "everything": true,
+	"follows": true, "includes": true, "provides": true, "requires": true, "contains": true, "describes": true,
+	"becomes": true, "remains": true, "appears": true, "allows": true, "makes": true, "takes": true, "gives": true}
+
+// timeWords say when, not what: "the Libertarian Party last year" names the party.
+var timeWords = map[string]bool{"last": true, "next": true, "year": true, "years": true, "month": true, "months": true,
+	"week": true, "weeks": true, "days": true, "time": true, "times": true, "ago": true, "today": true, "sometimes": true}
+
+// termEnd reports whether a word can end a term.
+func termEnd(w string) bool {
+	low := strings.ToLower(w)
+	if low == "" || notNouns[low] || low == "of" || low == "for" {
+		return false
+	}
+	if strings.ToUpper(w) == w && hasLetter(w) {
+		return true // an acronym
+	}
+	return !strings.HasSuffix(low, "ed") && !strings.HasSuffix(low, "ing") && !strings.HasSuffix(low, "ly")
+}
+
+// distinctiveRank is the GloVe rank from which a word names something a page can be found by; a phrase of only
+// commoner words ("long time") names nothing.
+const distinctiveRank = 3000
+
+// phraseQuestion asks about one or two of a sentence's terms, as a reader would: what the document says about a
+// term, or how two terms relate.
+func phraseQuestion(ps [][]string, name string, named bool, r *rand.Rand) candidate {
+	var keys []string
+	cut := len(ps[0])
+	for _, p := range ps {
+		keys = append(keys, p...)
+	}
+	form := r.IntN(4)
+	if len(ps) == 1 {
+		form = r.IntN(2)
+	}
+	render := func(k []string) string {
+		a := strings.Join(k[:cut], " ")
+		b := strings.Join(k[cut:], " ")
+		switch form {
+		case 0:
+			return fmt.Sprintf("What does %s say about %s?", name, a)
+		case 1:
+			return withDoc(fmt.Sprintf("What is %s?", a), name, named)
+		case 2:
+			return withDoc(fmt.Sprintf("How is %s related to %s?", a, b), name, named)
+		}
+		return withDoc(fmt.Sprintf("What role does %s play in %s?", a, b), name, named)
+	}
+	return candidate{kind: kindSentence, keys: keys, render: render}
 }

@@ -142,3 +142,27 @@ func TestVisualE2ETinyVision(t *testing.T) {
 		t.Errorf("tiny-vision's text gave %d questions and %d rejected lines, want none kept and its lines rejected", len(res.Questions), rejected)
 	}
 }
+
+func TestKeyPhrasesAreWholeTerms(t *testing.T) {
+	for _, c := range []struct {
+		sentence string
+		want     []string
+	}{
+		{"The court denied the petition for a writ of mandamus filed by the Libertarian Party last year.",
+			[]string{"writ of mandamus", "Libertarian Party"}},
+		{"Nobody attempted anything like that today.", nil}, // no term ends in a noun
+		{"We apply data preparation operators before training the detector.", []string{"data preparation operators"}},
+		{"It was a very long time ago.", nil}, // common words name nothing
+	} {
+		var got []string
+		for _, p := range keyPhrases(strings.Fields(c.sentence), 2) {
+			got = append(got, strings.Join(p, " "))
+		}
+		slices.Sort(got)
+		want := slices.Clone(c.want)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("keyPhrases(%q) = %q, want %q", c.sentence, got, want)
+		}
+	}
+}
