@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/backup"
 	"proofglass/backend/config"
 	"proofglass/backend/grounding"
 	"proofglass/backend/ingest"
@@ -268,4 +269,10 @@ func (l *Library) answerTurn(ctx context.Context, conversationID int64, chat mod
 		err = merr
 	}
 	return t, err
+}
+
+// Backup writes a consistent full backup of the library into dir, a new folder that is a data directory of its own,
+// while ingest and searches go on (backend/backup).
+func (l *Library) Backup(ctx context.Context, dir string) (*backup.Report, error) {
+	return backup.Write(ctx, backup.Source{KB: l.KB, Settings: l.Config.SettingsPath()}, dir)
 }
