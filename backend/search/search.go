@@ -380,7 +380,7 @@ type stage struct {
 	turn    *turn
 	fused   []fusedUnit
 	terms   terms
-	topBM25 float64 // the best BM25 score, which BM25 features are relative to
+	topBM25 float64   // the best BM25 score, which BM25 features are relative to
 	hand    []float64 // the hand-set weights that fused it, on FeatureNames
 }
 
