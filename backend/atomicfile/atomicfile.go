@@ -5,7 +5,27 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 )
+
+// nameMax is the longest file name, in bytes, that the file systems Proofglass runs on accept (NAME_MAX on Linux,
+// 255 UTF-16 units on NTFS, which 255 bytes never exceed).
+const nameMax = 255
+
+// tempPattern is the temp file's name pattern for a file named base: ".{base}.tmp-{random}", with base cut (at a
+// character boundary) so the whole fits nameMax. os.CreateTemp's random part is at most 10 digits. Without the cut a
+// file whose own name fits but is long (a page of a document with a 240-byte name) could never be written.
+func tempPattern(base string) string {
+	const extra = len(".") + len(".tmp-") + 10
+	if len(base)+extra > nameMax {
+		cut := nameMax - extra
+		for cut > 0 && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		base = base[:cut]
+	}
+	return "." + base + ".tmp-*"
+}
 
 // Write writes data to path so that readers see the old content or the new, never a torn file, and a crash leaves
 // one of them: a temp file in the same directory, fsynced, renamed over path, then the directory fsynced.
@@ -20,7 +40,7 @@ func Write(path string, data []byte, perm os.FileMode) error {
 // after it returns). When fill fails, path is left as it was.
 func WriteWith(path string, perm os.FileMode, fill func(f *os.File) error) error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestWrite(t *testing.T) {
@@ -75,5 +77,33 @@ func assertOnly(t *testing.T, dir, name string) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("dir holds %v, want only %s", names, name)
+	}
+}
+
+// A file whose name fits the file system is written however long that name is, in any script: the temp file beside
+// it must fit too (issue 41: pages of documents with 240–255-byte names were never written).
+func TestWriteLongNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{
+		strings.Repeat("a", 240) + "_1.jpg",  // 246 bytes
+		strings.Repeat("b", 248) + "_12.jpg", // 255 bytes, the longest a name can be
+		strings.Repeat("报", 83) + "_3.jpg",   // 83 Chinese characters, 3 bytes each: 255 bytes
+		strings.Repeat("é", 100) + "x_4.jpg", // 2-byte characters cut at a boundary
+	} {
+		p := filepath.Join(dir, name)
+		if err := Write(p, []byte(name), 0o600); err != nil {
+			t.Errorf("write a %d-byte name: %v", len(name), err)
+			continue
+		}
+		if b, err := os.ReadFile(p); err != nil || string(b) != name {
+			t.Errorf("read back a %d-byte name: %v", len(name), err)
+		}
+		if p := tempPattern(name); len(p)-1+10 > nameMax || !utf8.ValidString(p) {
+			t.Errorf("temp pattern of a %d-byte name is %d bytes or not UTF-8", len(name), len(p))
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 4 {
+		t.Errorf("%d files left, want the 4 written and no temp file", len(entries))
 	}
 }
