@@ -250,3 +250,21 @@ print(json.dumps([n.split('.pdf')[0] for n in json.load(sys.stdin)]))`)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A page of a document whose name is as long as a file name may be (or longer), in Latin or Chinese, is written and
+// read back: none drops out of what serve hands VRAG (issue 41, row 2).
+func TestPagesOfLongNamesAreWritten(t *testing.T) {
+	c := New(t.TempDir(), Options{})
+	for _, name := range []string{strings.Repeat("r", 245) + ".pdf", strings.Repeat("年度报告", 21) + ".pdf", strings.Repeat("x", 400) + ".pdf"} {
+		for _, page := range []int{1, 106} {
+			k := Key{Collection: "c", SHA256: strings.Repeat("ab", 32), Name: name, DPI: 200, Page: page}
+			path, err := c.Put(k, []byte("jpeg"))
+			if err != nil {
+				t.Fatalf("page %d of a %d-byte name: %v", page, len(name), err)
+			}
+			if b, err := os.ReadFile(path); err != nil || string(b) != "jpeg" || len(filepath.Base(path)) > NameMax {
+				t.Errorf("page %d of a %d-byte name: %q (%d bytes), %v", page, len(name), filepath.Base(path), len(filepath.Base(path)), err)
+			}
+		}
+	}
+}
