@@ -104,8 +104,8 @@ func quarterFilter(vals []string) ([]kb.FacetCond, error) {
 
 func dateFilter(vals []string) ([]kb.FacetCond, error) {
 	for _, v := range vals {
-		if !datePrefixRE.MatchString(v) {
-			return nil, fmt.Errorf("date %q: want YYYY, YYYY-MM or YYYY-MM-DD", v)
+		if !realDate(v) {
+			return nil, fmt.Errorf("date %q: want a real date as YYYY, YYYY-MM or YYYY-MM-DD", v)
 		}
 	}
 	return []kb.FacetCond{{Name: Date, Op: kb.FacetPrefix, Values: vals}}, nil
@@ -134,8 +134,8 @@ func checkQuarter(value string) (string, error) {
 }
 
 func checkDate(value string) (string, error) {
-	if !datePrefixRE.MatchString(value) {
-		return "", fmt.Errorf("date %q: want YYYY, YYYY-MM or YYYY-MM-DD", value)
+	if !realDate(value) {
+		return "", fmt.Errorf("date %q: want a real date as YYYY, YYYY-MM or YYYY-MM-DD", value)
 	}
 	return value, nil
 }

@@ -100,7 +100,7 @@ func Extract(src Source) Facets {
 	f.Org = orgOf(f.Kind, first, cover, running, info("author"), fileWords)
 	year, quarter := periodOf(f.Kind, cover, running, info("title")+" "+info("subject"), fileWords)
 	f.Date = dateOf(first, src.Info["created"])
-	if len(src.Taken) >= 4 {
+	if realDate(src.Taken) { // EXIF and containers write impossible dates too ("2021:02:31")
 		f.Date, year = src.Taken, src.Taken[:4]
 	}
 	if year == "" && len(f.Date) >= 4 && !isFiling(f.Kind) {

@@ -136,6 +136,9 @@ func dateOf(first, created string) string {
 		if d > 0 {
 			s += fmt.Sprintf("-%02d", d)
 		}
+		if !realDate(s) {
+			return // "2022-13-45" on a page is a code, not a date
+		}
 		best = &found{at, s}
 	}
 	if m := mdyRE.FindStringSubmatchIndex(head); m != nil {
@@ -144,7 +147,8 @@ func dateOf(first, created string) string {
 	if m := dmyRE.FindStringSubmatchIndex(head); m != nil {
 		try(m[0], head[m[6]:m[7]], monthNum(head[m[4]:m[5]]), atoi(head[m[2]:m[3]]))
 	}
-	if m := ymdRE.FindStringSubmatchIndex(head); m != nil {
+	// Every numeric date in turn: the first may be a code shaped like one ("2022-13-45").
+	for _, m := range ymdRE.FindAllStringSubmatchIndex(head, -1) {
 		try(m[0], head[m[2]:m[3]], atoi(head[m[4]:m[5]]), atoi(head[m[6]:m[7]]))
 	}
 	if m := myRE.FindStringSubmatchIndex(head); m != nil && !(best != nil && best.at <= m[0]) {
@@ -154,13 +158,12 @@ func dateOf(first, created string) string {
 		return best.date
 	}
 	if m := pdfDateRE.FindStringSubmatch(strings.TrimSpace(created)); m != nil {
-		switch {
-		case m[3] != "":
-			return m[1] + "-" + m[2] + "-" + m[3]
-		case m[2] != "":
-			return m[1] + "-" + m[2]
+		// The most precise of the date's forms that names a real day, month or year.
+		for _, s := range []string{m[1] + "-" + m[2] + "-" + m[3], m[1] + "-" + m[2], m[1]} {
+			if realDate(s) {
+				return s
+			}
 		}
-		return m[1]
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"proofglass/backend/kb"
 )
@@ -98,6 +99,17 @@ func clause(name, value string) ([]kb.FacetCond, error) {
 		return conds, nil
 	}
 	return nil, fmt.Errorf("unknown facet %q (%s)", name, WhereSyntax)
+}
+
+// realDate reports whether s is a date of the calendar written YYYY, YYYY-MM or YYYY-MM-DD: "2022-13" and
+// "2022-02-31" have the shape but name no day, so they are neither facets nor filters.
+func realDate(s string) bool {
+	if !datePrefixRE.MatchString(s) {
+		return false
+	}
+	layout := map[int]string{4: "2006", 7: "2006-01", 10: "2006-01-02"}[len(s)]
+	_, err := time.Parse(layout, s)
+	return err == nil
 }
 
 var (

@@ -3,6 +3,7 @@ package imagefile
 import (
 	"encoding/binary"
 	"image"
+	"time"
 )
 
 // jpegOrientation returns the EXIF Orientation (1..8) of a JPEG, or 1 when it has none or the EXIF block is
@@ -140,7 +141,11 @@ func (t tiff) date(off int, tag uint16) string {
 	if s[4] != ':' || s[7] != ':' || y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1 || d > 31 {
 		return "" // cameras without a clock write "0000:00:00 00:00:00"
 	}
-	return s[0:4] + "-" + s[5:7] + "-" + s[8:10]
+	date := s[0:4] + "-" + s[5:7] + "-" + s[8:10]
+	if _, err := time.Parse("2006-01-02", date); err != nil {
+		return "" // "2021:02:31" has the shape of a date but names no day
+	}
+	return date
 }
 
 // typeSize is the size in bytes of one value of a TIFF field type (0 for an unknown type).

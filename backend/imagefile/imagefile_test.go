@@ -264,3 +264,25 @@ func TestBadImages(t *testing.T) {
 		})
 	}
 }
+
+// A real photo's EXIF date rewritten to a day that does not exist ("2021:02:31") reads as no date, not as a facet.
+func TestTakenRefusesImpossibleDays(t *testing.T) {
+	b, err := os.ReadFile(fixture.Path(t, "images/photos/IMG_1054.JPG"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exif := append([]byte(nil), jpegEXIF(b)...)
+	n := 0
+	for i := 0; i+10 <= len(exif); i++ {
+		if string(exif[i:i+10]) == "2020:09:12" {
+			copy(exif[i:], "2021:02:31")
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("the photo's EXIF date was not found")
+	}
+	if d := jpegTakenTIFF(exif); d != "" {
+		t.Errorf("taken %q from an EXIF date of 2021:02:31, want none", d)
+	}
+}
