@@ -40,3 +40,23 @@ func TestImpossibleDatesAreNotDates(t *testing.T) {
 		}
 	}
 }
+
+// A filter is bounded in size and in values with a clear error (issue 41, row 4); one within the bounds reads.
+func TestWhereIsBounded(t *testing.T) {
+	alts := func(n int) string {
+		vs := make([]string, n)
+		for i := range vs {
+			vs[i] = "org" + strings.Repeat("x", i%3)
+		}
+		return "org=" + strings.Join(vs, "|")
+	}
+	if _, err := ParseWhere(alts(MaxWhereValues)); err != nil {
+		t.Errorf("%d values: %v", MaxWhereValues, err)
+	}
+	if _, err := ParseWhere(alts(MaxWhereValues + 1)); err == nil || !strings.Contains(err.Error(), "at most 64") {
+		t.Errorf("%d values: %v, want refused", MaxWhereValues+1, err)
+	}
+	if _, err := ParseWhere("org=" + strings.Repeat("a", MaxWhereBytes)); err == nil || !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("a %d-byte filter: %v, want refused", MaxWhereBytes+4, err)
+	}
+}

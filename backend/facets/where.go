@@ -47,6 +47,9 @@ func ParseWhere(s string) (kb.FacetFilter, error) {
 	if s == "" {
 		return nil, nil
 	}
+	if len(s) > MaxWhereBytes {
+		return nil, fmt.Errorf("where: the filter is %d bytes; at most %d", len(s), MaxWhereBytes)
+	}
 	starts := clauseStartRE.FindAllStringSubmatchIndex(s, -1)
 	if len(starts) == 0 || strings.TrimSpace(s[:starts[0][0]]) != "" {
 		first, _, _ := strings.Cut(s, ",")
@@ -66,8 +69,22 @@ func ParseWhere(s string) (kb.FacetFilter, error) {
 		}
 		out = append(out, conds...)
 	}
+	n := 0
+	for _, c := range out {
+		n += len(c.Values)
+	}
+	if n > MaxWhereValues {
+		return nil, fmt.Errorf("where: the filter names %d values; at most %d (SQLite cannot match more in one search)", n, MaxWhereValues)
+	}
 	return out, nil
 }
+
+// Bounds of a filter: beyond them it is refused with a clear error rather than reaching SQLite, whose expression
+// tree overflows at a few hundred alternatives ("Expression tree is too large").
+const (
+	MaxWhereBytes  = 1024
+	MaxWhereValues = 64
+)
 
 // clause reads one facet's values.
 func clause(name, value string) ([]kb.FacetCond, error) {
