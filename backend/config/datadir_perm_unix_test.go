@@ -4,6 +4,7 @@ package config
 
 import (
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestDataDirSafety(t *testing.T) {
 		want  string
 	}{
 		{"world-writable", 0o777, -1, -1, "every user may write to it"},
-		{"world-writable and sticky (like /tmp)", 0o1777, -1, -1, "every user may write to it"},
+		{"world-writable and sticky (like /tmp)", 0o1777 | os.ModeSticky, -1, -1, "every user may write to it (mode 1777)"},
 		{"writable by another group", 0o770, -1, 65534, "its group, which is not yours, may write to it"},
 		{"writable by the user's own group", 0o770, -1, -1, ""},
 		{"another user's", 0o700, 65534, -1, "belongs to another user"},
@@ -74,5 +75,25 @@ func TestDataDirSafety(t *testing.T) {
 				t.Errorf("a database was created in the refused directory: %v", err)
 			}
 		})
+	}
+}
+
+// A data directory its own group may write to is accepted, with a warning that names its mode (issue 41, row 7).
+func TestGroupWritableDataDirIsSaid(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	dir := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(dir, 0o770); err != nil {
+		t.Fatal(err)
+	}
+	var logged strings.Builder
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
+	defer slog.SetDefault(prev)
+	if _, err := Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	if out := logged.String(); !strings.Contains(out, "writable by its group") || !strings.Contains(out, "mode=0770") {
+		t.Errorf("no warning for a group-writable data directory: %q", out)
 	}
 }
