@@ -26,11 +26,35 @@ var Desktop bool
 func Get() Info {
 	i := Info{Version: Version, GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, Desktop: Desktop}
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				i.Revision = s.Value
-			}
-		}
+		i.Version, i.Revision = versionOf(Version, bi)
 	}
 	return i
+}
+
+// versionOf is the version a binary reports: the one its build set (-X …Version), else its module's (a `go install
+// proofglass@v1.2.3`), else "dev" with the commit it was built from when Go recorded one ("dev+1a2b3c4d5e6f",
+// "-dirty" for uncommitted changes), so a plain `go build` binary still says what it is.
+func versionOf(set string, bi *debug.BuildInfo) (version, revision string) {
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	switch {
+	case set != "dev" && set != "":
+		return set, revision
+	case bi.Main.Version != "" && bi.Main.Version != "(devel)":
+		return bi.Main.Version, revision
+	case revision != "":
+		v := "dev+" + revision[:min(12, len(revision))]
+		if modified {
+			v += "-dirty"
+		}
+		return v, revision
+	}
+	return "dev", revision
 }
