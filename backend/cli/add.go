@@ -130,7 +130,11 @@ func size(d kb.Document) string {
 	case "image":
 		return "image"
 	case "video":
-		return fmt.Sprintf("%d clips, %s", d.Pages, (time.Duration(d.DurationMS) * time.Millisecond).Round(time.Second))
+		clips := fmt.Sprintf("%d clips", d.Pages)
+		if d.Pages == 1 {
+			clips = "1 clip"
+		}
+		return fmt.Sprintf("%s, %s", clips, (time.Duration(d.DurationMS) * time.Millisecond).Round(time.Second))
 	}
 	if d.Pages == 0 {
 		return "-"
