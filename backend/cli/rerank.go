@@ -63,6 +63,7 @@ The reranker uses its profile's URL and stored API key.`,
 		set.Flags().StringVar(&r.Provider, "provider", "", "provider profile serving the reranker (default: the first of its kind; chat: the agent's)")
 		set.Flags().StringVar(&r.Model, "model", "", "reranker model (endpoint: required; dashscope: gte-rerank-v2; chat: the profile's chat model)")
 		set.Flags().IntVar(&r.Candidates, "candidates", 0, "first-stage pages to rerank (0: 30, chat 8)")
+		set.Flags().Float64Var(&r.TimeoutSeconds, "timeout", 0, "seconds a search waits for the reranker before it answers in first-stage order (0: 8, chat 45)")
 		set.Flags().BoolVar(&r.Images, "images", false, "endpoint: send page images (multimodal rerankers such as jina-reranker-m0)")
 		cmd.AddCommand(set)
 		cmd.AddCommand(&cobra.Command{

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"proofglass/backend/atomicfile"
 )
@@ -193,6 +194,9 @@ type Rerank struct {
 	// Images sends page images instead of page text to an endpoint (multimodal rerankers: jina-reranker-m0,
 	// Qwen3-VL-Reranker).
 	Images bool `json:"images"`
+	// TimeoutSeconds bounds one search's whole rerank call, however the server answers (silent, or a byte a
+	// second): past it the search answers in first-stage order. 0 = 8 s (chat: 45 s, a vision model reading pages).
+	TimeoutSeconds float64 `json:"timeout_s,omitempty"`
 }
 
 // Default candidate counts: a cross-encoder scores 30 pages in one request; a listwise chat call sees every
@@ -215,6 +219,24 @@ func (r Rerank) Depth() int {
 		return DefaultChatRerankCandidates
 	}
 	return DefaultRerankCandidates
+}
+
+// Default and largest rerank deadlines.
+const (
+	DefaultRerankTimeout     = 8 * time.Second
+	DefaultChatRerankTimeout = 45 * time.Second
+	MaxRerankTimeoutSeconds  = 600
+)
+
+// Timeout is the deadline of one rerank call.
+func (r Rerank) Timeout() time.Duration {
+	switch {
+	case r.TimeoutSeconds > 0:
+		return time.Duration(r.TimeoutSeconds * float64(time.Second))
+	case r.Kind == RerankChat:
+		return DefaultChatRerankTimeout
+	}
+	return DefaultRerankTimeout
 }
 
 // ProviderKind is the provider kind whose profiles serve this reranker; "" means any kind (chat).

@@ -1,10 +1,12 @@
 package config
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestResolveDataDir(t *testing.T) {
@@ -133,6 +135,28 @@ func TestAgentDefaultsMaxSteps(t *testing.T) {
 	for mode, want := range map[string]int{"vrag": 7, "react": 7, "vimrag": 25, "vanilla": 0, "": 0, "other": 0} {
 		if got := s.MaxSteps(mode); got != want {
 			t.Errorf("MaxSteps(%q) = %d, want %d", mode, got, want)
+		}
+	}
+}
+
+// A rerank deadline is bounded; its default depends on the reranker (issue 41, row 3).
+func TestRerankTimeout(t *testing.T) {
+	for _, c := range []struct {
+		r    Rerank
+		want time.Duration
+	}{
+		{Rerank{Kind: RerankEndpoint}, DefaultRerankTimeout},
+		{Rerank{Kind: RerankChat}, DefaultChatRerankTimeout},
+		{Rerank{Kind: RerankEndpoint, TimeoutSeconds: 2.5}, 2500 * time.Millisecond},
+	} {
+		if got := c.r.Timeout(); got != c.want {
+			t.Errorf("%+v: timeout %v, want %v", c.r, got, c.want)
+		}
+	}
+	for _, s := range []float64{-1, MaxRerankTimeoutSeconds + 1, math.NaN()} {
+		err := validateRerank(Settings{Rerank: Rerank{Kind: RerankEndpoint, TimeoutSeconds: s}})
+		if err == nil || !strings.Contains(err.Error(), "timeout_s") {
+			t.Errorf("timeout_s %g: %v, want refused", s, err)
 		}
 	}
 }

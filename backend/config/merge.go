@@ -366,6 +366,9 @@ func validateRerank(s Settings) error {
 	if r.Candidates < 0 || r.Candidates > MaxRerankCandidates {
 		return bad("candidates", "%d is outside 0–%d", r.Candidates, MaxRerankCandidates)
 	}
+	if !(r.TimeoutSeconds >= 0 && r.TimeoutSeconds <= MaxRerankTimeoutSeconds) { // NaN fails both
+		return bad("timeout_s", "%g is outside 0–%d seconds", r.TimeoutSeconds, MaxRerankTimeoutSeconds)
+	}
 	if r.Kind == RerankOff || r.Provider == "" {
 		return nil
 	}

@@ -55,7 +55,7 @@ func (l *Library) RerankStage(context.Context) (*search.RerankStage, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.key, c.stage = key, &search.RerankStage{Reranker: rr, Depth: r.Depth()}
+		c.key, c.stage = key, &search.RerankStage{Reranker: rr, Depth: r.Depth(), Timeout: r.Timeout()}
 	}
 	c.settings, c.resolved = settings, time.Now()
 	return c.stage, nil

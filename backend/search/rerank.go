@@ -15,7 +15,12 @@ import (
 type RerankStage struct {
 	Reranker rerank.Reranker
 	Depth    int
+	// Timeout bounds the whole rerank call (0: 8 s); past it the search answers in first-stage order.
+	Timeout time.Duration
 }
+
+// defaultRerankTimeout is a stage's deadline when it sets none.
+const defaultRerankTimeout = 8 * time.Second
 
 // RerankSource returns the reranking stage for a search, read per search so a settings change applies at once; a
 // nil stage means reranking is off. An error is reported in the result and the first stage's order stands.
@@ -80,10 +85,19 @@ func (s *Searcher) rerank(ctx context.Context, st *RerankStage, query string, hi
 		}
 	}
 	start := time.Now()
-	scores, err := st.Reranker.Rerank(ctx, query, cands)
+	timeout := st.Timeout
+	if timeout <= 0 {
+		timeout = defaultRerankTimeout
+	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	scores, err := st.Reranker.Rerank(rctx, query, cands)
+	cancel()
 	info.MS = time.Since(start).Milliseconds()
 	if err != nil {
 		info.Error = err.Error()
+		if ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded) {
+			info.Error = fmt.Sprintf("no answer within %s (rerank timeout_s in the settings)", timeout)
+		}
 		slog.Debug("search: reranker failed; first-stage order kept", "reranker", info.Reranker, "err", err)
 		return hits, info
 	}

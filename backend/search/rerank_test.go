@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -113,6 +114,10 @@ func TestRerankFailureKeepsFirstStage(t *testing.T) {
 		{"down", endpointStage(t, downURL, 10), []string{"rerank endpoint test-reranker at " + downURL, "connection refused"}},
 		{"5xx", endpointStage(t, fiveXX.URL, 10), []string{"HTTP 502", "scripted failure 502"}},
 		{"malformed", endpointStage(t, garbage.URL, 10), []string{"malformed rerank response"}},
+		// A server that accepts the request and never answers, and one that answers a byte at a time forever:
+		// the stage's deadline ends both (issue 41, row 3).
+		{"silent", deadlineStage(t, silentServer(t), 10), []string{"no answer within 300ms"}},
+		{"trickling", deadlineStage(t, tricklingServer(t), 10), []string{"no answer within 300ms"}},
 		{"not configurable", func(context.Context) (*RerankStage, error) {
 			return nil, errors.New("reranker: no provider profile named \"gone\"")
 		}, []string{`no provider profile named "gone"`}},
@@ -197,4 +202,48 @@ func BenchmarkRerankStage(b *testing.B) {
 	b.ReportMetric(float64(first.Microseconds())/float64(b.N), "first-stage-µs/op")
 	b.ReportMetric(float64(withRerank.Microseconds())/float64(b.N), "reranked-µs/op")
 	b.ReportMetric(float64(withRerank)/float64(first), "ratio")
+}
+
+// deadlineStage is an endpoint stage with a short deadline.
+func deadlineStage(t testing.TB, url string, depth int) RerankSource {
+	e, err := rerank.NewEndpoint(url, "test-reranker", rerank.EndpointOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(context.Context) (*RerankStage, error) {
+		return &RerankStage{Reranker: e, Depth: depth, Timeout: 300 * time.Millisecond}, nil
+	}
+}
+
+// silentServer accepts a rerank request and answers nothing until the client goes.
+func silentServer(t testing.TB) string {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // the server notices the client leave only once the body is read
+		<-r.Context().Done()
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
+}
+
+// tricklingServer sends its headers and then one byte of a JSON answer at a time, never finishing it.
+func tricklingServer(t testing.TB) string {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		w.Write([]byte(`{"results": [`))
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				w.Write([]byte(" "))
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
 }
