@@ -145,14 +145,6 @@ func TestFindBloodLossTable(t *testing.T) {
 	}
 }
 
-func cellTexts(row []Cell) []string {
-	out := make([]string, len(row))
-	for i, c := range row {
-		out[i] = c.Text
-	}
-	return out
-}
-
 func TestFindRealTables(t *testing.T) {
 	cases := []struct {
 		name, doc      string
