@@ -1,5 +1,5 @@
 // Package mcp serves a Proofglass library to other agents over the Model Context Protocol (the official Go SDK):
-// tools to search, look at pages, ask the visual agent and list documents, and the documents as resources.
+// tools to search, look at pages and their tables, ask the visual agent and list documents, and the documents as resources.
 package mcp
 
 import (

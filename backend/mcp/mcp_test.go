@@ -216,7 +216,7 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 		names = append(names, tool.Name)
 	}
 	sort.Strings(names)
-	if got := strings.Join(names, ","); got != "ask,get_page,list_documents,search" {
+	if got := strings.Join(names, ","); got != "ask,get_page,get_table,list_documents,search" {
 		t.Fatalf("tools %s", got)
 	}
 
@@ -360,6 +360,45 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 			"too wide":       {map[string]any{"unit_id": l.units[1], "width": 100000}, "width must be between"},
 		} {
 			res := call("get_page", c.args)
+			if !res.IsError || !strings.Contains(text(res), c.want) {
+				t.Errorf("%s: error %v %q, want %q", name, res.IsError, text(res), c.want)
+			}
+		}
+	})
+
+	t.Run("get_table", func(t *testing.T) {
+		res := call("get_table", map[string]any{"document_id": l.doc.ID, "page": 2})
+		var out TableOut
+		structured(res, &out)
+		if res.IsError || out.Tables != 1 || out.Table.Index != 1 || out.Table.Rows != 52 || out.Table.Columns != 6 ||
+			out.Table.ColumnHeaders[3] != "Vaginal delivery (677)" {
+			t.Fatalf("get_table %+v\n%.500s", out, text(res))
+		}
+		found := false
+		for _, r := range out.Table.Body {
+			for _, c := range r.Cells {
+				found = found || c.Text == "3370.0 (3090.0-3650.0)" && c.RowLabel == "neonatal weight" && c.ColumnHeader == "Vaginal delivery (677)"
+			}
+		}
+		if !found || !strings.Contains(text(res), "| neonatal weight | g/l | Med (IQR) | 3370.0 (3090.0-3650.0) |") {
+			t.Errorf("get_table: the 3370.0 cell is missing from the JSON or the Markdown\n%.800s", text(res))
+		}
+		for name, c := range map[string]struct {
+			args map[string]any
+			want string
+		}{
+			"nothing named":   {map[string]any{}, "missing properties"},
+			"negative page":   {map[string]any{"document_id": l.doc.ID, "page": -3}, "give document_id and page"},
+			"huge page":       {map[string]any{"document_id": l.doc.ID, "page": int64(1) << 40}, "give document_id and page"},
+			"no such doc":     {map[string]any{"document_id": 999999, "page": 1}, "no document 999999"},
+			"page past end":   {map[string]any{"document_id": l.doc.ID, "page": 400}, "has 19 pages, not page 400"},
+			"no table":        {map[string]any{"document_id": l.doc.ID, "page": 3}, "no table found on the page"},
+			"table past end":  {map[string]any{"document_id": l.doc.ID, "page": 2, "table": 5}, "has 1 table, not table 5"},
+			"negative table":  {map[string]any{"document_id": l.doc.ID, "page": 2, "table": -1}, "table must be between"},
+			"huge table":      {map[string]any{"document_id": l.doc.ID, "page": 2, "table": 1 << 30}, "table must be between"},
+			"wrong type page": {map[string]any{"document_id": l.doc.ID, "page": "two"}, ""},
+		} {
+			res := call("get_table", c.args)
 			if !res.IsError || !strings.Contains(text(res), c.want) {
 				t.Errorf("%s: error %v %q, want %q", name, res.IsError, text(res), c.want)
 			}

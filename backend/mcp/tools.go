@@ -50,6 +50,11 @@ func (s *Server) addTools() {
 		Description: "List the documents of the library (or of one collection) with their kind, pages, status and facets " +
 			"(title, org, kind, year, quarter, date: what the where filter of search and ask matches).",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, s.listDocuments)
+	sdk.AddTool(s.srv, &sdk.Tool{Name: "get_table", Title: "Get a table as data",
+		Description: "Read a table from a page of a document: its caption, column headers and every cell with its row " +
+			"label, column header, numeric value and box (PDF points). Tables are numbered from 1, top to bottom; without " +
+			"a table number the page's first is returned, with how many the page has.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, s.getTable)
 }
 
 // SearchIn is the search tool's input.
