@@ -28,7 +28,7 @@ func TestFormats(t *testing.T) {
 			t.Errorf("%s: known %v, kind %q; want %q", name, knownExtension(name), kindFromExtension(name), kind)
 		}
 	}
-	if knownExtension("notes.txt") {
-		t.Error("notes.txt is known")
+	if knownExtension("notes.log") {
+		t.Error("notes.log is known")
 	}
 }
