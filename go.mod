@@ -15,6 +15,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/wailsapp/wails/v2 v2.16.0
 	github.com/xuri/excelize/v2 v2.11.1
+	github.com/yuin/goldmark v1.8.7
 	github.com/zalando/go-keyring v0.2.6
 	golang.org/x/image v0.48.0
 	golang.org/x/sync v0.25.0

@@ -351,7 +351,7 @@ func renderRows(ctx context.Context, o pdf.Options, paths []string, pageCounts [
 	r2 := pdf.NewRenderer(c2, nil, len(paths))
 	var warmed []float64
 	for i, p := range paths {
-		if err := r2.Warm(ctx, p, ""); err != nil {
+		if err := r2.Warm(ctx, p, "", ""); err != nil {
 			return nil, err
 		}
 		t := time.Now()

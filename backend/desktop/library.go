@@ -225,7 +225,7 @@ func (s *LibraryService) SearchWhere(query, collection, where string, k int) (se
 }
 
 // addFilters are the files the add dialog offers: every format ingest reads, then each format, then all files.
-// names holds the window's names for them, by format kind and "all" and "any"; a missing one is the English name.
+// names holds the window's names for them, by format ID and "all" and "any"; a missing one is the English name.
 func addFilters(names map[string]string) []FileFilter {
 	var all []string
 	var each []FileFilter
@@ -235,17 +235,17 @@ func addFilters(names map[string]string) []FileFilter {
 			pats[i] = "*" + e
 		}
 		all = append(all, pats...)
-		each = append(each, FileFilter{DisplayName: dialogTitle(names[f.Kind], f.Name), Pattern: strings.Join(pats, ";")})
+		each = append(each, FileFilter{DisplayName: dialogTitle(names[f.ID], f.Name), Pattern: strings.Join(pats, ";")})
 	}
 	first := FileFilter{DisplayName: dialogTitle(names["all"], "Documents, images and videos"), Pattern: strings.Join(all, ";")}
 	return append(append([]FileFilter{first}, each...), FileFilter{DisplayName: dialogTitle(names["any"], "All files"), Pattern: "*"})
 }
 
 // maxFilterNames bounds the names PickFiles takes: one per format, "all" and "any", with room to spare.
-const maxFilterNames = 16
+const maxFilterNames = 24
 
 // PickFiles opens the system file dialog for documents to add, titled and its file types named in the window's
-// language (filterNames by format kind — pdf, image, video — and "all" and "any"; nil: English).
+// language (filterNames by format ID — pdf, word, …, image, video — and "all" and "any"; nil: English).
 func (s *LibraryService) PickFiles(title string, filterNames map[string]string) ([]string, error) {
 	if len(filterNames) > maxFilterNames {
 		return nil, fmt.Errorf("file type names: %d, at most %d", len(filterNames), maxFilterNames)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // Kind is a file type recognised from content.
@@ -27,6 +28,23 @@ const (
 	AVI      Kind = "avi"
 	MPEGPS   Kind = "mpeg-ps"
 	MPEGTS   Kind = "mpeg-ts"
+
+	// Paged documents MuPDF opens, found by SniffAt (the zip-based ones from their directory).
+	DOCX     Kind = "docx"
+	XLSX     Kind = "xlsx"
+	PPTX     Kind = "pptx"
+	EPUB     Kind = "epub"
+	CBZ      Kind = "cbz" // a zip of images
+	XPS      Kind = "xps"
+	OXPS     Kind = "oxps"
+	MOBI     Kind = "mobi"
+	FB2      Kind = "fb2"
+	HTML     Kind = "html"
+	XHTML    Kind = "xhtml"
+	Text     Kind = "text" // UTF-8 plain text
+	Markdown Kind = "markdown"
+	CSV      Kind = "csv"
+	TSV      Kind = "tsv"
 )
 
 // Class is what Proofglass does with a kind.
@@ -43,7 +61,7 @@ const (
 // Class returns the class of k.
 func (k Kind) Class() Class {
 	switch k {
-	case PDF:
+	case PDF, DOCX, XLSX, PPTX, EPUB, CBZ, XPS, OXPS, MOBI, FB2, HTML, XHTML, Text, Markdown, CSV, TSV:
 		return ClassDocument
 	case JPEG, PNG, GIF, WebP, TIFF, BMP:
 		return ClassImage
@@ -89,6 +107,8 @@ func Sniff(b []byte) Kind {
 		return Matroska
 	case has(0, "OggS"):
 		return Ogg
+	case has(60, "BOOKMOBI"):
+		return MOBI
 	case has(0, "\x00\x00\x01\xba"):
 		return MPEGPS
 	case len(b) >= 189 && b[0] == 0x47 && b[188] == 0x47:
@@ -103,17 +123,58 @@ func pdfHeader(b []byte) bool {
 	return bytes.Contains(b[:n], []byte("%PDF-"))
 }
 
-// SniffFile reads the start of path and sniffs it.
+// SniffFile reads the start of path (and a zip's directory) and sniffs it as SniffAt does, with the extension of
+// path choosing among the readings of plain text. A file that is not one of the known kinds is Unknown with a nil
+// error.
 func SniffFile(path string) (Kind, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Unknown, fmt.Errorf("sniff %s: %w", path, err)
 	}
 	defer f.Close()
-	b := make([]byte, 1024)
+	st, err := f.Stat()
+	if err != nil {
+		return Unknown, fmt.Errorf("sniff %s: %w", path, err)
+	}
+	b := make([]byte, SniffLen)
 	n, err := io.ReadFull(f, b)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return Unknown, fmt.Errorf("sniff %s: %w", path, err)
 	}
-	return Sniff(b[:n]), nil
+	k, _ := SniffAt(f, st.Size(), b[:n], filepath.Ext(path))
+	return k, nil
+}
+
+// docMIME are the MIME types of the paged documents other than PDF: what a document of the kind is recorded as,
+// and what the MuPDF worker is told to open it as.
+var docMIME = map[Kind]string{
+	PDF:      "application/pdf",
+	DOCX:     "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	XLSX:     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	PPTX:     "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	EPUB:     "application/epub+zip",
+	CBZ:      "application/vnd.comicbook+zip",
+	XPS:      "application/vnd.ms-xpsdocument",
+	OXPS:     "application/oxps",
+	MOBI:     "application/x-mobipocket-ebook",
+	FB2:      "application/x-fictionbook+xml",
+	HTML:     "text/html",
+	XHTML:    "application/xhtml+xml",
+	Text:     "text/plain",
+	Markdown: "text/markdown",
+	CSV:      "text/csv",
+	TSV:      "text/tab-separated-values",
+}
+
+// DocumentMIME is the MIME type of a document kind ("" for the others).
+func (k Kind) DocumentMIME() string { return docMIME[k] }
+
+// DocumentKind is the document kind of a MIME type that DocumentMIME gives (Unknown for any other).
+func DocumentKind(mime string) Kind {
+	for k, m := range docMIME {
+		if m == mime {
+			return k
+		}
+	}
+	return Unknown
 }

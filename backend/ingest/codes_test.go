@@ -22,10 +22,10 @@ func TestCodeOf(t *testing.T) {
 		{"password", fmt.Errorf("open: %w", &pdf.PasswordError{Path: "/x/a.pdf"}), CodePasswordRequired, "a.pdf"},
 		{"wrong password", &pdf.PasswordError{Path: "/x/a.pdf", Wrong: true}, CodeWrongPassword, "a.pdf"},
 		{"damaged", fmt.Errorf("extract: %w", &pdf.DamagedError{Path: "/x/a.pdf", Reason: "no xref"}), CodeDamaged, "a.pdf"},
-		{"empty", rejectReason("/x/e.pdf", 0), CodeEmpty, "e.pdf"},
-		{"not a pdf", rejectReason("/x/n.pdf", 10), CodeNotPDF, "n.pdf"},
-		{"image", rejectReason("/x/i.heic", 10), CodeUnsupportedImage, "i.heic"},
-		{"other", rejectReason("/x/o.xyz", 10), CodeUnsupported, "o.xyz"},
+		{"empty", rejectReason("/x/e.pdf", 0, nil), CodeEmpty, "e.pdf"},
+		{"not a pdf", rejectReason("/x/n.pdf", 10, nil), CodeNotPDF, "n.pdf"},
+		{"image", rejectReason("/x/i.heic", 10, nil), CodeUnsupportedImage, "i.heic"},
+		{"other", rejectReason("/x/o.xyz", 10, nil), CodeUnsupported, "o.xyz"},
 		{"missing", &readError{"/x/a.pdf", fmt.Errorf("sniff: %w", fs.ErrNotExist)}, CodeNotFound, "/x/a.pdf"},
 		{"permission", &readError{"/x/a.pdf", fs.ErrPermission}, CodePermission, "/x/a.pdf"},
 		{"unreadable", &readError{"/x/a.pdf", errors.New("i/o error")}, CodeUnreadable, "/x/a.pdf"},
@@ -51,10 +51,10 @@ func TestCodeOf(t *testing.T) {
 
 // The English text of a rejected file is what it was before codes existed (the CLI and stored documents show it).
 func TestRejectTextUnchanged(t *testing.T) {
-	if got, want := rejectReason("/x/e.pdf", 0).Error(), "e.pdf: empty file"; got != want {
+	if got, want := rejectReason("/x/e.pdf", 0, nil).Error(), "e.pdf: empty file"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, want := rejectReason("/x/o.xyz", 3).Error(), "o.xyz: unsupported format: not a PDF, image or video"; got != want {
+	if got, want := rejectReason("/x/o.xyz", 3, nil).Error(), "o.xyz: unsupported format: not a PDF, image or video"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -101,9 +102,10 @@ func kindOf(k imagefile.Kind) string {
 }
 
 func mimeOf(k imagefile.Kind) string {
+	if m := k.DocumentMIME(); m != "" {
+		return m
+	}
 	switch k {
-	case imagefile.PDF:
-		return "application/pdf"
 	case imagefile.JPEG, imagefile.PNG, imagefile.GIF, imagefile.WebP, imagefile.TIFF, imagefile.BMP:
 		return "image/" + string(k)
 	case imagefile.MP4:
@@ -134,13 +136,31 @@ func kindFromExtension(path string) string {
 	return "pdf"
 }
 
-// rejectReason says why a file whose content is not a PDF, image or video is refused.
-func rejectReason(path string, size int64) error {
+// rejectReason says why a file whose content is not a PDF, image or video is refused; why, when not nil, is what
+// the sniffer found wrong with content that looked like a document (a damaged zip).
+func rejectReason(path string, size int64, why error) error {
 	name := filepath.Base(path)
 	if size == 0 {
 		return &rejectError{name, CodeEmpty, "empty file"}
 	}
 	claim := extKinds[strings.ToLower(filepath.Ext(path))]
+	if f, ok := formatOf(path); ok && claim == "pdf" && strings.ToLower(filepath.Ext(path)) != ".pdf" {
+		// A paged format other than PDF: the file cannot be opened as the one its name claims.
+		text := "not one of the " + strings.ToLower(f.Name) + " Proofglass reads"
+		if slices.Contains(f.Unread, strings.ToLower(filepath.Ext(path))) {
+			text = "unsupported format: Proofglass reads " + strings.Join(f.Extensions, ", ") + " of the " + strings.ToLower(f.Name)
+			return &rejectError{name, CodeUnsupported, text}
+		}
+		if why != nil {
+			text += ": the content is " + why.Error()
+		} else {
+			text += " (the content is none of them whatever the name says)"
+		}
+		return &rejectError{name, CodeDamaged, text}
+	}
+	if why != nil && claim == "" {
+		return &rejectError{name, CodeUnsupported, "unsupported format: " + why.Error()}
+	}
 	switch claim {
 	case "pdf":
 		return &rejectError{name, CodeNotPDF, "not a PDF (the content is not a PDF, image or video whatever the name says)"}

@@ -1,12 +1,20 @@
 package ingest
 
-import "strings"
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
 
 // A Format is a kind of file ingest reads. The add dialog offers Extensions; a file found in a folder is taken when
 // its name has one of them or of Unread (ingest decides from the content, never the name, which only says where a
 // failure shows up).
 type Format struct {
-	Kind       string   // the document kind ingest records: "pdf", "image" or "video"
+	// ID names the format for the window's catalogue (dialog.fileTypes.<ID>); unique in Formats.
+	ID string
+	// Kind is the document kind ingest records: "pdf" (paged: every document MuPDF lays out as pages, whatever its
+	// MIME type says it is), "image" or "video".
+	Kind       string
 	Name       string   // what the add dialog calls these files
 	Extensions []string // lower case, with the dot: the names of the files ingest reads as this kind
 	// Unread are names that claim this kind though ingest cannot read their content (HEIC, JPEG 2000, ...): a file
@@ -15,17 +23,39 @@ type Format struct {
 }
 
 // Formats are the files ingest accepts, the one table the add dialog's filters and ingest's name checks read.
+// The README's list of accepted formats is written from it (TestReadmeListsFormats).
 var Formats = []Format{
-	{Kind: "pdf", Name: "PDF documents", Extensions: []string{".pdf"}},
+	{ID: "pdf", Kind: "pdf", Name: "PDF documents", Extensions: []string{".pdf"}},
+	{ID: "word", Kind: "pdf", Name: "Word documents", Extensions: []string{".docx"}, Unread: []string{".doc", ".odt", ".rtf"}},
+	{ID: "excel", Kind: "pdf", Name: "Excel workbooks", Extensions: []string{".xlsx"}, Unread: []string{".xls", ".ods"}},
+	{ID: "powerpoint", Kind: "pdf", Name: "PowerPoint presentations", Extensions: []string{".pptx"}, Unread: []string{".ppt", ".odp"}},
+	{ID: "ebook", Kind: "pdf", Name: "E-books", Extensions: []string{".epub", ".mobi", ".fb2"}, Unread: []string{".azw", ".azw3"}},
+	{ID: "xps", Kind: "pdf", Name: "XPS documents", Extensions: []string{".xps", ".oxps"}},
+	{ID: "comic", Kind: "pdf", Name: "Comic book archives", Extensions: []string{".cbz"}, Unread: []string{".cbr"}},
+	{ID: "web", Kind: "pdf", Name: "Web pages", Extensions: []string{".html", ".htm", ".xhtml"}},
+	{ID: "text", Kind: "pdf", Name: "Text files", Extensions: []string{".txt"}},
+	{ID: "markdown", Kind: "pdf", Name: "Markdown files", Extensions: []string{".md", ".markdown"}},
+	{ID: "table", Kind: "pdf", Name: "CSV and TSV tables", Extensions: []string{".csv", ".tsv"}},
 	{
-		Kind: "image", Name: "Images",
+		ID: "image", Kind: "image", Name: "Images",
 		Extensions: []string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp"},
 		Unread:     []string{".heic", ".icns", ".sgi", ".j2k", ".jp2", ".blp", ".dds", ".fli"},
 	},
 	{
-		Kind: "video", Name: "Videos",
+		ID: "video", Kind: "video", Name: "Videos",
 		Extensions: []string{".mp4", ".m4v", ".mov", ".mkv", ".webm", ".ogv", ".ogg", ".avi", ".mpeg", ".mpg", ".ts"},
 	},
+}
+
+// formatOf is the format whose extensions (read or not) the name's extension is among.
+func formatOf(path string) (Format, bool) {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, f := range Formats {
+		if slices.Contains(f.Extensions, ext) || slices.Contains(f.Unread, ext) {
+			return f, true
+		}
+	}
+	return Format{}, false
 }
 
 // formatKinds maps every extension of formats, read or not, to its kind.

@@ -9,8 +9,13 @@ import (
 // a read extension and an unread one are both known, with their format's kind.
 func TestFormats(t *testing.T) {
 	seen := map[string]string{}
+	ids := map[string]bool{}
 	for _, f := range Formats {
-		if f.Kind == "" || f.Name == "" || len(f.Extensions) == 0 {
+		if ids[f.ID] {
+			t.Errorf("format ID %q twice", f.ID)
+		}
+		ids[f.ID] = true
+		if f.ID == "" || f.Kind == "" || f.Name == "" || len(f.Extensions) == 0 {
 			t.Errorf("format %+v: kind, name and extensions are required", f)
 		}
 		for _, e := range append(append([]string(nil), f.Extensions...), f.Unread...) {
@@ -28,7 +33,7 @@ func TestFormats(t *testing.T) {
 			t.Errorf("%s: known %v, kind %q; want %q", name, knownExtension(name), kindFromExtension(name), kind)
 		}
 	}
-	if knownExtension("notes.txt") {
-		t.Error("notes.txt is known")
+	if knownExtension("notes.log") {
+		t.Error("notes.log is known")
 	}
 }

@@ -484,7 +484,9 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return fail(err)
 	}
-	kind := imagefile.Sniff(head[:n])
+	// Content decides; the name only chooses among the readings of plain text (Markdown, CSV, ...). A zip is
+	// known from its directory, so a huge file is refused without being read.
+	kind, why := imagefile.SniffAt(fh, st.Size(), head[:n], filepath.Ext(f.path))
 	if _, err := fh.Seek(0, io.SeekStart); err != nil {
 		return fail(err)
 	}
@@ -502,7 +504,7 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 		// Not stored: nothing can be done with it. The failed row still tells the user what happened.
 		sha, size, err = hashReader(src)
 		docKind = kindFromExtension(f.path)
-		rejectErr = rejectReason(f.path, size)
+		rejectErr = rejectReason(f.path, size, why)
 	} else {
 		sha, size, err = in.kb.Blobs.PutReader(src)
 	}

@@ -65,7 +65,7 @@ func (s *docSet) get(ctx context.Context, c *pdf.Client) (*pdf.Doc, error) {
 	if ok {
 		return d, nil
 	}
-	d, err := c.Open(ctx, s.j.path, s.j.password)
+	d, err := c.OpenAs(ctx, s.j.path, s.j.password, s.j.doc.MIME)
 	if err != nil {
 		return nil, err
 	}

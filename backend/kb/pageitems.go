@@ -16,13 +16,14 @@ type PageItem struct {
 	DocID      int64
 	DocName    string
 	DocKind    string
+	MIME       string // the document's
 	SHA256     string
 	Blob       string
 	SourcePath string
 	Collection string
 }
 
-const pageItemCols = `u.id, u.ordinal, u.kind, u.image_blob, u.thumb_blob, d.id, d.name, d.kind, d.sha256, d.blob,
+const pageItemCols = `u.id, u.ordinal, u.kind, u.image_blob, u.thumb_blob, d.id, d.name, d.kind, d.mime, d.sha256, d.blob,
 	d.source_path, c.name FROM units u JOIN documents d ON d.id = u.document_id JOIN collections c ON c.id = d.collection_id`
 
 func scanPageItems(rows interface {
@@ -34,7 +35,7 @@ func scanPageItems(rows interface {
 	for rows.Next() {
 		var it PageItem
 		if err := rows.Scan(&it.UnitID, &it.Ordinal, &it.UnitKind, &it.ImageBlob, &it.ThumbBlob, &it.DocID, &it.DocName,
-			&it.DocKind, &it.SHA256, &it.Blob, &it.SourcePath, &it.Collection); err != nil {
+			&it.DocKind, &it.MIME, &it.SHA256, &it.Blob, &it.SourcePath, &it.Collection); err != nil {
 			return nil, err
 		}
 		out = append(out, it)

@@ -212,7 +212,7 @@ func (r *Renderer) renderPDF(ctx context.Context, s *unitSource, region vision.R
 	}
 	rend, err := r.PDF.Render(ctx, path, password, pdf.RenderRequest{
 		Page: s.unit.Ordinal - 1, DPI: dpi, Clip: &clip, Format: pdf.JPEG, Quality: 92,
-		MaxPixels: 2 * (out.W + 2) * (out.H + 2),
+		MaxPixels: 2 * (out.W + 2) * (out.H + 2), MIME: s.doc.MIME,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("render page %d of %s: %w", s.unit.Ordinal, s.doc.Name, err)

@@ -181,6 +181,7 @@ func (l *Library) PageImage(ctx context.Context, unitID int64, width int) ([]byt
 	}
 	r, err := l.PDF.Render(ctx, l.KB.Blobs.Path(d.Blob), l.PDFPassword(d), pdf.RenderRequest{
 		Page: u.Ordinal - 1, DPI: 72 * float64(max(width, 64)) / u.Width, MaxPixels: maxViewerPixels, Format: pdf.JPEG,
+		MIME: d.MIME,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("render page %d of %s: %w", u.Ordinal, d.Name, err)
@@ -196,7 +197,7 @@ func (l *Library) WarmDocument(ctx context.Context, documentID int64) error {
 	if err != nil || d.Kind != "pdf" || d.Blob == "" {
 		return err
 	}
-	return l.PDF.Warm(ctx, l.KB.Blobs.Path(d.Blob), l.PDFPassword(d))
+	return l.PDF.Warm(ctx, l.KB.Blobs.Path(d.Blob), l.PDFPassword(d), d.MIME)
 }
 
 // maxViewerPixels bounds one viewer render (a deep zoom of a poster-sized page).

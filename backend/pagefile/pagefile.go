@@ -98,7 +98,7 @@ func (m *Maker) Data(ctx context.Context, it kb.PageItem) ([]byte, error) {
 			return nil, ctx.Err()
 		}
 		rend, err := r.Render(ctx, path, m.password(kb.Document{SHA256: it.SHA256}), pdf.RenderRequest{
-			Page: it.Ordinal - 1, DPI: DPI, Format: pdf.JPEG, Quality: JPEGQuality, MaxPixels: maxPagePixels})
+			Page: it.Ordinal - 1, DPI: DPI, Format: pdf.JPEG, Quality: JPEGQuality, MaxPixels: maxPagePixels, MIME: it.MIME})
 		m.free <- r
 		if err != nil {
 			return nil, fmt.Errorf("render page %d of %s: %w", it.Ordinal, it.DocName, err)

@@ -211,6 +211,13 @@ func (c *Client) call(ctx context.Context, w *worker, req request, path string) 
 // Open opens path in the worker, starting (or restarting) the worker if needed. password is used only when the
 // document needs one; a document that needs one without getting it fails with a *PasswordError.
 func (c *Client) Open(ctx context.Context, path, password string) (*Doc, error) {
+	return c.OpenAs(ctx, path, password, "")
+}
+
+// OpenAs opens path as Open does, as a document of type mime: a PDF when "" or application/pdf, else one of the
+// other paged types ingest records (imagefile's DocumentMIME: Word, EPUB, HTML, Markdown, CSV, ...), which the
+// worker must be told since the blob store's files have no extension.
+func (c *Client) OpenAs(ctx context.Context, path, password, mime string) (*Doc, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.w == nil || c.w.dead != nil {
@@ -224,7 +231,7 @@ func (c *Client) Open(ctx context.Context, path, password string) (*Doc, error) 
 		c.w = w
 	}
 	lim := c.opts.Limits
-	resp, _, err := c.call(ctx, c.w, request{Op: "open", Path: path, Password: password, Limits: &lim}, path)
+	resp, _, err := c.call(ctx, c.w, request{Op: "open", Path: path, Password: password, MIME: mime, Limits: &lim}, path)
 	if err != nil {
 		return nil, err
 	}

@@ -35,8 +35,26 @@ type engineDoc struct {
 	authed bool // opened with a user password
 }
 
-// openEngine opens path in this process. A non-empty password is tried when the document needs one.
+// openEngine opens the PDF at path in this process. A non-empty password is tried when the document needs one.
 func openEngine(path, password string, lim Limits) (*engineDoc, error) {
+	return openEngineAs(path, password, "", lim)
+}
+
+// openEngineAs opens path as a document of type mime ("": a PDF, or whatever MuPDF finds in the content).
+func openEngineAs(path, password, mime string, lim Limits) (*engineDoc, error) {
+	how, typed, err := opening(path, mime)
+	if err != nil {
+		return nil, err
+	}
+	var data []byte
+	if how.convert != nil {
+		if data, err = how.converted(path); err != nil {
+			return nil, &DamagedError{Path: path, Reason: err.Error(), Format: how.name}
+		}
+		if len(data) == 0 {
+			return nil, &DamagedError{Path: path, Reason: "nothing to lay out", Format: how.name}
+		}
+	}
 	lim = lim.withDefaults()
 	d := C.lp_new(C.size_t(lim.MemoryBytes), C.size_t(lim.StoreBytes))
 	if d == nil {
@@ -45,7 +63,20 @@ func openEngine(path, password string, lim Limits) (*engineDoc, error) {
 	e := &engineDoc{d: d, path: path, limits: lim}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	switch C.lp_open(d, cpath) {
+	rc := C.int(C.LP_OK)
+	switch {
+	case !typed:
+		rc = C.lp_open(d, cpath)
+	case data != nil:
+		cmagic := C.CString(how.magic)
+		rc = C.lp_open_as(d, nil, (*C.uchar)(unsafe.Pointer(&data[0])), C.size_t(len(data)), cmagic, reflowW, reflowH, reflowEm)
+		C.free(unsafe.Pointer(cmagic))
+	default:
+		cmagic := C.CString(how.magic)
+		rc = C.lp_open_as(d, cpath, nil, 0, cmagic, reflowW, reflowH, reflowEm)
+		C.free(unsafe.Pointer(cmagic))
+	}
+	switch rc {
 	case C.LP_OK:
 	case C.LP_NEEDS_PASSWORD:
 		if password == "" {
@@ -61,13 +92,13 @@ func openEngine(path, password string, lim Limits) (*engineDoc, error) {
 	default:
 		msg := e.lastErr()
 		e.close()
-		return nil, &DamagedError{Path: path, Reason: msg}
+		return nil, &DamagedError{Path: path, Reason: msg, Format: how.name}
 	}
 	var n C.int
 	if C.lp_count_pages(d, &n) != C.LP_OK {
 		msg := e.lastErr()
 		e.close()
-		return nil, &DamagedError{Path: path, Reason: "cannot count pages: " + msg}
+		return nil, &DamagedError{Path: path, Reason: "cannot count pages: " + msg, Format: how.name}
 	}
 	if n <= 0 {
 		reason := "document has no pages"
@@ -75,7 +106,7 @@ func openEngine(path, password string, lim Limits) (*engineDoc, error) {
 			reason += " (MuPDF: " + w + ")"
 		}
 		e.close()
-		return nil, &DamagedError{Path: path, Reason: reason}
+		return nil, &DamagedError{Path: path, Reason: reason, Format: how.name}
 	}
 	e.pages = int(n)
 	return e, nil

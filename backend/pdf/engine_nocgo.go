@@ -19,7 +19,11 @@ type engineDoc struct {
 	pages int
 }
 
-func openEngine(path, _ string, _ Limits) (*engineDoc, error) {
+func openEngine(path, password string, lim Limits) (*engineDoc, error) {
+	return openEngineAs(path, password, "", lim)
+}
+
+func openEngineAs(path, _, _ string, _ Limits) (*engineDoc, error) {
 	return nil, fmt.Errorf("pdf %s: %w", path, errNoMuPDF)
 }
 

@@ -142,6 +142,42 @@ int lp_open(lp_doc *d, const char *path) {
 	return code;
 }
 
+int lp_open_as(lp_doc *d, const char *path, const unsigned char *data, size_t len, const char *magic, float w, float h, float em) {
+	fz_context *ctx = d->ctx;
+	fz_stream *volatile stm = NULL;
+	fz_buffer *volatile buf = NULL;
+	volatile int code = LP_OK;
+	volatile int failed = 0;
+	d->doc = NULL;
+	LP_TRY(ctx) {
+		// A file is read through a stream, never whole: MuPDF seeks to the parts it needs (a zip's directory).
+		if (path) {
+			stm = fz_open_file(ctx, path);
+		} else {
+			buf = fz_new_buffer_from_copied_data(ctx, data, len);
+			stm = fz_open_buffer(ctx, buf);
+		}
+		d->doc = fz_open_document_with_stream(ctx, magic, stm);
+		if (fz_needs_password(ctx, d->doc)) code = LP_NEEDS_PASSWORD;
+		else if (fz_is_document_reflowable(ctx, d->doc)) fz_layout_document(ctx, d->doc, w, h, em);
+	}
+	LP_ALWAYS(ctx) {
+		// The document keeps its own references to the stream and buffer.
+		fz_drop_stream(ctx, stm);
+		fz_drop_buffer(ctx, buf);
+	}
+	LP_CATCH(ctx) {
+		set_err(d, fz_caught_message(ctx));
+		failed = 1;
+	}
+	if (failed) {
+		if (d->doc) fz_drop_document(ctx, d->doc);
+		d->doc = NULL;
+		return LP_ERR;
+	}
+	return code;
+}
+
 int lp_authenticate(lp_doc *d, const char *password) {
 	volatile int ok = 0;
 	LP_TRY(d->ctx) { ok = fz_authenticate_password(d->ctx, d->doc, password); }

@@ -76,6 +76,14 @@ void fz_set_error_callback(fz_context *ctx, fz_msg_cb *cb, void *user);
 void fz_register_document_handlers(fz_context *ctx);
 
 fz_document *fz_open_document(fz_context *ctx, const char *filename);
+typedef struct fz_stream fz_stream;
+fz_stream *fz_open_file(fz_context *ctx, const char *filename);
+fz_stream *fz_open_buffer(fz_context *ctx, fz_buffer *buf);
+void fz_drop_stream(fz_context *ctx, fz_stream *stm);
+fz_buffer *fz_new_buffer_from_copied_data(fz_context *ctx, const unsigned char *data, size_t size);
+fz_document *fz_open_document_with_stream(fz_context *ctx, const char *magic, fz_stream *stream);
+int fz_is_document_reflowable(fz_context *ctx, fz_document *doc);
+void fz_layout_document(fz_context *ctx, fz_document *doc, float w, float h, float em);
 void fz_drop_document(fz_context *ctx, fz_document *doc);
 int fz_needs_password(fz_context *ctx, fz_document *doc);
 int fz_authenticate_password(fz_context *ctx, fz_document *doc, const char *password);

@@ -28,6 +28,10 @@ typedef struct lp_doc {
 // resource cache's size).
 lp_doc *lp_new(size_t mem_cap, size_t store);
 int lp_open(lp_doc *d, const char *path);
+// lp_open_as opens a file (path) or bytes (data, len; path NULL) as the type magic names (an extension MuPDF's
+// handlers list, such as "docx"): the blob store's files have no extension for MuPDF to go by. A reflowable
+// document (HTML, EPUB, ...) is laid out on w by h point pages with an em of em points.
+int lp_open_as(lp_doc *d, const char *path, const unsigned char *data, size_t len, const char *magic, float w, float h, float em);
 int lp_authenticate(lp_doc *d, const char *password);
 int lp_count_pages(lp_doc *d, int *n);
 int lp_metadata(lp_doc *d, const char *key, char *buf, int size);

@@ -25,6 +25,7 @@ type request struct {
 	Doc      int            `json:"doc,omitempty"`
 	Path     string         `json:"path,omitempty"`
 	Password string         `json:"password,omitempty"`
+	MIME     string         `json:"mime,omitempty"` // open: the document's type; "" for a PDF
 	Limits   *Limits        `json:"limits,omitempty"`
 	Page     int            `json:"page,omitempty"`
 	PageOpts *PageOptions   `json:"page_opts,omitempty"`
@@ -36,6 +37,7 @@ type wireError struct {
 	Msg    string `json:"msg"`
 	Path   string `json:"path,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	Format string `json:"format,omitempty"`
 }
 
 type response struct {
@@ -63,7 +65,7 @@ func toWire(err error) *wireError {
 		}
 		return &wireError{Kind: k, Msg: e.Error(), Path: e.Path}
 	case *DamagedError:
-		return &wireError{Kind: "damaged", Msg: e.Error(), Path: e.Path, Reason: e.Reason}
+		return &wireError{Kind: "damaged", Msg: e.Error(), Path: e.Path, Reason: e.Reason, Format: e.Format}
 	}
 	return &wireError{Kind: "other", Msg: err.Error()}
 }
@@ -75,7 +77,7 @@ func (w *wireError) err() error {
 	case "password_wrong":
 		return &PasswordError{Path: w.Path, Wrong: true}
 	case "damaged":
-		return &DamagedError{Path: w.Path, Reason: w.Reason}
+		return &DamagedError{Path: w.Path, Reason: w.Reason, Format: w.Format}
 	}
 	return fmt.Errorf("%s", w.Msg)
 }

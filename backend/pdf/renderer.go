@@ -39,7 +39,7 @@ func (r *Renderer) Render(ctx context.Context, path, password string, req Render
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	d, err := r.doc(ctx, path, password)
+	d, err := r.doc(ctx, path, password, req.MIME)
 	if err != nil {
 		return nil, err
 	}
@@ -63,11 +63,11 @@ func (r *Renderer) Render(ctx context.Context, path, password string, req Render
 
 // Warm opens the document at path ahead of its first render and loads one page, which makes MuPDF read the page
 // tree: on R's 2,415-page manual that first page costs ~100 ms, which a viewer should pay when a document is
-// selected, not on the first page shown.
-func (r *Renderer) Warm(ctx context.Context, path, password string) error {
+// selected, not on the first page shown. mime is the document's type, as RenderRequest.MIME.
+func (r *Renderer) Warm(ctx context.Context, path, password, mime string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	d, err := r.doc(ctx, path, password)
+	d, err := r.doc(ctx, path, password, mime)
 	if err != nil {
 		return err
 	}
@@ -82,13 +82,14 @@ func (r *Renderer) Warm(ctx context.Context, path, password string) error {
 	return nil
 }
 
-func (r *Renderer) doc(ctx context.Context, path, password string) (*Doc, error) {
+// doc is the open document at path; a blob's path always holds the same content, so the same type.
+func (r *Renderer) doc(ctx context.Context, path, password, mime string) (*Doc, error) {
 	if d, ok := r.open[path]; ok && d.usable() == nil {
 		r.touch(path)
 		return d, nil
 	}
 	delete(r.open, path)
-	d, err := r.c.Open(ctx, path, password)
+	d, err := r.c.OpenAs(ctx, path, password, mime)
 	if err != nil {
 		return nil, err
 	}

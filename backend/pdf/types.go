@@ -115,6 +115,9 @@ type RenderRequest struct {
 	MaxPixels int    `json:"max_pixels,omitempty"`
 	Format    Format `json:"format,omitempty"`  // default JPEG
 	Quality   int    `json:"quality,omitempty"` // JPEG quality; 0 means 85
+	// MIME is the type of the document (kb.Document.MIME), which Renderer opens it as when it is not open yet;
+	// "" for a PDF. It is not sent to the worker with the render.
+	MIME string `json:"-"`
 }
 
 // Rendered is an encoded image of a page or region.
@@ -149,10 +152,15 @@ func (e *PasswordError) Is(target error) bool { return target == ErrPasswordRequ
 type DamagedError struct {
 	Path   string
 	Reason string
+	Format string // what the file was opened as ("Word document"); "" for a PDF
 }
 
 func (e *DamagedError) Error() string {
-	return fmt.Sprintf("pdf %s: damaged or not a PDF: %s", e.Path, e.Reason)
+	what := "PDF"
+	if e.Format != "" {
+		what = "readable " + e.Format
+	}
+	return fmt.Sprintf("pdf %s: damaged or not a %s: %s", e.Path, what, e.Reason)
 }
 
 // ErrDamaged matches any *DamagedError with errors.Is.

@@ -177,7 +177,7 @@ func TestRendererWarm(t *testing.T) {
 	r := NewRenderer(c, nil, 2)
 	ctx := context.Background()
 	path := testdata(t, "pdf/real/hsaur3-Ch_multiple_linear_regression.pdf")
-	if err := r.Warm(ctx, path, ""); err != nil {
+	if err := r.Warm(ctx, path, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	warmed := r.open[path]
@@ -191,7 +191,7 @@ func TestRendererWarm(t *testing.T) {
 		t.Error("the render reopened the warmed document")
 	}
 	missing := filepath.Join(t.TempDir(), "missing.pdf")
-	if err := r.Warm(ctx, missing, ""); err == nil || !strings.Contains(err.Error(), "missing.pdf") {
+	if err := r.Warm(ctx, missing, "", ""); err == nil || !strings.Contains(err.Error(), "missing.pdf") {
 		t.Errorf("Warm of a missing file: %v", err)
 	}
 }

@@ -55,7 +55,7 @@ func ServeWorker(r io.Reader, w io.Writer) error {
 			if req.Limits != nil {
 				lim = *req.Limits
 			}
-			d, err := openEngine(req.Path, req.Password, lim)
+			d, err := openEngineAs(req.Path, req.Password, req.MIME, lim)
 			if err != nil {
 				resp.Err = toWire(err)
 				break

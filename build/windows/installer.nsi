@@ -49,9 +49,23 @@ VIAddVersionKey "LegalCopyright" "Proofglass developers, AGPL-3.0-or-later"
 !insertmacro MUI_UNPAGE_INSTFILES
 !insertmacro MUI_LANGUAGE "English"
 
-; The file types Proofglass offers to open (backend/ingest's extensions, less the ambiguous .ts and audio .ogg).
+; The file types Proofglass offers to open (backend/ingest's extensions, less the ambiguous .ts and audio .ogg, and
+; .txt and .html, which "Open with" should not claim for a Q&A app).
 !macro EachType M
   !insertmacro ${M} .pdf
+  !insertmacro ${M} .docx
+  !insertmacro ${M} .xlsx
+  !insertmacro ${M} .pptx
+  !insertmacro ${M} .epub
+  !insertmacro ${M} .mobi
+  !insertmacro ${M} .fb2
+  !insertmacro ${M} .xps
+  !insertmacro ${M} .oxps
+  !insertmacro ${M} .cbz
+  !insertmacro ${M} .md
+  !insertmacro ${M} .markdown
+  !insertmacro ${M} .csv
+  !insertmacro ${M} .tsv
   !insertmacro ${M} .png
   !insertmacro ${M} .jpg
   !insertmacro ${M} .jpeg

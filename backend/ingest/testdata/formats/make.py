@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Writes the small documents of every format ingest reads beside this script (see README.md).
+
+Each file holds one made-up word no other file has (its marker, e.g. "wombatdocx"), so a test can search for it and
+expect its document first. Run from anywhere: python3 make.py [SHARED_TESTDATA]
+"""
+import os
+import sys
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, *[".."] * 5, "shared", "testdata")
+FIXED = (2024, 1, 2, 3, 4, 5)  # every zip entry's date, so the files are the same on every run
+
+
+def write_zip(name, entries, stored_first=None):
+    with zipfile.ZipFile(os.path.join(HERE, name), "w", zipfile.ZIP_DEFLATED) as z:
+        if stored_first:
+            info = zipfile.ZipInfo(stored_first[0], FIXED)
+            info.compress_type = zipfile.ZIP_STORED
+            z.writestr(info, stored_first[1])
+        for path, data in entries:
+            info = zipfile.ZipInfo(path, FIXED)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+
+
+def write(name, text):
+    with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+RELS = "http://schemas.openxmlformats.org/package/2006/relationships"
+DOCREL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def docx_parts():
+    def para(text, style=None):
+        ppr = f'<w:pPr><w:pStyle w:val="{style}"/></w:pPr>' if style else ""
+        return f"<w:p>{ppr}<w:r><w:t xml:space=\"preserve\">{text}</w:t></w:r></w:p>"
+
+    rows = [["Region", "Apples", "Pears"], ["North", "12", "7"], ["South", "30", "wombatcell"]]
+    table = "<w:tbl><w:tblPr><w:tblStyle w:val=\"TableGrid\"/></w:tblPr><w:tblGrid>" + "<w:gridCol w:w=\"2000\"/>" * 3 + "</w:tblGrid>"
+    for r in rows:
+        table += "<w:tr>" + "".join(f"<w:tc><w:tcPr><w:tcW w:w=\"2000\" w:type=\"dxa\"/></w:tcPr>{para(c)}</w:tc>" for c in r) + "</w:tr>"
+    table += "</w:tbl>"
+    body = para("Harvest report", "Heading1") + para("The wombatdocx orchard had a good year for apples and pears.") + table
+    document = XML + f'<w:document xmlns:w="{W}"><w:body>{body}<w:sectPr/></w:body></w:document>'
+    styles = XML + f'''<w:styles xmlns:w="{W}"><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/>
+<w:pPr><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="40"/></w:rPr></w:style></w:styles>'''
+    types = XML + '''<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
+<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
+<Default Extension="xml" ContentType="application/xml"/>
+<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
+<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>
+</Types>'''
+    rels = XML + f'<Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOCREL}/officeDocument" Target="word/document.xml"/></Relationships>'
+    docrels = XML + f'<Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOCREL}/styles" Target="styles.xml"/></Relationships>'
+    return [("[Content_Types].xml", types), ("_rels/.rels", rels), ("word/document.xml", document),
+            ("word/_rels/document.xml.rels", docrels), ("word/styles.xml", styles)]
+
+
+def xlsx_parts():
+    strings = ["Item", "Count", "wombatxlsx", "bolts", "Quarter", "Revenue", "spring", "autumn"]
+    sheets = [
+        [["Item", "Count"], ["wombatxlsx", 14], ["bolts", 250]],
+        [["Quarter", "Revenue"], ["spring", 1200.5], ["autumn", 980]],
+    ]
+
+    def cell(ref, v):
+        if isinstance(v, str):
+            return f'<c r="{ref}" t="s"><v>{strings.index(v)}</v></c>'
+        return f'<c r="{ref}"><v>{v}</v></c>'
+
+    parts = []
+    for i, rows in enumerate(sheets, 1):
+        data = "".join(f'<row r="{r}">' + "".join(cell("AB"[c] + str(r), v) for c, v in enumerate(row)) + "</row>"
+                       for r, row in enumerate(rows, 1))
+        parts.append((f"xl/worksheets/sheet{i}.xml", XML + '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                      f"<sheetData>{data}</sheetData></worksheet>"))
+    sst = "".join(f"<si><t>{s}</t></si>" for s in strings)
+    parts.append(("xl/sharedStrings.xml", XML + f'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="{len(strings)}" uniqueCount="{len(strings)}">{sst}</sst>'))
+    parts.append(("xl/workbook.xml", XML + f'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="{DOCREL}"><sheets>'
+                  '<sheet name="Stock" sheetId="1" r:id="rId1"/><sheet name="Sales" sheetId="2" r:id="rId2"/></sheets></workbook>'))
+    parts.append(("xl/_rels/workbook.xml.rels", XML + f'<Relationships xmlns="{RELS}">'
+                  f'<Relationship Id="rId1" Type="{DOCREL}/worksheet" Target="worksheets/sheet1.xml"/>'
+                  f'<Relationship Id="rId2" Type="{DOCREL}/worksheet" Target="worksheets/sheet2.xml"/>'
+                  f'<Relationship Id="rId3" Type="{DOCREL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>'))
+    types = XML + '''<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
+<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
+<Default Extension="xml" ContentType="application/xml"/>
+<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>
+<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>
+<Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>
+<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>
+</Types>'''
+    rels = XML + f'<Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOCREL}/officeDocument" Target="xl/workbook.xml"/></Relationships>'
+    return [("[Content_Types].xml", types), ("_rels/.rels", rels)] + parts
+
+
+def pptx_parts():
+    A = "http://schemas.openxmlformats.org/drawingml/2006/main"
+    P = "http://schemas.openxmlformats.org/presentationml/2006/main"
+
+    def slide(title, text):
+        def shape(i, t, y):
+            return (f'<p:sp><p:nvSpPr><p:cNvPr id="{i}" name="Text {i}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>'
+                    f'<p:spPr><a:xfrm><a:off x="457200" y="{y}"/><a:ext cx="8229600" cy="1143000"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr>'
+                    f'<p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US" sz="2800"/><a:t>{t}</a:t></a:r></a:p></p:txBody></p:sp>')
+        return XML + (f'<p:sld xmlns:a="{A}" xmlns:p="{P}" xmlns:r="{DOCREL}"><p:cSld><p:spTree>'
+                      '<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>'
+                      + shape(2, title, 457200) + shape(3, text, 2000000) + '</p:spTree></p:cSld></p:sld>')
+
+    parts = [("ppt/slides/slide1.xml", slide("Launch plan", "The wombatpptx rocket leaves in spring.")),
+             ("ppt/slides/slide2.xml", slide("Budget", "Fuel costs more than the second slide says."))]
+    parts.append(("ppt/presentation.xml", XML + f'<p:presentation xmlns:a="{A}" xmlns:p="{P}" xmlns:r="{DOCREL}">'
+                  '<p:sldIdLst><p:sldId id="256" r:id="rId1"/><p:sldId id="257" r:id="rId2"/></p:sldIdLst>'
+                  '<p:sldSz cx="9144000" cy="6858000"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>'))
+    parts.append(("ppt/_rels/presentation.xml.rels", XML + f'<Relationships xmlns="{RELS}">'
+                  f'<Relationship Id="rId1" Type="{DOCREL}/slide" Target="slides/slide1.xml"/>'
+                  f'<Relationship Id="rId2" Type="{DOCREL}/slide" Target="slides/slide2.xml"/></Relationships>'))
+    types = XML + '''<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
+<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
+<Default Extension="xml" ContentType="application/xml"/>
+<Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/>
+<Override PartName="/ppt/slides/slide1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/>
+<Override PartName="/ppt/slides/slide2.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/>
+</Types>'''
+    rels = XML + f'<Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOCREL}/officeDocument" Target="ppt/presentation.xml"/></Relationships>'
+    return [("[Content_Types].xml", types), ("_rels/.rels", rels)] + parts
+
+
+def epub_parts():
+    def chapter(title, text):
+        return XML + (f'<html xmlns="http://www.w3.org/1999/xhtml"><head><title>{title}</title></head>'
+                      f'<body><h1>{title}</h1><p>{text}</p></body></html>')
+
+    container = XML + ('<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles>'
+                       '<rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>')
+    opf = XML + '''<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">proofglass-test-epub</dc:identifier>
+<dc:title>The Two Chapters</dc:title><dc:language>en</dc:language></metadata>
+<manifest><item id="c1" href="ch1.xhtml" media-type="application/xhtml+xml"/><item id="c2" href="ch2.xhtml" media-type="application/xhtml+xml"/>
+<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/></manifest>
+<spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>'''
+    nav = XML + ('<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>'
+                 '<body><nav epub:type="toc"><ol><li><a href="ch1.xhtml">One</a></li><li><a href="ch2.xhtml">Two</a></li></ol></nav></body></html>')
+    return [("META-INF/container.xml", container), ("OEBPS/content.opf", opf), ("OEBPS/nav.xhtml", nav),
+            ("OEBPS/ch1.xhtml", chapter("Chapter One", "The wombatepub ferry crossed the bay at dawn.")),
+            ("OEBPS/ch2.xhtml", chapter("Chapter Two", "At dusk the ferry came back with the mail."))]
+
+
+def main():
+    docx = docx_parts()
+    write_zip("report.docx", docx)
+    write_zip("workbook.xlsx", xlsx_parts())
+    write_zip("slides.pptx", pptx_parts())
+    write_zip("book.epub", epub_parts(), stored_first=("mimetype", "application/epub+zip"))
+    pngs = [os.path.join(SHARED, "images", "charts", n) for n in ("bkf_plot.png", "cff_plot.png")]
+    write_zip("comic.cbz", [(f"page{i:02d}.png", open(p, "rb").read()) for i, p in enumerate(pngs, 1)])
+    write("story.fb2", XML + '''<FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0">
+<description><title-info><book-title>Short Story</book-title><lang>en</lang></title-info></description>
+<body><section><title><p>Part One</p></title><p>The wombatfb lighthouse keeper counted ships.</p></section>
+<section><title><p>Part Two</p></title><p>Nobody came that winter.</p></section></body></FictionBook>
+''')
+    write("page.xhtml", XML + '''<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Notice</title></head>
+<body><h1>Notice</h1><p>The wombatxhtml library closes early on Fridays.</p></body></html>
+''')
+    write("page.html", '''<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>Menu</title></head>
+<body><h1>Menu</h1><p>Today the wombathtml soup is pumpkin.<br>Bread is extra.</p></body></html>
+''')
+    write("notes.txt", "Meeting notes\n\nThe wombattxt committee met on Tuesday.\nNext meeting in May.\n")
+    write("guide.md", '''# Setup guide
+
+The wombatmd installer needs a network.
+
+## 2 Steps
+
+1. Download the archive.
+2. Run the installer.
+
+| Option | Default |
+|---|---|
+| port | 8080 |
+| mode | quiet |
+''')
+    write("prices.csv", 'fruit,price,origin\napple,1.20,Kent\n"wombatcsv, dried",3.50,"Hobart"\npear,0.90,Kent\n')
+    write("stations.tsv", "station\tline\tzone\nwombattsv\tRed\t1\nHarbour\tBlue\t2\n")
+    # Damaged files: each claims a format by its name.
+    whole = open(os.path.join(HERE, "report.docx"), "rb").read()
+    with open(os.path.join(HERE, "bad-truncated.docx"), "wb") as f:
+        f.write(whole[: len(whole) // 2])
+    write_zip("bad-norels.docx", [p for p in docx if p[0] != "_rels/.rels"])
+    with open(os.path.join(HERE, "bad-garbage.epub"), "wb") as f:
+        f.write(bytes((i * 7919 + 13) % 251 for i in range(4096)))
+
+
+if __name__ == "__main__":
+    main()
