@@ -109,7 +109,7 @@ func reportResults(w io.Writer, res []ingest.Result, asJSON bool) error {
 		fmt.Fprintln(w, termsafe.Line(line)) // a file name (and an error quoting it) may hold terminal controls
 	}
 	if !asJSON && shown == 0 {
-		fmt.Fprintln(w, "nothing added: no PDF, image or video file there")
+		fmt.Fprintln(w, "nothing added: no document, image or video file Proofglass reads there")
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d files failed", failed, len(res))

@@ -87,7 +87,7 @@ func TestAddFolderThroughALink(t *testing.T) {
 		t.Fatalf("add through a link: %v\n%s", err, out)
 	}
 	out, err = run(t, data, "add", "--no-ocr", t.TempDir())
-	if err != nil || !strings.Contains(out, "nothing added: no PDF, image or video file there") {
+	if err != nil || !strings.Contains(out, "nothing added: no document, image or video file Proofglass reads there") {
 		t.Errorf("add of an empty folder: %v\n%q", err, out)
 	}
 }

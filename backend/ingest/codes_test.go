@@ -54,7 +54,7 @@ func TestRejectTextUnchanged(t *testing.T) {
 	if got, want := rejectReason("/x/e.pdf", 0, nil).Error(), "e.pdf: empty file"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if got, want := rejectReason("/x/o.xyz", 3, nil).Error(), "o.xyz: unsupported format: not a PDF, image or video"; got != want {
+	if got, want := rejectReason("/x/o.xyz", 3, nil).Error(), "o.xyz: unsupported format: not one of the documents, images or videos Proofglass reads"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -169,7 +169,7 @@ func rejectReason(path string, size int64, why error) error {
 	case "video":
 		return &rejectError{name, CodeUnsupportedVideo, "unsupported or unrecognised video format"}
 	}
-	return &rejectError{name, CodeUnsupported, "unsupported format: not a PDF, image or video"}
+	return &rejectError{name, CodeUnsupported, "unsupported format: not one of the documents, images or videos Proofglass reads"}
 }
 
 // hashReader hashes r to its end.
