@@ -52,7 +52,7 @@ export interface DesktopBindings {
     Pages(documentID: number): Promise<PageRef[] | null>
     /**
      * PickFiles opens the system file dialog for documents to add, titled and its file types named in the window's
-     * language (filterNames by format kind — pdf, image, video — and "all" and "any"; nil: English).
+     * language (filterNames by format ID — pdf, word, …, image, video — and "all" and "any"; nil: English).
      */
     PickFiles(title: string, filterNames: Record<string, string>): Promise<string[] | null>
     /** PickFolder opens the system dialog for a folder to add, titled in the window's language. */

@@ -813,6 +813,11 @@ export interface Rerank {
    * Qwen3-VL-Reranker).
    */
   images: boolean
+  /**
+   * TimeoutSeconds bounds one search's whole rerank call, however the server answers (silent, or a byte a
+   * second): past it the search answers in first-stage order. 0 = 8 s (chat: 45 s, a vision model reading pages).
+   */
+  timeout_s?: number
 }
 
 /** RerankInfo says what the reranking stage did with a search. */
