@@ -199,7 +199,7 @@ func (h *harness) waitIdle() {
 	fixture.WaitFor(h.t, 30*time.Second, h.m.Idle, "the watcher to be idle")
 }
 
-// diskDocs maps the sha256 of every visible file under dir to its rel path (.txt files are not documents, and
+// diskDocs maps the sha256 of every visible file under dir to its rel path (.log files are not documents, and
 // proofglass-data stands for a data directory inside the watched folder, which is never walked).
 func diskDocs(t *testing.T, dir string) map[string]string {
 	t.Helper()
@@ -208,7 +208,7 @@ func diskDocs(t *testing.T, dir string) map[string]string {
 		if d != nil && d.IsDir() && d.Name() == "proofglass-data" {
 			return filepath.SkipDir
 		}
-		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || filepath.Ext(p) == ".txt" {
+		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || filepath.Ext(p) == ".log" {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -302,7 +302,7 @@ func TestWatchFolder(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "docs")
 	writeFile(t, filepath.Join(dir, "img1.png"), pngBytes(t, 1, 48))
 	copyFile(t, pdfA, filepath.Join(dir, "a.pdf"))
-	writeFile(t, filepath.Join(dir, "notes.txt"), []byte("not a document: skipped, never failed"))
+	writeFile(t, filepath.Join(dir, "notes.log"), []byte("not a document: skipped, never failed"))
 	writeFile(t, filepath.Join(dir, ".hidden.png"), pngBytes(t, 99, 16))
 	writeFile(t, filepath.Join(dir, "proofglass-data", "blobs", "x.png"), pngBytes(t, 98, 16))
 
@@ -314,7 +314,7 @@ func TestWatchFolder(t *testing.T) {
 	if _, err := h.m.Add(ctx, "watched", dir); err == nil || !strings.Contains(err.Error(), "already watched") {
 		t.Errorf("adding the folder twice: err = %v", err)
 	}
-	// The library equals the folder's PDFs and images: notes.txt has no document.
+	// The library equals the folder's PDFs and images: notes.log has no document.
 	waitEqualMedia := func() {
 		t.Helper()
 		h.waitEqual("watched", dir)
