@@ -1,9 +1,7 @@
 package questioner
 
 import (
-	"context"
 	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -11,8 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"proofglass/backend/fixture"
-	"proofglass/backend/ingest"
+	"proofglass/backend/ingest/ingesttest"
 	"proofglass/backend/kb"
 	"proofglass/backend/pdf"
 )
@@ -23,40 +20,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// ingested caches the pages of the shared PDFs the tests read: an ingest takes seconds.
-var ingested = map[string][]kb.Unit{}
-
-// ingestUnits reads a shared PDF through Proofglass's own ingest (text layer, no OCR) into a scratch knowledge base
-// and returns its pages with their word boxes.
-func ingestUnits(t *testing.T, rel string) []kb.Unit {
-	t.Helper()
-	path := fixture.Path(t, rel)
-	if us, ok := ingested[rel]; ok {
-		return us
-	}
-	ctx := context.Background()
-	dir := t.TempDir()
-	k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
-	if err != nil {
-		t.Fatalf("scratch knowledge base: %v", err)
-	}
-	defer k.Close()
-	in := ingest.New(k, nil, ingest.Options{NoOCR: true, Workers: 1})
-	defer in.Close()
-	res, err := in.Add(ctx, "eval", []string{path}, nil)
-	if err != nil {
-		t.Fatalf("ingest %s: %v", rel, err)
-	}
-	if len(res) != 1 || res[0].Error != "" {
-		t.Fatalf("ingest %s: %+v", rel, res)
-	}
-	us, err := k.Content.Units(ctx, res[0].Document.ID)
-	if err != nil {
-		t.Fatalf("read %s: %v", rel, err)
-	}
-	ingested[rel] = us
-	return us
-}
+// ingestUnits reads a shared PDF through Proofglass's own ingest (text layer, no OCR) and returns its pages with
+// their word boxes.
+func ingestUnits(t *testing.T, rel string) []kb.Unit { return ingesttest.Units(t, rel) }
 
 func pagesOf(units []kb.Unit, name string, facets map[string]string) []Page {
 	out := make([]Page, len(units))

@@ -1,14 +1,11 @@
 package tables
 
 import (
-	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"proofglass/backend/fixture"
-	"proofglass/backend/ingest"
+	"proofglass/backend/ingest/ingesttest"
 	"proofglass/backend/kb"
 	"proofglass/backend/pdf"
 )
@@ -19,42 +16,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// ingested caches the pages of the shared PDFs the tests read: an ingest takes seconds.
-var ingested = map[string][]kb.Unit{}
-
-// page reads a shared PDF (relative to the shared test data) through Proofglass's own ingest (text layer, no
-// OCR) and returns one page with its word boxes.
-func page(t *testing.T, rel string, n int) kb.Unit {
-	t.Helper()
-	path := fixture.Path(t, rel)
-	us, ok := ingested[rel]
-	if !ok {
-		ctx := context.Background()
-		dir := t.TempDir()
-		k, err := kb.Open(ctx, filepath.Join(dir, "proofglass.db"), filepath.Join(dir, "blobs"))
-		if err != nil {
-			t.Fatalf("scratch knowledge base: %v", err)
-		}
-		defer k.Close()
-		in := ingest.New(k, nil, ingest.Options{NoOCR: true, Workers: 1})
-		defer in.Close()
-		res, err := in.Add(ctx, "tables", []string{path}, nil)
-		if err != nil || len(res) != 1 || res[0].Error != "" {
-			t.Fatalf("ingest %s: %v %+v", rel, err, res)
-		}
-		if us, err = k.Content.Units(ctx, res[0].Document.ID); err != nil {
-			t.Fatalf("read %s: %v", rel, err)
-		}
-		ingested[rel] = us
-	}
-	for _, u := range us {
-		if u.Ordinal == n {
-			return u
-		}
-	}
-	t.Fatalf("%s has no page %d", rel, n)
-	return kb.Unit{}
-}
+// page is page n of a shared PDF with its word boxes.
+func page(t *testing.T, rel string, n int) kb.Unit { return ingesttest.Page(t, rel, n) }
 
 const (
 	bloodLoss = "pdf/real/blood_loss_report.pdf"
