@@ -113,7 +113,22 @@ func NewClient(c Config) *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
-	return &http.Client{Transport: &retrying{base: base, cfg: c}}
+	return &http.Client{Transport: &retrying{base: base, cfg: c}, CheckRedirect: sameOrigin}
+}
+
+// sameOrigin follows a redirect only within the origin (scheme, host and port) the request was sent to. A model
+// server or reranker that redirects elsewhere would receive the profile's key (Go strips credentials only for another
+// host name, not another port), so the redirect is refused and said.
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return fmt.Errorf("stopped after %d redirects", len(via))
+	}
+	from := via[0].URL
+	if req.URL.Scheme != from.Scheme || !strings.EqualFold(req.URL.Host, from.Host) {
+		return fmt.Errorf("redirect from %s://%s to %s://%s refused: another origin (a profile's key goes only to its own server)",
+			from.Scheme, from.Host, req.URL.Scheme, req.URL.Host)
+	}
+	return nil
 }
 
 type retrying struct {

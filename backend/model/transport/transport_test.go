@@ -149,3 +149,48 @@ func TestUserAgentNamesProofglass(t *testing.T) {
 		t.Errorf("the caller's request was changed: %q", req.Header.Get("User-Agent"))
 	}
 }
+
+// A redirect to another origin — here another port of the same host, which Go's own rule would send the key to — is
+// refused and said, and the other server sees no request; a redirect within the origin is followed (issue 41, row 1).
+func TestRedirectsStayWithinTheOrigin(t *testing.T) {
+	var sawKey atomic.Bool
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "" {
+			sawKey.Store(true)
+		}
+		io.WriteString(w, "other")
+	}))
+	defer other.Close()
+	self := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away":
+			http.Redirect(w, r, other.URL+"/v1/models", http.StatusTemporaryRedirect)
+		case "/here":
+			http.Redirect(w, r, "/v1/models", http.StatusTemporaryRedirect)
+		default:
+			io.WriteString(w, "self")
+		}
+	}))
+	defer self.Close()
+	c := NewClient(Config{})
+	get := func(path string) (string, error) {
+		req, _ := http.NewRequest(http.MethodGet, self.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer sk-secret")
+		resp, err := c.Do(req)
+		if err != nil {
+			return "", err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b), nil
+	}
+	if _, err := get("/away"); err == nil || !strings.Contains(err.Error(), "another origin") {
+		t.Errorf("a redirect to another port: %v, want refused", err)
+	}
+	if sawKey.Load() {
+		t.Error("the other server received the key")
+	}
+	if body, err := get("/here"); err != nil || body != "self" {
+		t.Errorf("a redirect within the origin: %q, %v", body, err)
+	}
+}
