@@ -492,12 +492,43 @@ func (c *Config) SetAPIKey(profile, key string) error {
 	return c.Secrets.Set(SecretKey(profile), key)
 }
 
+// EnvProfile is whether a profile is the one the key-carrying providers' environment variables (OPENAI_BASE_URL,
+// OPENAI_API_KEY, DASHSCOPE_*) are for: the built-in profile named after its kind. Another profile of the kind (a
+// reranker, a second server) keeps its own URL and key, so a key is never sent where the environment points
+// another profile (issue 41: OPENAI_BASE_URL re-pointed the reranker, and OPENAI_API_KEY went to it). OLLAMA_HOST
+// re-points every Ollama profile, as Ollama's own tools read it.
+func EnvProfile(p Provider) bool { return p.Name == p.Kind }
+
+// envRepoints reports whether the environment re-points p's URL (see withEnv).
+func envRepoints(p Provider) bool {
+	if p.Kind == KindOllama {
+		return envURL(p.Kind) != ""
+	}
+	return EnvProfile(p) && envURL(p.Kind) != ""
+}
+
+// envURL is the environment's endpoint for a provider kind ("" when none is set).
+func envURL(kind string) string {
+	switch kind {
+	case KindOllama:
+		return os.Getenv("OLLAMA_HOST")
+	case KindOpenAI:
+		return os.Getenv("OPENAI_BASE_URL")
+	case KindDashScope:
+		return os.Getenv("DASHSCOPE_BASE_URL")
+	}
+	return ""
+}
+
 // withEnv returns s with the environment's overrides of endpoints, the agent's provider and model applied: the
 // conventions of each provider's own tools. They are applied when settings are read and never written.
 func withEnv(s Settings) Settings {
 	s = clone(s)
 	for i := range s.Providers {
 		p := &s.Providers[i]
+		if !envRepoints(*p) {
+			continue
+		}
 		switch p.Kind {
 		case KindOllama:
 			if h := os.Getenv("OLLAMA_HOST"); h != "" {
@@ -530,13 +561,15 @@ func withEnv(s Settings) Settings {
 // keyring.
 func (c *Config) withKey(p Provider) Provider {
 	p.APIKey = ""
-	switch p.Kind {
-	case KindOpenAI:
+	switch {
+	case !EnvProfile(p):
+	case p.Kind == KindOpenAI:
 		p.APIKey = os.Getenv("OPENAI_API_KEY")
-	case KindDashScope:
+	case p.Kind == KindDashScope:
 		p.APIKey = os.Getenv("DASHSCOPE_API_KEY")
 	}
-	if p.APIKey == "" && c.Secrets != nil && p.Kind != KindBuiltin {
+	// A stored key goes only to the server it was saved for: not where the environment re-points the profile.
+	if p.APIKey == "" && c.Secrets != nil && p.Kind != KindBuiltin && !envRepoints(p) {
 		if v, err := c.Secrets.Get(SecretKey(p.Name)); err == nil {
 			p.APIKey = v
 		}

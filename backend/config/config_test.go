@@ -160,3 +160,42 @@ func TestRerankTimeout(t *testing.T) {
 		}
 	}
 }
+
+// The environment's endpoint and key are for the built-in profile of their kind only: a second OpenAI-type profile
+// (a reranker) keeps its own URL and stored key, and a stored key does not follow the built-in profile to where the
+// environment re-points it (issue 41, row 1).
+func TestEnvOverridesStayWithTheirProfile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OPENAI_BASE_URL", "http://elsewhere:9000/v1")
+	t.Setenv("OPENAI_API_KEY", "")
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Secrets = &FileStore{Path: filepath.Join(dir, "secrets.json")}
+	c.SetProvider(Provider{Name: "reranker", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:8001/v1"})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetAPIKey("reranker", "sk-reranker"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetAPIKey("openai", "sk-stored-for-8000"); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := c.Provider("reranker")
+	if r.BaseURL != "http://127.0.0.1:8001/v1" || r.APIKey != "sk-reranker" {
+		t.Errorf("reranker profile: %s with key %q, want its own URL and key", r.BaseURL, r.APIKey)
+	}
+	o, _ := c.Provider("openai")
+	if o.BaseURL != "http://elsewhere:9000/v1" || o.APIKey != "" {
+		t.Errorf("openai profile re-pointed by the environment: %s with key %q, want no stored key sent there", o.BaseURL, o.APIKey)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-env")
+	if r, _ := c.Provider("reranker"); r.APIKey != "sk-reranker" {
+		t.Errorf("OPENAI_API_KEY went to the reranker profile: %q", r.APIKey)
+	}
+	if o, _ := c.Provider("openai"); o.APIKey != "sk-env" {
+		t.Errorf("OPENAI_API_KEY did not reach the openai profile: %q", o.APIKey)
+	}
+}

@@ -86,11 +86,19 @@ func TestSettingsRoundTripThroughWindow(t *testing.T) {
 	if strings.Contains(string(b), "secret") {
 		t.Errorf("settings file holds a key: %s", b)
 	}
-	for name, want := range map[string]string{"dashscope": "ds-secret-1", "openai": "sk-secret-2"} {
-		if p, err := c.Provider(name); err != nil || p.APIKey != want {
-			t.Errorf("%s after save: key %q %v, want the stored key", name, p.APIKey, err)
-		}
+	if p, err := c.Provider("dashscope"); err != nil || p.APIKey != "ds-secret-1" {
+		t.Errorf("dashscope after save: key %q %v, want the stored key", p.APIKey, err)
 	}
+	// The openai key was stored for its own server: it does not follow OPENAI_BASE_URL to gpu-box, and is there
+	// again once the environment no longer re-points the profile.
+	if p, err := c.Provider("openai"); err != nil || p.APIKey != "" {
+		t.Errorf("openai re-pointed by OPENAI_BASE_URL: key %q %v, want none sent there", p.APIKey, err)
+	}
+	t.Setenv("OPENAI_BASE_URL", "")
+	if p, err := c.Provider("openai"); err != nil || p.APIKey != "sk-secret-2" {
+		t.Errorf("openai after save: key %q %v, want the stored key", p.APIKey, err)
+	}
+	t.Setenv("OPENAI_BASE_URL", "http://gpu-box:8000/v1")
 	// The same JSON again changes nothing: a second save is a no-op on the file.
 	if err := c.Update(in); err != nil {
 		t.Fatal(err)
