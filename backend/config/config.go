@@ -487,9 +487,48 @@ func (c *Config) SetAPIKey(profile, key string) error {
 		return errors.New("store the API key: no secret store")
 	}
 	if key == "" {
+		_ = c.Secrets.Delete(secretOrigin(profile))
 		return c.Secrets.Delete(SecretKey(profile))
 	}
+	// The server the key is for: the profile's URL in the settings file (not where an environment variable points
+	// it; the environment's own key goes there). The key goes nowhere else (KeyOrigin).
+	if err := c.Secrets.Set(secretOrigin(profile), c.savedURL(profile)); err != nil {
+		return err
+	}
 	return c.Secrets.Set(SecretKey(profile), key)
+}
+
+// savedURL is a profile's URL as the settings file has it, without environment overrides.
+func (c *Config) savedURL(profile string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	src := c.Settings
+	if c.saved != nil {
+		src = *c.saved
+	}
+	for _, p := range src.Providers {
+		if p.Name == profile {
+			return p.BaseURL
+		}
+	}
+	return ""
+}
+
+// secretOrigin is the secret store's entry for the server a profile's key was saved for.
+func secretOrigin(profile string) string { return "provider/" + profile + "/api_key_origin" }
+
+// KeyOrigin says where a profile's stored key may go: the server it was saved for ("" when the key was stored by an
+// older Proofglass, which did not record it), and whether p (as the settings and the environment make it now)
+// points there.
+func (c *Config) KeyOrigin(p Provider) (origin string, ok bool) {
+	if c.Secrets == nil {
+		return "", false
+	}
+	origin, err := c.Secrets.Get(secretOrigin(p.Name))
+	if err != nil || origin == "" {
+		return "", !envRepoints(p) // an older key: where its profile points, unless the environment moved it
+	}
+	return origin, SameEndpoint(origin, p.BaseURL)
 }
 
 // EnvProfile is whether a profile is the one the key-carrying providers' environment variables (OPENAI_BASE_URL,
@@ -568,8 +607,9 @@ func (c *Config) withKey(p Provider) Provider {
 	case p.Kind == KindDashScope:
 		p.APIKey = os.Getenv("DASHSCOPE_API_KEY")
 	}
-	// A stored key goes only to the server it was saved for: not where the environment re-points the profile.
-	if p.APIKey == "" && c.Secrets != nil && p.Kind != KindBuiltin && !envRepoints(p) {
+	// A stored key goes only to the server it was saved for: not where the settings or the environment now point
+	// the profile.
+	if _, ok := c.KeyOrigin(p); p.APIKey == "" && c.Secrets != nil && p.Kind != KindBuiltin && ok {
 		if v, err := c.Secrets.Get(SecretKey(p.Name)); err == nil {
 			p.APIKey = v
 		}

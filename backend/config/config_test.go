@@ -199,3 +199,44 @@ func TestEnvOverridesStayWithTheirProfile(t *testing.T) {
 		t.Errorf("OPENAI_API_KEY did not reach the openai profile: %q", o.APIKey)
 	}
 }
+
+// A stored key goes only to the server it was saved for: when the profile is pointed elsewhere in the settings, the
+// key stays home and KeyOrigin says where it belongs; pointed back, it is sent again (issue 41, row 1).
+func TestStoredKeyStaysWithItsServer(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Secrets = &FileStore{Path: filepath.Join(dir, "secrets.json")}
+	c.SetProvider(Provider{Name: "cloud", Kind: KindOpenAI, BaseURL: "https://api.example.com/v1"})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetAPIKey("cloud", "sk-cloud"); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := c.Provider("cloud"); p.APIKey != "sk-cloud" {
+		t.Fatalf("key at its own server: %q", p.APIKey)
+	}
+	c.SetProvider(Provider{Name: "cloud", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:9999/v1"})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := c.Provider("cloud")
+	if p.APIKey != "" {
+		t.Errorf("key sent to %s, another server than the one it was saved for", p.BaseURL)
+	}
+	if origin, ok := c.KeyOrigin(p); ok || origin != "https://api.example.com/v1" {
+		t.Errorf("KeyOrigin: %q %v, want the server it was saved for, not this one", origin, ok)
+	}
+	c.SetProvider(Provider{Name: "cloud", Kind: KindOpenAI, BaseURL: "https://API.example.com:443/v1/"})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := c.Provider("cloud"); p.APIKey != "sk-cloud" {
+		t.Errorf("pointed back at its server (spelt otherwise): key %q", p.APIKey)
+	}
+}

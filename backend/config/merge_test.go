@@ -95,8 +95,13 @@ func TestSettingsRoundTripThroughWindow(t *testing.T) {
 		t.Errorf("openai re-pointed by OPENAI_BASE_URL: key %q %v, want none sent there", p.APIKey, err)
 	}
 	t.Setenv("OPENAI_BASE_URL", "")
-	if p, err := c.Provider("openai"); err != nil || p.APIKey != "sk-secret-2" {
-		t.Errorf("openai after save: key %q %v, want the stored key", p.APIKey, err)
+	plain, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.Secrets = c.Secrets
+	if p, err := plain.Provider("openai"); err != nil || p.APIKey != "sk-secret-2" {
+		t.Errorf("openai after save, read without OPENAI_BASE_URL: key %q %v, want the stored key", p.APIKey, err)
 	}
 	t.Setenv("OPENAI_BASE_URL", "http://gpu-box:8000/v1")
 	// The same JSON again changes nothing: a second save is a no-op on the file.

@@ -47,6 +47,7 @@ func Run(ctx context.Context, cfg *config.Config, opt Options) []Check {
 	out = append(out, Store(ctx, cfg, opt.Fix)...)
 	out = append(out, Tools(ctx, cfg.Settings.Ingest.OCRLanguages)...)
 	out = append(out, pdfWorker())
+	out = append(out, StoredKeys(cfg)...)
 	if opt.Endpoints != nil {
 		out = append(out, opt.Endpoints(ctx, cfg)...)
 	}
@@ -406,4 +407,30 @@ func pdfWorker() Check {
 		c.OK, c.Detail = true, "this binary, re-executed (it starts quickly: no window libraries)"
 	}
 	return c
+}
+
+// StoredKeys names each profile whose stored API key was saved for another server than the one the profile points at
+// now (the settings were edited, or an environment variable re-points it): Proofglass does not send the key there.
+func StoredKeys(cfg *config.Config) []Check {
+	var out []Check
+	for _, p := range cfg.Current().Providers {
+		if p.Kind == config.KindBuiltin || cfg.Secrets == nil {
+			continue
+		}
+		if key, err := cfg.Secrets.Get(config.SecretKey(p.Name)); err != nil || key == "" {
+			continue
+		}
+		origin, ok := cfg.KeyOrigin(p)
+		if ok {
+			continue
+		}
+		where := "the server it was saved for"
+		if origin != "" {
+			where = origin
+		}
+		out = append(out, Check{Name: "api key of " + p.Name, Detail: fmt.Sprintf(
+			"the stored key was saved for %s, but the profile now points at %s: it is not sent there", where, p.BaseURL),
+			Fix: fmt.Sprintf("enter the key of %s again in Settings → Providers (it is then saved for this server), or point the profile back", p.Name)})
+	}
+	return out
 }

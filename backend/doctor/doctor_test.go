@@ -250,3 +250,36 @@ func TestStoreFinishesPendingDeletions(t *testing.T) {
 		t.Errorf("after --fix: %+v", p)
 	}
 }
+
+// doctor names a profile whose stored key was saved for another server than the one it points at now (issue 41).
+func TestStoredKeysNamesAKeyForAnotherServer(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	cfg, err := config.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Secrets = &config.FileStore{Path: filepath.Join(dir, "secrets.json")}
+	cfg.SetProvider(config.Provider{Name: "cloud", Kind: config.KindOpenAI, BaseURL: "https://api.example.com/v1"})
+	if err := cfg.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.SetAPIKey("cloud", "sk-cloud"); err != nil {
+		t.Fatal(err)
+	}
+	if cs := StoredKeys(cfg); len(cs) != 0 {
+		t.Fatalf("a key at its own server: %+v", cs)
+	}
+	cfg.SetProvider(config.Provider{Name: "cloud", Kind: config.KindOpenAI, BaseURL: "http://127.0.0.1:9999/v1"})
+	if err := cfg.Save(); err != nil {
+		t.Fatal(err)
+	}
+	cs := StoredKeys(cfg)
+	if len(cs) != 1 || cs[0].OK || !strings.Contains(cs[0].Detail, "https://api.example.com/v1") || !strings.Contains(cs[0].Detail, "127.0.0.1:9999") {
+		t.Errorf("doctor on a key saved for another server: %+v", cs)
+	}
+	if strings.Contains(cs[0].Detail+cs[0].Fix, "sk-cloud") {
+		t.Error("doctor printed the key")
+	}
+}
