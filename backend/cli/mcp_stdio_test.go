@@ -110,6 +110,7 @@ func TestMCPStdioMalformedLines(t *testing.T) {
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, "null"},
 		{"array id", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, -32600, "null"},
 		{"boolean id", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, -32600, "null"},
+		{"null id (MCP forbids it)", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, "null"},
 		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, "null"},
 		{"id beyond 64 bits", `{"jsonrpc":"2.0","id":99999999999999999999,"method":"ping"}`, -32600, "null"},
 		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"\xff\xfe\"}", -32700, "null"},

@@ -194,7 +194,11 @@ func parseLine(line []byte) (m jsonrpc.Message, id json.RawMessage, code int64, 
 	if err := json.Unmarshal(v, &f); err != nil {
 		return nil, nil, jsonrpc.CodeInvalidRequest, err.Error()
 	}
-	hasID := f.ID != nil && string(f.ID) != "null"
+	if string(f.ID) == "null" {
+		// MCP forbids a null id; taken as a notification it would get no answer at all (issue 41, row 8).
+		return nil, nil, jsonrpc.CodeInvalidRequest, "id must not be null: a request needs a string or integer id, a notification none"
+	}
+	hasID := f.ID != nil
 	if hasID {
 		if !validID(f.ID) {
 			return nil, nil, jsonrpc.CodeInvalidRequest, "id must be a string or an integer"
