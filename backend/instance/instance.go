@@ -224,3 +224,28 @@ func LockHeld(path string) bool {
 	got, err := tryLock(f)
 	return err == nil && !got
 }
+
+// Hold creates the lock file at path (and its folder) and holds an exclusive lock on it until release is called or
+// the process ends, however it ends: LockHeld then reports it held, in any process, this one included. A running
+// agent run holds one, so a later start can tell a run that is still going from one its process left behind.
+func Hold(path string) (release func(), err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	got, err := tryLock(f)
+	if err != nil || !got {
+		f.Close()
+		if err == nil {
+			err = errors.New("held by another process")
+		}
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	return func() {
+		f.Close() // closing the file drops the lock
+		os.Remove(path)
+	}, nil
+}

@@ -187,6 +187,14 @@ func (k *History) FinishRun(ctx context.Context, runID int64, status, answer str
 	return nil
 }
 
+// RunningRuns are the ids of the runs still marked running that started before the given time.
+func (k *History) RunningRuns(ctx context.Context, startedBefore time.Time) ([]int64, error) {
+	return queryAll(ctx, k.db, "list running runs", func(r rowScanner) (id int64, err error) {
+		err = r.Scan(&id)
+		return
+	}, `SELECT id FROM runs WHERE status = 'running' AND started_at < ? ORDER BY id`, startedBefore.UnixMilli())
+}
+
 const runCols = `id, coalesce(conversation_id, 0), question, mode, provider, model, status, answer, usage, started_at, finished_at`
 
 func scanRun(row rowScanner) (Run, error) {

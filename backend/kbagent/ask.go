@@ -31,6 +31,9 @@ type Deps struct {
 	Grounder *grounding.Grounder
 	// LookupTimeout bounds the model look-ups before a run (0: agent.DefaultLookupTimeout).
 	LookupTimeout time.Duration
+	// Hold, when set, marks a run as alive while it goes (a lock file its process holds): a later start of
+	// Proofglass marks a run no process holds as interrupted. It returns the release, called once the run is stored.
+	Hold func(runID int64) (release func())
 }
 
 // Ask answers question as a stored run: it creates the run, runs the agent with the knowledge base behind it,
@@ -45,6 +48,9 @@ func Ask(ctx context.Context, d Deps, conversationID int64, cfg agent.Config, qu
 		Provider: cfg.Provider, Model: cfg.Model})
 	if err != nil {
 		return 0, agent.Result{}, err
+	}
+	if d.Hold != nil {
+		defer d.Hold(run.ID)()
 	}
 	cfg.Conversation = conversationID
 	q := d.Query

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"proofglass/backend/config"
 	"proofglass/backend/grounding"
 	"proofglass/backend/ingest"
+	"proofglass/backend/instance"
 	"proofglass/backend/kb"
 	"proofglass/backend/kbagent"
 	"proofglass/backend/model"
@@ -81,6 +83,7 @@ func OpenConfig(ctx context.Context, cfg *config.Config) (*Library, error) {
 	}
 	l.Searcher = search.New(k, search.Options{Embedders: search.ConfigResolver(cfg), IndexDir: cfg.IndexDir(),
 		Rerank: l.RerankStage, PageImage: l.rerankImage})
+	l.markInterrupted(ctx)
 	return l, nil
 }
 
@@ -131,7 +134,51 @@ func (l *Library) AgentDeps(chat model.Chat, log *slog.Logger) kbagent.Deps {
 		log = slog.Default()
 	}
 	return kbagent.Deps{KB: l.KB, Search: l.Searcher, PDF: l.PDF, Chat: chat, Log: log, Password: l.PDFPassword,
-		Grounder: l.Grounder(), LookupTimeout: lookupTimeout(log)}
+		Grounder: l.Grounder(), LookupTimeout: lookupTimeout(log), Hold: l.holdRun}
+}
+
+// runLock is the lock file a running run's process holds.
+func (l *Library) runLock(runID int64) string {
+	return filepath.Join(l.Config.DataDir, "locks", fmt.Sprintf("run-%d.lock", runID))
+}
+
+// holdRun holds a run's lock file while it goes; without one (a file system that refuses it) the run still runs,
+// and only its being marked interrupted after a crash is lost.
+func (l *Library) holdRun(runID int64) func() {
+	release, err := instance.Hold(l.runLock(runID))
+	if err != nil {
+		slog.Debug("run lock not held", "run", runID, "err", err)
+		return func() {}
+	}
+	return release
+}
+
+// interruptedGrace spares the runs a process has only just created: it takes their lock right after.
+var interruptedGrace = 10 * time.Second
+
+// markInterrupted marks failed the runs left running by a process that ended before they did (a stopped serve, a
+// killed window): no process holds their lock. Runs of another live process (the window beside a CLI) keep going.
+func (l *Library) markInterrupted(ctx context.Context) {
+	ids, err := l.KB.History.RunningRuns(ctx, time.Now().Add(-interruptedGrace))
+	if err != nil {
+		slog.Warn("interrupted runs not checked", "err", err)
+		return
+	}
+	n := 0
+	for _, id := range ids {
+		if instance.LockHeld(l.runLock(id)) {
+			continue
+		}
+		if err := l.KB.History.FinishRun(ctx, id, "failed", "", nil); err != nil {
+			slog.Warn("interrupted run not marked", "run", id, "err", err)
+			continue
+		}
+		os.Remove(l.runLock(id))
+		n++
+	}
+	if n > 0 {
+		slog.Info("runs interrupted when Proofglass last stopped are marked failed", "runs", n)
+	}
 }
 
 // lookupTimeout is $PROOFGLASS_MODEL_LOOKUP_TIMEOUT (a Go duration such as 10s), else 0 (the agent's default).
