@@ -502,7 +502,8 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	src := ctxReader{ctx, fh}
 	if docKind == "" {
 		// Not stored: nothing can be done with it. The failed row still tells the user what happened.
-		sha, size, err = hashReader(src)
+		size = st.Size()
+		sha, err = rejectedFingerprint(fh, size)
 		docKind = kindFromExtension(f.path)
 		rejectErr = rejectReason(f.path, size, why)
 	} else {
