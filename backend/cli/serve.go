@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -89,6 +91,12 @@ only (0600) unless --group-readable or cache.pages_group_readable: run the train
 				if corpusDir != "" {
 					if opts.Corpus, err = pagefile.OpenCorpus(corpusDir, lib.Config.Settings.Cache.PagesGroupReadable); err != nil {
 						return err
+					}
+					if !filepath.IsAbs(corpusDir) {
+						// VRAG's scripts compare the paths as written, so they stay relative: say relative to what.
+						if wd, err := os.Getwd(); err == nil {
+							fmt.Fprintf(cmd.ErrOrStderr(), "--corpus-dir %s: page paths are relative to %s; run the client from there\n", corpusDir, wd)
+						}
 					}
 				}
 				s, err := server.New(lib, opts)
