@@ -2,6 +2,8 @@ package htmlconv
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -57,5 +59,47 @@ func TestTable(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// OpenDocument files become XHTML with their headings, lists, sheets as tables (a sheet's million repeated empty
+// rows and 16,000 repeated empty cells left out) and slides as titled sections; a package without content.xml is
+// refused with why.
+func TestOpenDocument(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want []string
+		max  int
+	}{
+		{"notes.odt", []string{"<h1>Field notes</h1>", "wombatodt survey counted owls and bats", "<li><p>north wood</p>", "<td>North</td><td>4</td>"}, 4000},
+		{"stock.ods", []string{"<h2>Stock</h2>", "<tr><td>Item</td><td>Count</td></tr>", "<tr><td>wombatods</td><td>14</td></tr>"}, 4000},
+		{"tour.odp", []string{"<h2>Intro</h2>", "wombatodp tour starts at noon", "<h2>Route</h2>"}, 4000},
+	} {
+		f, err := os.Open(filepath.Join("..", "ingest", "testdata", "formats", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := OpenDocument(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %v", c.file, err)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%s: no %q in\n%s", c.file, w, out)
+			}
+		}
+		if len(out) > c.max {
+			t.Errorf("%s: %d bytes of XHTML, want at most %d (repeated empty cells left out)", c.file, len(out), c.max)
+		}
+	}
+	f, err := os.Open(filepath.Join("..", "ingest", "testdata", "formats", "bad-nocontent.odt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := OpenDocument(f); err == nil || !strings.Contains(err.Error(), "no content.xml") {
+		t.Errorf("a package without content.xml: %v", err)
 	}
 }

@@ -190,6 +190,12 @@ func sniffZip(r io.ReaderAt, size int64) (Kind, error) {
 		switch mt := strings.TrimSpace(string(b)); mt {
 		case "application/epub+zip":
 			return EPUB, nil
+		case "application/vnd.oasis.opendocument.text":
+			return ODT, nil
+		case "application/vnd.oasis.opendocument.spreadsheet":
+			return ODS, nil
+		case "application/vnd.oasis.opendocument.presentation":
+			return ODP, nil
 		default:
 			return Unknown, &NotDocumentError{fmt.Sprintf("a zip package of type %q, which Proofglass does not read", mt)}
 		}

@@ -45,6 +45,9 @@ const (
 	Markdown Kind = "markdown"
 	CSV      Kind = "csv"
 	TSV      Kind = "tsv"
+	ODT      Kind = "odt" // OpenDocument text, spreadsheet and presentation: converted, MuPDF reads none of them
+	ODS      Kind = "ods"
+	ODP      Kind = "odp"
 )
 
 // Class is what Proofglass does with a kind.
@@ -61,7 +64,7 @@ const (
 // Class returns the class of k.
 func (k Kind) Class() Class {
 	switch k {
-	case PDF, DOCX, XLSX, PPTX, EPUB, CBZ, XPS, OXPS, MOBI, FB2, HTML, XHTML, Text, Markdown, CSV, TSV:
+	case PDF, DOCX, XLSX, PPTX, EPUB, CBZ, XPS, OXPS, MOBI, FB2, HTML, XHTML, Text, Markdown, CSV, TSV, ODT, ODS, ODP:
 		return ClassDocument
 	case JPEG, PNG, GIF, WebP, TIFF, BMP:
 		return ClassImage
@@ -164,6 +167,9 @@ var docMIME = map[Kind]string{
 	Markdown: "text/markdown",
 	CSV:      "text/csv",
 	TSV:      "text/tab-separated-values",
+	ODT:      "application/vnd.oasis.opendocument.text",
+	ODS:      "application/vnd.oasis.opendocument.spreadsheet",
+	ODP:      "application/vnd.oasis.opendocument.presentation",
 }
 
 // DocumentMIME is the MIME type of a document kind ("" for the others).

@@ -26,9 +26,10 @@ type Format struct {
 // The README's list of accepted formats is written from it (TestReadmeListsFormats).
 var Formats = []Format{
 	{ID: "pdf", Kind: "pdf", Name: "PDF documents", Extensions: []string{".pdf"}},
-	{ID: "word", Kind: "pdf", Name: "Word documents", Extensions: []string{".docx"}, Unread: []string{".doc", ".odt", ".rtf"}},
-	{ID: "excel", Kind: "pdf", Name: "Excel workbooks", Extensions: []string{".xlsx"}, Unread: []string{".xls", ".ods"}},
-	{ID: "powerpoint", Kind: "pdf", Name: "PowerPoint presentations", Extensions: []string{".pptx"}, Unread: []string{".ppt", ".odp"}},
+	{ID: "word", Kind: "pdf", Name: "Word documents", Extensions: []string{".docx"}, Unread: []string{".doc", ".rtf"}},
+	{ID: "excel", Kind: "pdf", Name: "Excel workbooks", Extensions: []string{".xlsx"}, Unread: []string{".xls"}},
+	{ID: "powerpoint", Kind: "pdf", Name: "PowerPoint presentations", Extensions: []string{".pptx"}, Unread: []string{".ppt"}},
+	{ID: "opendocument", Kind: "pdf", Name: "OpenDocument files", Extensions: []string{".odt", ".ods", ".odp"}},
 	{ID: "ebook", Kind: "pdf", Name: "E-books", Extensions: []string{".epub", ".mobi", ".fb2"}, Unread: []string{".azw", ".azw3"}},
 	{ID: "xps", Kind: "pdf", Name: "XPS documents", Extensions: []string{".xps", ".oxps"}},
 	{ID: "comic", Kind: "pdf", Name: "Comic book archives", Extensions: []string{".cbz"}, Unread: []string{".cbr"}},

@@ -31,6 +31,9 @@ var formatFiles = []formatFile{
 	{"guide.md", "text/markdown", "wombatmd", 1},
 	{"prices.csv", "text/csv", "wombatcsv", 1},
 	{"stations.tsv", "text/tab-separated-values", "wombattsv", 1},
+	{"notes.odt", "application/vnd.oasis.opendocument.text", "wombatodt", 1},
+	{"stock.ods", "application/vnd.oasis.opendocument.spreadsheet", "wombatods", 1},
+	{"tour.odp", "application/vnd.oasis.opendocument.presentation", "wombatodp", 1},
 }
 
 // TestFormatsIngest adds a file of every paged format and the damaged ones in one batch: each good one is a ready
@@ -46,7 +49,7 @@ func TestFormatsIngest(t *testing.T) {
 	}
 	bad := map[string]string{ // damaged file → what its error must say
 		"bad-truncated.docx": "damaged zip", "bad-norels.docx": "damaged or not a readable Word document",
-		"bad-garbage.epub": "not one of the e-books",
+		"bad-garbage.epub": "not one of the e-books", "bad-nocontent.odt": "no content.xml",
 	}
 	for name := range bad {
 		paths = append(paths, filepath.Join(dir, name))

@@ -43,6 +43,9 @@ var openKinds = map[imagefile.Kind]openAs{
 	imagefile.Markdown: {name: "Markdown file", magic: "xhtml", convert: htmlconv.Markdown},
 	imagefile.CSV:      {name: "CSV file", magic: "xhtml", convert: func(r io.Reader) ([]byte, error) { return htmlconv.Table(r, ',') }},
 	imagefile.TSV:      {name: "TSV file", magic: "xhtml", convert: func(r io.Reader) ([]byte, error) { return htmlconv.Table(r, '\t') }},
+	imagefile.ODT:      {name: "OpenDocument text", magic: "xhtml", convert: htmlconv.OpenDocument},
+	imagefile.ODS:      {name: "OpenDocument spreadsheet", magic: "xhtml", convert: htmlconv.OpenDocument},
+	imagefile.ODP:      {name: "OpenDocument presentation", magic: "xhtml", convert: htmlconv.OpenDocument},
 }
 
 // opening finds how to open a document of type mime ("" or a PDF's: MuPDF's own detection, as for every PDF).

@@ -56,6 +56,9 @@ VIAddVersionKey "LegalCopyright" "Proofglass developers, AGPL-3.0-or-later"
   !insertmacro ${M} .docx
   !insertmacro ${M} .xlsx
   !insertmacro ${M} .pptx
+  !insertmacro ${M} .odt
+  !insertmacro ${M} .ods
+  !insertmacro ${M} .odp
   !insertmacro ${M} .epub
   !insertmacro ${M} .mobi
   !insertmacro ${M} .fb2

@@ -152,6 +152,29 @@ def epub_parts():
             ("OEBPS/ch2.xhtml", chapter("Chapter Two", "At dusk the ferry came back with the mail."))]
 
 
+ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+          'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+          'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+          'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+          'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" '
+          'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"')
+
+
+def odf(mimetype, body):
+    """An OpenDocument package: the stored mimetype first, a manifest and content.xml (ODF 1.2, part 3)."""
+    manifest = XML + ('<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
+                      'manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="'
+                      + mimetype + '"/><manifest:file-entry manifest:full-path="content.xml" '
+                      'manifest:media-type="text/xml"/></manifest:manifest>')
+    content = XML + '<office:document-content ' + ODF_NS + ' office:version="1.2"><office:body>' + body + \
+        '</office:body></office:document-content>'
+    return [("META-INF/manifest.xml", manifest), ("content.xml", content)], ("mimetype", mimetype)
+
+
+def odf_cells(cells):
+    return "".join('<table:table-cell office:value-type="string"><text:p>%s</text:p></table:table-cell>' % c for c in cells)
+
+
 def main():
     docx = docx_parts()
     write_zip("report.docx", docx)
@@ -190,11 +213,35 @@ The wombatmd installer needs a network.
 ''')
     write("prices.csv", 'fruit,price,origin\napple,1.20,Kent\n"wombatcsv, dried",3.50,"Hobart"\npear,0.90,Kent\n')
     write("stations.tsv", "station\tline\tzone\nwombattsv\tRed\t1\nHarbour\tBlue\t2\n")
+    entries, first = odf("application/vnd.oasis.opendocument.text",
+                         '<office:text><text:h text:outline-level="1">Field notes</text:h>'
+                         '<text:p>The wombatodt survey counted <text:span>owls</text:span> and bats.</text:p>'
+                         '<text:list><text:list-item><text:p>north wood</text:p></text:list-item></text:list>'
+                         '<table:table table:name="Counts"><table:table-row>' + odf_cells(["Site", "Owls"]) +
+                         '</table:table-row><table:table-row>' + odf_cells(["North", "4"]) +
+                         '</table:table-row></table:table></office:text>')
+    write_zip("notes.odt", entries, stored_first=first)
+    entries, first = odf("application/vnd.oasis.opendocument.spreadsheet",
+                         '<office:spreadsheet><table:table table:name="Stock"><table:table-row>' +
+                         odf_cells(["Item", "Count"]) + '<table:table-cell table:number-columns-repeated="16000"/>'
+                         '</table:table-row><table:table-row>' + odf_cells(["wombatods", "14"]) +
+                         '</table:table-row><table:table-row table:number-rows-repeated="1048000">'
+                         '<table:table-cell table:number-columns-repeated="1024"/></table:table-row></table:table>'
+                         '</office:spreadsheet>')
+    write_zip("stock.ods", entries, stored_first=first)
+    entries, first = odf("application/vnd.oasis.opendocument.presentation",
+                         '<office:presentation><draw:page draw:name="Intro"><draw:frame><draw:text-box>'
+                         '<text:p>The wombatodp tour starts at noon.</text:p></draw:text-box></draw:frame></draw:page>'
+                         '<draw:page draw:name="Route"><draw:frame><draw:text-box><text:p>Harbour, then the hill.'
+                         '</text:p></draw:text-box></draw:frame></draw:page></office:presentation>')
+    write_zip("tour.odp", entries, stored_first=first)
     # Damaged files: each claims a format by its name.
     whole = open(os.path.join(HERE, "report.docx"), "rb").read()
     with open(os.path.join(HERE, "bad-truncated.docx"), "wb") as f:
         f.write(whole[: len(whole) // 2])
     write_zip("bad-norels.docx", [p for p in docx if p[0] != "_rels/.rels"])
+    write_zip("bad-nocontent.odt", odf("application/vnd.oasis.opendocument.text", "")[0][:1],
+              stored_first=("mimetype", "application/vnd.oasis.opendocument.text"))
     with open(os.path.join(HERE, "bad-garbage.epub"), "wb") as f:
         f.write(bytes((i * 7919 + 13) % 251 for i in range(4096)))
 

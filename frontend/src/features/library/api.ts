@@ -33,6 +33,7 @@ export const libraryApi = {
       word: t('dialog.fileTypes.word'),
       excel: t('dialog.fileTypes.excel'),
       powerpoint: t('dialog.fileTypes.powerpoint'),
+      opendocument: t('dialog.fileTypes.opendocument'),
       ebook: t('dialog.fileTypes.ebook'),
       xps: t('dialog.fileTypes.xps'),
       comic: t('dialog.fileTypes.comic'),
