@@ -8,17 +8,17 @@ import (
 	"unicode/utf8"
 )
 
-// nameMax is the longest file name, in bytes, that the file systems Proofglass runs on accept (NAME_MAX on Linux,
-// 255 UTF-16 units on NTFS, which 255 bytes never exceed).
-const nameMax = 255
+// NameMax is the longest file name, in bytes, that the file systems Proofglass runs on accept (NAME_MAX on Linux and
+// macOS; Windows counts 255 UTF-16 units, never more than the UTF-8 bytes).
+const NameMax = 255
 
 // tempPattern is the temp file's name pattern for a file named base: ".{base}.tmp-{random}", with base cut (at a
-// character boundary) so the whole fits nameMax. os.CreateTemp's random part is at most 10 digits. Without the cut a
+// character boundary) so the whole fits NameMax. os.CreateTemp's random part is at most 10 digits. Without the cut a
 // file whose own name fits but is long (a page of a document with a 240-byte name) could never be written.
 func tempPattern(base string) string {
 	const extra = len(".") + len(".tmp-") + 10
-	if len(base)+extra > nameMax {
-		cut := nameMax - extra
+	if len(base)+extra > NameMax {
+		cut := NameMax - extra
 		for cut > 0 && !utf8.RuneStart(base[cut]) {
 			cut--
 		}

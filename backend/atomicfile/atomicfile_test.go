@@ -98,7 +98,7 @@ func TestWriteLongNames(t *testing.T) {
 		if b, err := os.ReadFile(p); err != nil || string(b) != name {
 			t.Errorf("read back a %d-byte name: %v", len(name), err)
 		}
-		if p := tempPattern(name); len(p)-1+10 > nameMax || !utf8.ValidString(p) {
+		if p := tempPattern(name); len(p)-1+10 > NameMax || !utf8.ValidString(p) {
 			t.Errorf("temp pattern of a %d-byte name is %d bytes or not UTF-8", len(name), len(p))
 		}
 	}

@@ -124,7 +124,13 @@ func realDate(s string) bool {
 	if !datePrefixRE.MatchString(s) {
 		return false
 	}
-	layout := map[int]string{4: "2006", 7: "2006-01", 10: "2006-01-02"}[len(s)]
+	layout := "2006-01-02"
+	switch len(s) {
+	case 4:
+		layout = "2006"
+	case 7:
+		layout = "2006-01"
+	}
 	_, err := time.Parse(layout, s)
 	return err == nil
 }

@@ -1,6 +1,7 @@
 package learnrank
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -92,15 +93,7 @@ func visualPages(pages []questioner.Page, n int, seed uint64) []questioner.Page 
 		fmt.Fprintf(h, "%d/%d", seed, p.Unit.ID)
 		ks = append(ks, keyed{h.Sum64(), i})
 	}
-	slices.SortFunc(ks, func(a, b keyed) int {
-		if a.key < b.key {
-			return -1
-		}
-		if a.key > b.key {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
 	ks = ks[:min(n, len(ks))]
 	slices.SortFunc(ks, func(a, b keyed) int { return a.i - b.i })
 	out := make([]questioner.Page, len(ks))

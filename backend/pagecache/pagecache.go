@@ -45,9 +45,8 @@ func (k Key) Dir(root string) string {
 // File is VRAG's file name for the key: the document's VRAG stem (see Stem), "_", the 1-based page, ".jpg".
 func (k Key) File() string { return FileName(k.Name, k.DPI > 0, k.Page) }
 
-// NameMax is the longest file name, in bytes, that the file systems Proofglass runs on accept (NAME_MAX on Linux and
-// macOS; Windows counts 255 UTF-16 units, never more than the UTF-8 bytes).
-const NameMax = 255
+// NameMax is the longest file name, in bytes, that the file systems Proofglass runs on accept (atomicfile's).
+const NameMax = atomicfile.NameMax
 
 // Stem is VRAG's stem of a document name. A PDF's is the text before the first ".pdf", exactly as VRAG-RL's reward
 // and data pipeline compute it (file_name.split('.pdf')[0]: case-sensitive, so "report.PDF" keeps its whole name and

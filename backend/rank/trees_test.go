@@ -36,16 +36,23 @@ func banded(n int, seed uint64) []Group {
 	return gs
 }
 
-func TestBoostOrdersWhatALinearModelCannot(t *testing.T) {
-	train, test := banded(300, 1), banded(300, 2)
+// boosted is a linear model trained on two features and the same with boosted trees on top (default options).
+func boosted(t *testing.T, train []Group) (lin, m *Model) {
+	t.Helper()
 	lin, err := Train(train, []string{"a", "b"}, "v", Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Boost(train, lin, BoostOptions{})
+	m, err = Boost(train, lin, BoostOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return lin, m
+}
+
+func TestBoostOrdersWhatALinearModelCannot(t *testing.T) {
+	train, test := banded(300, 1), banded(300, 2)
+	lin, m := boosted(t, train)
 	before, after := top1(lin, test), top1(m, test)
 	t.Logf("band problem, held-out top-1: linear %.3f, boosted %.3f (%d trees)", before, after, len(m.Trees))
 	if after < before+0.2 {
@@ -106,14 +113,7 @@ func TestBoostKeepsWhatTheLinearModelGets(t *testing.T) {
 
 func TestBoostedModelSurvivesStorage(t *testing.T) {
 	train, test := banded(200, 3), banded(100, 4)
-	lin, err := Train(train, []string{"a", "b"}, "v", Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Boost(train, lin, BoostOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, m := boosted(t, train)
 	b, err := m.Encode()
 	if err != nil {
 		t.Fatal(err)
