@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"proofglass/backend/atomicfile"
+	"proofglass/backend/kb"
 	"proofglass/backend/library"
 	"proofglass/backend/tables"
 	"proofglass/backend/termsafe"
@@ -74,6 +75,9 @@ func tablesListCmd(g *Globals) *cobra.Command {
 					fmt.Fprintf(w, "no tables found on %s of %s (document %d)\n", where, termsafe.Line(d.Name), d.ID)
 					return nil
 				}
+				if line := sheetsLine(ctx, lib, d); line != "" {
+					defer fmt.Fprintln(w, termsafe.Line(line))
+				}
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "PAGE\tTABLE\tSIZE\tCAPTION\tHEADERS")
 				for _, t := range ts {
@@ -113,16 +117,18 @@ func clip(s string, n int) string {
 
 func tablesExportCmd(g *Globals) *cobra.Command {
 	var page, index int
-	var format, out string
+	var format, out, sheet string
 	cmd := &cobra.Command{
-		Use:   "export DOC --page N",
-		Short: "Write a table of a document's page as CSV, XLSX, JSON or Markdown",
-		Long: "Write table K (from 1, top to bottom; default 1) of page N of a document (by id or file name). Text formats " +
-			"go to standard output unless --out names a file; xlsx needs --out.",
+		Use:   "export DOC (--page N | --sheet NAME)",
+		Short: "Write a table of a document's page, or a spreadsheet's sheet, as CSV, XLSX, JSON or Markdown",
+		Long: "Write table K (from 1, top to bottom; default 1) of page N of a document (by id or file name), or a whole " +
+			"sheet of a spreadsheet (Excel, OpenDocument, CSV, TSV) with --sheet. A spreadsheet's tables are its own cells, " +
+			"not what was read off its pages. Text formats go to standard output unless --out names a file; xlsx needs --out.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("page") {
-				return errors.New("--page is required: the page whose table to export (tables list DOC shows them)")
+			bySheet := cmd.Flags().Changed("sheet")
+			if cmd.Flags().Changed("page") == bySheet {
+				return errors.New("name either --page (the page whose table to export; tables list DOC shows them) or --sheet")
 			}
 			format = strings.ToLower(format)
 			if !slices.Contains(tables.Formats, format) {
@@ -136,7 +142,12 @@ func tablesExportCmd(g *Globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				t, err := lib.Table(ctx, d.ID, page, index)
+				var t tables.Table
+				if bySheet {
+					t, err = sheetTable(ctx, lib, d, sheet)
+				} else {
+					t, err = lib.Table(ctx, d.ID, page, index)
+				}
 				if err != nil {
 					return err
 				}
@@ -155,7 +166,11 @@ func tablesExportCmd(g *Globals) *cobra.Command {
 				if err := atomicfile.Write(out, b.Bytes(), 0o644); err != nil {
 					return fmt.Errorf("write %s: %w", out, err)
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "wrote page %d table %d of %s (%d×%d) to %s\n", t.Page, t.Index,
+				what := fmt.Sprintf("page %d table %d", t.Page, t.Index)
+				if bySheet {
+					what = fmt.Sprintf("sheet %q", sheet)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s of %s (%d×%d) to %s\n", termsafe.Line(what),
 					termsafe.Line(d.Name), len(t.Body()), t.Columns, termsafe.Line(out))
 				return nil
 			})
@@ -163,7 +178,40 @@ func tablesExportCmd(g *Globals) *cobra.Command {
 	}
 	cmd.Flags().IntVar(&page, "page", 0, "the page (from 1)")
 	cmd.Flags().IntVar(&index, "table", 1, "the table of the page, from 1, top to bottom")
+	cmd.Flags().StringVar(&sheet, "sheet", "", "a spreadsheet's sheet, whole, by name (tables list DOC names them)")
 	cmd.Flags().StringVar(&format, "format", "csv", "csv, xlsx, json or md")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of standard output")
 	return cmd
+}
+
+// sheetTable is sheet name of a spreadsheet document as one table (the only sheet of a CSV or TSV file, whatever
+// the name).
+func sheetTable(ctx context.Context, lib *library.Library, d kb.Document, name string) (tables.Table, error) {
+	sheets, err := lib.Sheets(ctx, d.ID)
+	if err != nil {
+		return tables.Table{}, err
+	}
+	var names []string
+	for _, s := range sheets {
+		if s.Name == name || len(sheets) == 1 && s.Name == "" {
+			return tables.SheetTable(d.ID, s), nil
+		}
+		names = append(names, fmt.Sprintf("%q", s.Name))
+	}
+	return tables.Table{}, fmt.Errorf("%s has no sheet %q; its sheets: %s", termsafe.Line(d.Name), termsafe.Line(name),
+		termsafe.Line(strings.Join(names, ", ")))
+}
+
+// sheetsLine names a spreadsheet's sheets and their sizes, for tables list ("" for another document).
+func sheetsLine(ctx context.Context, lib *library.Library, d kb.Document) string {
+	sheets, err := lib.Sheets(ctx, d.ID)
+	if err != nil {
+		return ""
+	}
+	var parts []string
+	for _, s := range sheets {
+		t := tables.SheetTable(d.ID, s)
+		parts = append(parts, fmt.Sprintf("%q %d×%d", s.Name, len(t.Body()), t.Columns))
+	}
+	return "sheets: " + strings.Join(parts, ", ") + " (export one whole with --sheet NAME)"
 }

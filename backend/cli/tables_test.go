@@ -81,6 +81,8 @@ func TestTablesListAndExport(t *testing.T) {
 	if v, _ := f.GetCellValue("Table 1", "D1"); v != "Vaginal delivery (677)" {
 		t.Errorf("xlsx D1 %q", v)
 	}
+	// The workbook holds the CSV's table cell by cell.
+	sameCells(t, "the PDF page's xlsx and csv", sheetRows(t, f, "Table 1"), recs)
 
 	for _, tc := range []struct {
 		args []string
@@ -92,7 +94,9 @@ func TestTablesListAndExport(t *testing.T) {
 		{[]string{"export", idArg(id), "--page", "0"}, "numbered from 1"},
 		{[]string{"export", idArg(id), "--page", "3"}, "no table found on the page"},
 		{[]string{"export", idArg(id), "--page", "2", "--table", "2"}, "has 1 table, not table 2"},
-		{[]string{"export", idArg(id)}, "--page is required"},
+		{[]string{"export", idArg(id)}, "name either --page"},
+		{[]string{"export", idArg(id), "--page", "2", "--sheet", "x"}, "name either --page"},
+		{[]string{"export", idArg(id), "--sheet", "x"}, "is not a spreadsheet"},
 		{[]string{"export", idArg(id), "--page", "2", "--format", "xlsx"}, "--out"},
 		{[]string{"export", idArg(id), "--page", "2", "--format", "pdf"}, "want one of"},
 		{[]string{"list", idArg(id), "--page", "-1"}, "numbered from 1"},
@@ -104,3 +108,126 @@ func TestTablesListAndExport(t *testing.T) {
 }
 
 func idArg(id int64) string { return strconv.FormatInt(id, 10) }
+
+// TestSpreadsheetTablesAreItsCells adds a workbook whose third sheet runs over several pages and exports its tables:
+// each page's table is the sheet's rows that page shows under the sheet's header, cell for cell as the workbook has
+// them (read here with excelize, apart from Proofglass's reader), and --sheet exports the whole sheet as CSV and XLSX.
+func TestSpreadsheetTablesAreItsCells(t *testing.T) {
+	src := filepath.Join("..", "ingest", "testdata", "formats", "workbook.xlsx")
+	wb, err := excelize.OpenFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wb.Close()
+	want := sheetRows(t, wb, "Ledger")
+	if len(want) < 100 {
+		t.Fatalf("the ledger has %d rows", len(want))
+	}
+	data := t.TempDir()
+	if out, err := run(t, data, "add", "--no-ocr", "--collection", "c", src); err != nil {
+		t.Fatalf("add: %v\n%s", err, out)
+	}
+	out, err := run(t, data, "tables", "list", "workbook.xlsx", "--json")
+	if err != nil {
+		t.Fatalf("list: %v\n%s", err, out)
+	}
+	var ledgerPages, ledgerTables []int
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var s tableSummary
+		if err := json.Unmarshal([]byte(l), &s); err != nil {
+			t.Fatalf("list --json: %v\n%s", err, out)
+		}
+		if s.Caption == "Ledger" {
+			ledgerPages, ledgerTables = append(ledgerPages, s.Page), append(ledgerTables, s.Index)
+		}
+	}
+	if len(ledgerPages) < 2 {
+		t.Fatalf("the ledger on pages %v, want a series of pages\n%s", ledgerPages, out)
+	}
+	got := [][]string{want[0]}
+	for i, p := range ledgerPages {
+		out, err := run(t, data, "tables", "export", "workbook.xlsx", "--page", idArg(int64(p)), "--table", idArg(int64(ledgerTables[i])))
+		if err != nil {
+			t.Fatalf("export page %d: %v\n%s", p, err, out)
+		}
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) < 2 {
+			t.Fatalf("export page %d: %v\n%s", p, err, out)
+		}
+		sameCells(t, "page "+idArg(int64(p))+"'s header", recs[:1], want[:1])
+		got = append(got, recs[1:]...)
+	}
+	sameCells(t, "the ledger's pages", got, want)
+
+	out, err = run(t, data, "tables", "export", "workbook.xlsx", "--sheet", "Ledger")
+	if err != nil {
+		t.Fatalf("export --sheet: %v\n%s", err, out)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCells(t, "--sheet Ledger as CSV", recs, want)
+	xlsx := filepath.Join(t.TempDir(), "ledger.xlsx")
+	if out, err := run(t, data, "tables", "export", "workbook.xlsx", "--sheet", "Ledger", "--format", "xlsx", "--out", xlsx); err != nil {
+		t.Fatalf("export --sheet xlsx: %v\n%s", err, out)
+	}
+	f, err := excelize.OpenFile(xlsx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sameCells(t, "--sheet Ledger as XLSX", sheetRows(t, f, "Ledger"), want)
+	if _, err := run(t, data, "tables", "export", "workbook.xlsx", "--sheet", "Nope"); err == nil ||
+		!strings.Contains(err.Error(), `"Stock", "Sales", "Ledger"`) {
+		t.Errorf("an unknown sheet: %v, want the sheets named", err)
+	}
+}
+
+// sheetRows reads a sheet's rows, trailing empty cells trimmed.
+func sheetRows(t *testing.T, f *excelize.File, sheet string) [][]string {
+	t.Helper()
+	rows, err := f.GetRows(sheet)
+	if err != nil {
+		t.Fatalf("sheet %q: %v (sheets %v)", sheet, err, f.GetSheetList())
+	}
+	return trimmedRows(rows)
+}
+
+func trimmedRows(rows [][]string) [][]string {
+	var out [][]string
+	for _, r := range rows {
+		for len(r) > 0 && r[len(r)-1] == "" {
+			r = r[:len(r)-1]
+		}
+		if len(r) > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// sameCells fails at the first cell where got and want differ (trailing empty cells aside).
+func sameCells(t *testing.T, what string, got, want [][]string) {
+	t.Helper()
+	got, want = trimmedRows(got), trimmedRows(want)
+	for r := range max(len(got), len(want)) {
+		if r >= len(got) || r >= len(want) {
+			t.Errorf("%s: %d rows, want %d", what, len(got), len(want))
+			return
+		}
+		for c := range max(len(got[r]), len(want[r])) {
+			var g, w string
+			if c < len(got[r]) {
+				g = got[r][c]
+			}
+			if c < len(want[r]) {
+				w = want[r][c]
+			}
+			if g != w {
+				t.Errorf("%s: row %d column %d is %q, want %q", what, r+1, c+1, g, w)
+				return
+			}
+		}
+	}
+}

@@ -3,7 +3,6 @@ package htmlconv
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"html"
@@ -77,47 +76,9 @@ func Markdown(r io.Reader) ([]byte, error) {
 // Table renders a CSV (comma ',') or TSV (comma '\t') file as one XHTML table whose first row is its header, so
 // every cell is a run of words of its own on its row's line. Rows of uneven length are kept as they are.
 func Table(r io.Reader, comma rune) ([]byte, error) {
-	what := "CSV file"
-	if comma == '\t' {
-		what = "TSV file"
-	}
-	src, err := readAll(r, what)
+	s, err := TableSheet(r, comma)
 	if err != nil {
 		return nil, err
 	}
-	cr := csv.NewReader(bytes.NewReader(src))
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true // a stray quote inside a field is text, as spreadsheets write it
-	var body strings.Builder
-	body.WriteString("<table>\n")
-	rows, cells := 0, 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		rows++
-		cells += len(rec)
-		if rows > MaxRows || cells > MaxCells {
-			return nil, fmt.Errorf("%s of more than %d rows or %d cells: %w", what, MaxRows, MaxCells, ErrTooLarge)
-		}
-		tag := "td"
-		if rows == 1 {
-			tag = "th"
-		}
-		body.WriteString("<tr>")
-		for _, c := range rec {
-			body.WriteString("<" + tag + ">" + html.EscapeString(c) + "</" + tag + ">")
-		}
-		body.WriteString("</tr>\n")
-	}
-	if rows == 0 {
-		return nil, fmt.Errorf("%s has no rows", what)
-	}
-	body.WriteString("</table>")
-	return page("", body.String()), nil
+	return SheetsPage([]Sheet{s}), nil
 }

@@ -31,16 +31,35 @@ const (
 // of them, and LibreOffice (300 MB) is not needed for their text, headings, lists and tables. Headings stay h1–h6,
 // each sheet is a titled table whose cells keep their rows, and each slide is a titled section. Pictures are left out.
 func OpenDocument(r io.Reader) ([]byte, error) {
+	body, _, err := openDocument(r)
+	if err != nil {
+		return nil, err
+	}
+	return page("", body), nil
+}
+
+// OpenDocumentSpreadsheetPage renders an OpenDocument spreadsheet (ODS) as XHTML (SheetsPage), as an Excel workbook
+// is.
+func OpenDocumentSpreadsheetPage(r io.Reader) ([]byte, error) {
+	sheets, err := OpenDocumentSheets(r)
+	if err != nil {
+		return nil, err
+	}
+	return SheetsPage(sheets), nil
+}
+
+// openDocument reads an OpenDocument file's body as XHTML and its tables as sheets.
+func openDocument(r io.Reader) (string, []Sheet, error) {
 	b, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("read OpenDocument file: %w", err)
+		return "", nil, fmt.Errorf("read OpenDocument file: %w", err)
 	}
 	if len(b) > MaxBytes {
-		return nil, fmt.Errorf("OpenDocument file of more than %d MiB: %w", MaxBytes>>20, ErrTooLarge)
+		return "", nil, fmt.Errorf("OpenDocument file of more than %d MiB: %w", MaxBytes>>20, ErrTooLarge)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
-		return nil, fmt.Errorf("damaged OpenDocument package: %w", err)
+		return "", nil, fmt.Errorf("damaged OpenDocument package: %w", err)
 	}
 	var content *zip.File
 	for _, f := range zr.File {
@@ -49,26 +68,27 @@ func OpenDocument(r io.Reader) ([]byte, error) {
 		}
 	}
 	if content == nil {
-		return nil, errors.New("damaged OpenDocument package: it has no content.xml")
+		return "", nil, errors.New("damaged OpenDocument package: it has no content.xml")
 	}
 	rc, err := content.Open()
 	if err != nil {
-		return nil, fmt.Errorf("damaged OpenDocument package: content.xml: %w", err)
+		return "", nil, fmt.Errorf("damaged OpenDocument package: content.xml: %w", err)
 	}
 	defer rc.Close()
 	lr := &io.LimitedReader{R: rc, N: maxContentXML + 1}
-	body, err := odfBody(lr)
+	var sheets []Sheet
+	body, err := odfBody(lr, &sheets)
 	if lr.N <= 0 {
-		return nil, fmt.Errorf("OpenDocument content of more than %d MiB: %w", maxContentXML>>20, ErrTooLarge)
+		return "", nil, fmt.Errorf("OpenDocument content of more than %d MiB: %w", maxContentXML>>20, ErrTooLarge)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("damaged OpenDocument content.xml: %w", err)
+		return "", nil, fmt.Errorf("damaged OpenDocument content.xml: %w", err)
 	}
-	return page("", body), nil
+	return body, sheets, nil
 }
 
-// odfBody writes the XHTML of content.xml's office:body.
-func odfBody(r io.Reader) (string, error) {
+// odfBody writes the XHTML of content.xml's office:body, and appends its tables to sheets.
+func odfBody(r io.Reader, sheets *[]Sheet) (string, error) {
 	d := xml.NewDecoder(r)
 	var out strings.Builder
 	var stack []string // the XHTML elements open, to close them in order
@@ -127,9 +147,11 @@ func odfBody(r io.Reader) (string, error) {
 			case t.Name.Space == nsText && t.Name.Local == "line-break":
 				write("<br/>")
 			case t.Name.Space == nsTable && t.Name.Local == "table":
-				if name := attr(t, nsTable, "name"); name != "" {
+				name := attr(t, nsTable, "name")
+				if name != "" {
 					out.WriteString("<h2>" + html.EscapeString(name) + "</h2>\n")
 				}
+				*sheets = append(*sheets, Sheet{Name: name})
 				out.WriteString("<table>\n")
 			case t.Name.Space == nsTable && t.Name.Local == "table-row":
 				row, rowRepeat = nil, min(max(atoiAttr(t, nsTable, "number-rows-repeated", 1), 1), maxRepeat)
@@ -183,8 +205,15 @@ func odfBody(r io.Reader) (string, error) {
 					b.WriteString("<td>" + c + "</td>")
 				}
 				b.WriteString("</tr>\n")
+				raw := make([]string, len(row))
+				for i, c := range row {
+					raw[i] = strings.TrimSpace(html.UnescapeString(strings.ReplaceAll(c, "<br/>", " ")))
+				}
 				for range rowRepeat {
 					out.WriteString(b.String())
+					if n := len(*sheets); n > 0 && len((*sheets)[n-1].Rows) < MaxRows {
+						(*sheets)[n-1].Rows = append((*sheets)[n-1].Rows, raw)
+					}
 				}
 			case t.Name.Space == nsTable && t.Name.Local == "table":
 				out.WriteString("</table>\n")

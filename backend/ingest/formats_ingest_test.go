@@ -20,7 +20,7 @@ type formatFile struct {
 
 var formatFiles = []formatFile{
 	{"report.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "wombatdocx", 1},
-	{"workbook.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "wombatxlsx", 1},
+	{"workbook.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "wombatxlsx", 4},
 	{"slides.pptx", "application/vnd.openxmlformats-officedocument.presentationml.presentation", "wombatpptx", 1},
 	{"book.epub", "application/epub+zip", "wombatepub", 2},
 	{"comic.cbz", "application/vnd.comicbook+zip", "", 2},

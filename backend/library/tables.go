@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"os"
 	"strconv"
 
+	"proofglass/backend/htmlconv"
+	"proofglass/backend/imagefile"
 	"proofglass/backend/kb"
 	"proofglass/backend/search"
 	"proofglass/backend/tables"
@@ -41,6 +46,26 @@ func (l *Library) Tables(ctx context.Context, docID int64, page int) ([]tables.T
 	if page < 0 || page > d.Pages {
 		return nil, refused(fmt.Errorf("document %d (%s) has %d pages, not page %d", d.ID, d.Name, d.Pages, page))
 	}
+	if sheets, err := l.sheets(d); err != nil {
+		return nil, err
+	} else if sheets != nil {
+		all, err := l.KB.Content.Units(ctx, docID)
+		if err != nil {
+			return nil, fmt.Errorf("read the pages of document %d: %w", docID, err)
+		}
+		if byPage, ok := tables.FromSheets(docID, sheets, all); ok {
+			if page > 0 {
+				return byPage[page], nil
+			}
+			var out []tables.Table
+			for _, u := range all {
+				out = append(out, byPage[u.Ordinal]...)
+			}
+			return out, nil
+		}
+		slog.Warn("tables: the pages do not show the spreadsheet's cells in order; reading its tables from the word boxes",
+			"document", d.ID)
+	}
 	var units []kb.Unit
 	if page == 0 {
 		if units, err = l.KB.Content.Units(ctx, docID); err != nil {
@@ -65,6 +90,66 @@ func (l *Library) Tables(ctx context.Context, docID int64, page int) ([]tables.T
 		out = append(out, tables.Find(u)...)
 	}
 	return out, nil
+}
+
+// Sheets are the sheets of a spreadsheet document (Excel, OpenDocument, CSV, TSV) with their own cells, read from
+// its original; another kind of document is a RequestError.
+func (l *Library) Sheets(ctx context.Context, docID int64) ([]htmlconv.Sheet, error) {
+	d, err := l.KB.Docs.Document(ctx, docID)
+	if errors.Is(err, kb.ErrNotFound) {
+		return nil, refused(fmt.Errorf("document %d: %w", docID, err))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("document %d: %w", docID, err)
+	}
+	sheets, err := l.sheets(d)
+	if err != nil {
+		return nil, err
+	}
+	if sheets == nil {
+		return nil, refused(fmt.Errorf("document %d (%s) is not a spreadsheet: it has no sheets", d.ID, d.Name))
+	}
+	return sheets, nil
+}
+
+// sheets reads a spreadsheet document's sheets from its original (nil for other documents). The reader is pure Go
+// and bounded; a panic in it on a hostile file is an error here, not the end of the process.
+func (l *Library) sheets(d kb.Document) (sheets []htmlconv.Sheet, err error) {
+	var read func(io.Reader) ([]htmlconv.Sheet, error)
+	switch imagefile.DocumentKind(d.MIME) {
+	case imagefile.XLSX:
+		read = htmlconv.Workbook
+	case imagefile.ODS:
+		read = htmlconv.OpenDocumentSheets
+	case imagefile.CSV, imagefile.TSV:
+		comma := ','
+		if imagefile.DocumentKind(d.MIME) == imagefile.TSV {
+			comma = '\t'
+		}
+		read = func(r io.Reader) ([]htmlconv.Sheet, error) {
+			s, err := htmlconv.TableSheet(r, comma)
+			return []htmlconv.Sheet{s}, err
+		}
+	default:
+		return nil, nil
+	}
+	if d.Blob == "" || !l.KB.Blobs.Has(d.Blob) {
+		return nil, fmt.Errorf("document %d (%s): its original is not in the blob store", d.ID, d.Name)
+	}
+	f, err := os.Open(l.KB.Blobs.Path(d.Blob))
+	if err != nil {
+		return nil, fmt.Errorf("document %d (%s): open its original: %w", d.ID, d.Name, err)
+	}
+	defer f.Close()
+	defer func() {
+		if p := recover(); p != nil {
+			sheets, err = nil, fmt.Errorf("document %d (%s): read its sheets: %v", d.ID, d.Name, p)
+		}
+	}()
+	if sheets, err = read(f); err != nil {
+		return nil, fmt.Errorf("document %d (%s): read its sheets: %w", d.ID, d.Name, err)
+	}
+	return sheets, nil
 }
 
 // ErrNoTable is the error (inside a RequestError) for a page without the table asked for.

@@ -27,7 +27,7 @@ type openAs struct {
 
 var openKinds = map[imagefile.Kind]openAs{
 	imagefile.DOCX:  {name: "Word document", magic: "docx"},
-	imagefile.XLSX:  {name: "Excel workbook", magic: "xlsx"},
+	imagefile.XLSX:  {name: "Excel workbook", magic: "xhtml", convert: htmlconv.WorkbookPage},
 	imagefile.PPTX:  {name: "PowerPoint presentation", magic: "pptx"},
 	imagefile.EPUB:  {name: "EPUB e-book", magic: "epub"},
 	imagefile.CBZ:   {name: "comic book archive", magic: "cbz"},
@@ -44,7 +44,7 @@ var openKinds = map[imagefile.Kind]openAs{
 	imagefile.CSV:      {name: "CSV file", magic: "xhtml", convert: func(r io.Reader) ([]byte, error) { return htmlconv.Table(r, ',') }},
 	imagefile.TSV:      {name: "TSV file", magic: "xhtml", convert: func(r io.Reader) ([]byte, error) { return htmlconv.Table(r, '\t') }},
 	imagefile.ODT:      {name: "OpenDocument text", magic: "xhtml", convert: htmlconv.OpenDocument},
-	imagefile.ODS:      {name: "OpenDocument spreadsheet", magic: "xhtml", convert: htmlconv.OpenDocument},
+	imagefile.ODS:      {name: "OpenDocument spreadsheet", magic: "xhtml", convert: htmlconv.OpenDocumentSpreadsheetPage},
 	imagefile.ODP:      {name: "OpenDocument presentation", magic: "xhtml", convert: htmlconv.OpenDocument},
 }
 

@@ -67,33 +67,41 @@ def xlsx_parts():
     sheets = [
         [["Item", "Count"], ["wombatxlsx", 14], ["bolts", 250]],
         [["Quarter", "Revenue"], ["spring", 1200.5], ["autumn", 980]],
+        # A ledger long enough to fill several pages: a sheet laid out as a series of pages.
+        [["Month", "Depot", "Units", "Revenue"]] + [
+            [f"{2020 + i // 12}-{i % 12 + 1:02d}", ["Leeds", "Derby", "Bath"][i % 3] + " depot", (i * 37) % 500 + 10,
+             ((i * 37) % 500 + 10) * 12.5] for i in range(150)],
     ]
 
     def cell(ref, v):
+        if isinstance(v, str) and v not in strings:
+            return f'<c r="{ref}" t="inlineStr"><is><t>{v}</t></is></c>'
         if isinstance(v, str):
             return f'<c r="{ref}" t="s"><v>{strings.index(v)}</v></c>'
         return f'<c r="{ref}"><v>{v}</v></c>'
 
     parts = []
     for i, rows in enumerate(sheets, 1):
-        data = "".join(f'<row r="{r}">' + "".join(cell("AB"[c] + str(r), v) for c, v in enumerate(row)) + "</row>"
+        data = "".join(f'<row r="{r}">' + "".join(cell("ABCD"[c] + str(r), v) for c, v in enumerate(row)) + "</row>"
                        for r, row in enumerate(rows, 1))
         parts.append((f"xl/worksheets/sheet{i}.xml", XML + '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
                       f"<sheetData>{data}</sheetData></worksheet>"))
     sst = "".join(f"<si><t>{s}</t></si>" for s in strings)
     parts.append(("xl/sharedStrings.xml", XML + f'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="{len(strings)}" uniqueCount="{len(strings)}">{sst}</sst>'))
     parts.append(("xl/workbook.xml", XML + f'<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="{DOCREL}"><sheets>'
-                  '<sheet name="Stock" sheetId="1" r:id="rId1"/><sheet name="Sales" sheetId="2" r:id="rId2"/></sheets></workbook>'))
+                  '<sheet name="Stock" sheetId="1" r:id="rId1"/><sheet name="Sales" sheetId="2" r:id="rId2"/><sheet name="Ledger" sheetId="3" r:id="rId4"/></sheets></workbook>'))
     parts.append(("xl/_rels/workbook.xml.rels", XML + f'<Relationships xmlns="{RELS}">'
                   f'<Relationship Id="rId1" Type="{DOCREL}/worksheet" Target="worksheets/sheet1.xml"/>'
                   f'<Relationship Id="rId2" Type="{DOCREL}/worksheet" Target="worksheets/sheet2.xml"/>'
-                  f'<Relationship Id="rId3" Type="{DOCREL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>'))
+                  f'<Relationship Id="rId3" Type="{DOCREL}/sharedStrings" Target="sharedStrings.xml"/>'
+                  f'<Relationship Id="rId4" Type="{DOCREL}/worksheet" Target="worksheets/sheet3.xml"/></Relationships>'))
     types = XML + '''<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
 <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
 <Default Extension="xml" ContentType="application/xml"/>
 <Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>
 <Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>
 <Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>
+<Override PartName="/xl/worksheets/sheet3.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>
 <Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>
 </Types>'''
     rels = XML + f'<Relationships xmlns="{RELS}"><Relationship Id="rId1" Type="{DOCREL}/officeDocument" Target="xl/workbook.xml"/></Relationships>'
