@@ -21,7 +21,7 @@ func NewRoot() (*cobra.Command, *cli.Globals) {
 		Use:   "bench",
 		Short: "Measure Proofglass's components on this machine",
 	}
-	bench.AddCommand(vectorCmd(), ingestCmd(), libraryCmd(), ocrCmd(), warmCmd())
+	bench.AddCommand(vectorCmd(), ingestCmd(), libraryCmd(), ocrCmd(), warmCmd(), formatsCmd())
 	root.AddCommand(bench, evalCmd())
 	return root, g
 }
