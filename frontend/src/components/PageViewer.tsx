@@ -5,6 +5,8 @@ import { zoomToRegion } from '../lib/geometry'
 import { usePage } from '../lib/images'
 import type { PageRef } from '../lib/types'
 import { Overlay } from './Overlay'
+import { TableTools } from './TableTools'
+import type { Box4 } from '../lib/events'
 import type { ViewerTarget } from './viewerContext'
 
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4]
@@ -19,6 +21,7 @@ export function PageViewer({ target, onClose }: { target: ViewerTarget; onClose:
   const dialog = useRef<HTMLDivElement>(null)
   const [vw, setVw] = useState(800)
   const [vh, setVh] = useState(600)
+  const [tableBox, setTableBox] = useState<Box4 | null>(null)
 
   useEffect(() => {
     libraryApi.pages(target.documentId).then(setPages, () => setPages([]))
@@ -143,6 +146,9 @@ export function PageViewer({ target, onClose }: { target: ViewerTarget; onClose:
             ✕
           </button>
         </header>
+        {page && (
+          <TableTools documentId={target.documentId} page={page.ordinal} regions={regions} onSelect={setTableBox} />
+        )}
         <div
           className="viewer-scroll"
           ref={scroller}
@@ -158,6 +164,7 @@ export function PageViewer({ target, onClose }: { target: ViewerTarget; onClose:
               <div className="placeholder fill">{img.error || t('viewer.rendering')}</div>
             )}
             <Overlay regions={regions} label={t('viewer.citedRegion')} />
+            {tableBox && <Overlay regions={[tableBox]} label={t('viewer.chooseTable')} kind="table" />}
           </div>
         </div>
       </div>

@@ -3,7 +3,7 @@
 import { t } from '../../i18n'
 import { EventIngest, on } from '../../lib/bus'
 import { hasBackend, LibraryService as Library } from '../../lib/generated/services'
-import type { Collection, Document, DocumentFacets, FacetGroup, IngestProgress, Notice, PageRef, SearchResult, Status } from '../../lib/types'
+import type { Collection, Document, DocumentFacets, FacetGroup, IngestProgress, Notice, PageRef, PageTable, SearchResult, Status } from '../../lib/types'
 
 export const libraryApi = {
   status: (): Promise<Status> => Library.Status(),
@@ -16,6 +16,11 @@ export const libraryApi = {
   cover: (documentId: number): Promise<PageRef | null> => Library.Cover(documentId),
   blob: (hash: string): Promise<string> => Library.Blob(hash),
   pageImage: (unitId: number, width: number): Promise<string> => Library.PageImage(unitId, width),
+  /** The tables found on a page (from 1), top to bottom, with their boxes and cells as tab-separated text. */
+  pageTables: async (documentId: number, page: number): Promise<PageTable[]> => (await Library.PageTables(documentId, page)) ?? [],
+  /** saveTable asks where to save a page's table (a dialog in the window's language) and writes it; "" when cancelled. */
+  saveTable: (documentId: number, page: number, index: number, format: 'csv' | 'xlsx'): Promise<string> =>
+    Library.SaveTable(documentId, page, index, format, t('viewer.saveTableDialog')),
   search: (q: string, collection: string, k: number): Promise<SearchResult> => Library.Search(q, collection, k),
   /** search over the documents whose facets pass where ("org=acme,year=2022"; "" = all). */
   searchWhere: (q: string, collection: string, where: string, k: number): Promise<SearchResult> =>

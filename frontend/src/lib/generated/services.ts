@@ -2,7 +2,7 @@
 // The window's calls to backend/desktop's bound services, with the generated types: each wrapper calls the method
 // the Wails runtime binds at window.go.desktop.<Service>.<Method>, as Wails' own wailsjs wrappers do. Arguments go as
 // plain JSON objects, which is all Wails marshals.
-import type { AgentEvent, AskRequest, AskStarted, Collection, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, FacetGroup, Message, ModelInfo, Notice, PageRef, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
+import type { AgentEvent, AskRequest, AskStarted, Collection, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, FacetGroup, Message, ModelInfo, Notice, PageRef, PageTable, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
 
 /** DesktopBindings is what the Wails runtime puts on window.go.desktop: backend/desktop's bound services. */
 export interface DesktopBindings {
@@ -48,6 +48,8 @@ export interface DesktopBindings {
     Notices(): Promise<Notice[] | null>
     /** PageImage renders a unit about width pixels wide as a data: URL (PDF pages sharp at any zoom). */
     PageImage(unitID: number, width: number): Promise<string>
+    /** PageTables lists the tables of page (from 1) of a document, top to bottom; a spreadsheet's are its own cells. */
+    PageTables(documentID: number, page: number): Promise<PageTable[] | null>
     /** Pages lists a document's units for the page grid. */
     Pages(documentID: number): Promise<PageRef[] | null>
     /**
@@ -61,6 +63,12 @@ export interface DesktopBindings {
     ResetFacet(documentID: number, name: string): Promise<DocumentFacets>
     /** RetryDocument ingests a failed document again from its stored original, with a PDF password when one is given. */
     RetryDocument(id: number, password: string): Promise<void>
+    /**
+     * SaveTable asks where to save table index of page of a document, in a dialog titled in the window's language,
+     * and writes it there as CSV or XLSX; it returns the path written, "" when the dialog was cancelled. The path
+     * never comes from the window, only from the dialog.
+     */
+    SaveTable(documentID: number, page: number, index: number, format: string, title: string): Promise<string>
     /** Search runs a hybrid search over one collection ("" = all). */
     Search(query: string, collection: string, k: number): Promise<SearchResult>
     /** SearchWhere is Search over the documents whose facets pass where ("org=acme,year=2022"; "" = all). */
@@ -240,11 +248,13 @@ export const LibraryService: DesktopBindings['LibraryService'] = {
   Facets: (documentID) => bound().then((d) => d.LibraryService.Facets(documentID)),
   Notices: () => bound().then((d) => d.LibraryService.Notices()),
   PageImage: (unitID, width) => bound().then((d) => d.LibraryService.PageImage(unitID, width)),
+  PageTables: (documentID, page) => bound().then((d) => d.LibraryService.PageTables(documentID, page)),
   Pages: (documentID) => bound().then((d) => d.LibraryService.Pages(documentID)),
   PickFiles: (title, filterNames) => bound().then((d) => d.LibraryService.PickFiles(title, filterNames)),
   PickFolder: (title) => bound().then((d) => d.LibraryService.PickFolder(title)),
   ResetFacet: (documentID, name) => bound().then((d) => d.LibraryService.ResetFacet(documentID, name)),
   RetryDocument: (id, password) => bound().then((d) => d.LibraryService.RetryDocument(id, password)),
+  SaveTable: (documentID, page, index, format, title) => bound().then((d) => d.LibraryService.SaveTable(documentID, page, index, format, title)),
   Search: (query, collection, k) => bound().then((d) => d.LibraryService.Search(query, collection, k)),
   SearchWhere: (query, collection, where, k) => bound().then((d) => d.LibraryService.SearchWhere(query, collection, where, k)),
   SetFacet: (documentID, name, value) => bound().then((d) => d.LibraryService.SetFacet(documentID, name, value)),

@@ -679,6 +679,21 @@ export interface PageRef {
   thumb?: string
 }
 
+/**
+ * PageTable is a table found on a page, as the viewer offers it: where it is (Box, 0..1 of the page's width and
+ * height, as cited regions are) and its cells as tab-separated text for the clipboard, which spreadsheets paste as
+ * cells.
+ */
+export interface PageTable {
+  index: number
+  caption?: string
+  /** body rows */
+  rows: number
+  columns: number
+  box: [number, number, number, number]
+  tsv: string
+}
+
 /** Pair is a set's figures under the hand-set fusion and under the learned ranker (nil when there is none). */
 export interface Pair {
   hand_set: Metrics
