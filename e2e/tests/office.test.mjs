@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import path from 'node:path'
 import { addByPath, ingestRow, newCollection, openApp, shot, startScriptedModel, useModel } from '../lib.mjs'
 
@@ -47,6 +48,21 @@ test('office files: a DOCX, an XLSX and a PPTX are ingested, and a citation of e
       const size = await viewer.locator('img').first().evaluate((img) => ({ w: img.naturalWidth, h: img.naturalHeight }))
       assert.ok(size.w > 100 && size.h > 100, `${f.name}'s page renders: ${JSON.stringify(size)}`)
       await page.screenshot({ path: shot(`viewer-${f.name.replace('.', '-')}`) })
+      if (f.name === 'workbook.xlsx') {
+        // The sheet's table, outlined on the page and saved as CSV with the workbook's own cells.
+        const tools = viewer.getByTestId('table-tools')
+        await tools.waitFor()
+        await viewer.getByTestId('table-region').waitFor()
+        await tools.getByLabel('Table on this page').selectOption({ label: 'Stock (2×2)' })
+        await tools.getByRole('button', { name: 'Save as CSV' }).click()
+        const status = tools.getByRole('status')
+        await status.waitFor()
+        const note = await status.textContent()
+        const saved = note.replace(/^Saved to /, '')
+        assert.ok(saved.endsWith('workbook-p1-table1.csv'), note)
+        assert.equal(fs.readFileSync(saved, 'utf8'), 'Item,Count\nwombatxlsx,14\nbolts,250\n')
+        await page.screenshot({ path: shot('viewer-table-tools') })
+      }
       await page.keyboard.press('Escape')
       await viewer.waitFor({ state: 'hidden' })
     }
