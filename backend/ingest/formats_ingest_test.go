@@ -25,6 +25,7 @@ var formatFiles = []formatFile{
 	{"book.epub", "application/epub+zip", "wombatepub", 2},
 	{"comic.cbz", "application/vnd.comicbook+zip", "", 2},
 	{"story.fb2", "application/x-fictionbook+xml", "wombatfb", 1},
+	{"book.mobi", "application/x-mobipocket-ebook", "wombatmobi", 1},
 	{"page.xhtml", "application/xhtml+xml", "wombatxhtml", 1},
 	{"page.html", "text/html", "wombathtml", 1},
 	{"notes.txt", "text/plain", "wombattxt", 1},

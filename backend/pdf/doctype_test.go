@@ -21,7 +21,7 @@ func TestOpenAsEachFormat(t *testing.T) {
 		// MuPDF's office handler turns a presentation's slides into one flow of text (a workbook is laid out by
 		// htmlconv: each row a line of cells), paged by the layout: these short ones fit one page.
 		{"report.docx", "wombatdocx", 1}, {"workbook.xlsx", "wombatxlsx", 4}, {"slides.pptx", "wombatpptx", 1},
-		{"book.epub", "wombatepub", 2}, {"comic.cbz", "", 2}, {"story.fb2", "wombatfb", 1},
+		{"book.epub", "wombatepub", 2}, {"comic.cbz", "", 2}, {"story.fb2", "wombatfb", 1}, {"book.mobi", "wombatmobi", 1},
 		{"page.xhtml", "wombatxhtml", 1}, {"page.html", "wombathtml", 1}, {"notes.txt", "wombattxt", 1},
 		{"guide.md", "wombatmd", 1}, {"prices.csv", "wombatcsv", 1}, {"stations.tsv", "wombattsv", 1},
 	}

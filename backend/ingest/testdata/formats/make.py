@@ -108,6 +108,36 @@ def xlsx_parts():
     return [("[Content_Types].xml", types), ("_rels/.rels", rels)] + parts
 
 
+def mobi_bytes():
+    """A Mobipocket e-book: a Palm database (BOOKMOBI) of one header record (PalmDOC header, uncompressed, then a MOBI
+    header saying UTF-8) and one text record of HTML, as the MOBI format lays them out."""
+    import struct
+    html = ("<html><head><title>Owl survey</title></head><body><h1>Owl survey</h1>"
+            "<p>The wombatmobi survey counted owls in the north wood.</p>"
+            "<mbp:pagebreak/><h1>Bats</h1><p>Bats were counted at dusk.</p></body></html>").encode("utf-8")
+    assert len(html) < 4096
+    mobi_len = 232
+    mobi = bytearray(mobi_len)
+    mobi[0:4] = b"MOBI"
+    struct.pack_into(">IIII", mobi, 4, mobi_len, 2, 65001, 1)  # header length, type: book, UTF-8, unique id
+    struct.pack_into(">I", mobi, 20, 6)  # file version
+    struct.pack_into(">I", mobi, 0x50 - 16, 0xFFFFFFFF)  # no indexes, no first non-book record
+    rec0 = struct.pack(">HHIHHHH", 1, 0, len(html), 1, 4096, 0, 0) + bytes(mobi)
+    recs = [rec0, html]
+    n = len(recs)
+    header = bytearray(78)
+    header[0:10] = b"Owl_survey"
+    struct.pack_into(">HH", header, 32, 0, 0)
+    header[60:68] = b"BOOKMOBI"
+    struct.pack_into(">IIH", header, 68, 2 * n, 0, n)
+    offset = 78 + 8 * n + 2
+    entries = b""
+    for i, r in enumerate(recs):
+        entries += struct.pack(">IB", offset, 0) + (2 * i).to_bytes(3, "big")
+        offset += len(r)
+    return bytes(header) + entries + b"\0\0" + b"".join(recs)
+
+
 def pptx_parts():
     A = "http://schemas.openxmlformats.org/drawingml/2006/main"
     P = "http://schemas.openxmlformats.org/presentationml/2006/main"
@@ -187,6 +217,8 @@ def main():
     docx = docx_parts()
     write_zip("report.docx", docx)
     write_zip("workbook.xlsx", xlsx_parts())
+    with open(os.path.join(HERE, "book.mobi"), "wb") as f:
+        f.write(mobi_bytes())
     write_zip("slides.pptx", pptx_parts())
     write_zip("book.epub", epub_parts(), stored_first=("mimetype", "application/epub+zip"))
     pngs = [os.path.join(SHARED, "images", "charts", n) for n in ("bkf_plot.png", "cff_plot.png")]
