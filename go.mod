@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/coder/hnsw v0.6.1
+	github.com/expr-lang/expr v1.17.8
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gen2brain/go-fitz v1.28.2
 	github.com/google/go-cmp v0.7.0
