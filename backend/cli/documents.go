@@ -90,6 +90,8 @@ type docDetail struct {
 	Warnings []string       `json:"warnings,omitempty"`
 	Units    int            `json:"units"`
 	Steps    map[string]int `json:"steps"` // "stage/status" → units
+	// Links tie an e-mail to its attachments: the messages it is attached to, then its attachments.
+	Links []kb.DocumentLink `json:"links,omitempty"`
 }
 
 func docShowCmd(g *Globals) *cobra.Command {
@@ -143,6 +145,9 @@ func documentDetail(ctx context.Context, k *kb.KB, id int64) (docDetail, error) 
 	for _, s := range steps {
 		det.Steps[s.Stage+"/"+s.Status]++
 	}
+	if det.Links, err = k.Docs.DocumentLinks(ctx, id); err != nil {
+		return docDetail{}, err
+	}
 	return det, nil
 }
 
@@ -159,6 +164,13 @@ func printDocDetail(w io.Writer, det docDetail) {
 	}
 	for _, wn := range det.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", termsafe.Line(wn))
+	}
+	for _, l := range det.Links {
+		if l.ChildID == d.ID {
+			fmt.Fprintf(w, "  attached to: document %d, as %s\n", l.ParentID, termsafe.Line(l.Name))
+		} else {
+			fmt.Fprintf(w, "  attachment:  %s (document %d)\n", termsafe.Line(l.Name), l.ChildID)
+		}
 	}
 	var parts []string
 	for _, st := range []string{ingest.StageExtract, ingest.StageOCR, ingest.StageEmbed} {

@@ -15,6 +15,8 @@ const (
 	Year    = "year"    // the fiscal or calendar year the document covers (else the year of its date)
 	Quarter = "quarter" // Q1–Q4 of a quarterly filing or release
 	Date    = "date"    // YYYY-MM-DD, or YYYY-MM
+	From    = "from"    // an e-mail's sender
+	To      = "to"      // an e-mail's recipients
 )
 
 // def is what the package knows of one facet, but how Extract reads it from a document: a new facet is a row of
@@ -43,6 +45,8 @@ var defs = []def{
 	{name: Quarter, field: func(f *Facets) *string { return &f.Quarter }, canonical: canonicalQuarter,
 		filter: quarterFilter, check: checkQuarter},
 	{name: Date, field: func(f *Facets) *string { return &f.Date }, filter: dateFilter, check: checkDate},
+	{name: From, aliases: []string{"sender"}, field: func(f *Facets) *string { return &f.From }, filter: containsFilter(From)},
+	{name: To, aliases: []string{"recipient"}, field: func(f *Facets) *string { return &f.To }, filter: containsFilter(To)},
 }
 
 // Names lists the facets in the order they are shown.

@@ -21,6 +21,9 @@ type Facets struct {
 	Year    string `json:"year,omitempty"`
 	Quarter string `json:"quarter,omitempty"`
 	Date    string `json:"date,omitempty"`
+	// An e-mail's sender and recipients (to and cc), as its headers write them.
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
 }
 
 // Get returns the facet called name.
@@ -108,6 +111,7 @@ func Extract(src Source) Facets {
 	}
 	f.Year, f.Quarter = year, quarter
 	f.Title = titleOf(info("title"), first, f)
+	f.From, f.To = strings.TrimSpace(src.Info["from"]), strings.TrimSpace(src.Info["to"])
 	return f
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"proofglass/backend/imagefile"
 	"proofglass/backend/kb"
@@ -100,7 +101,7 @@ func Of(ctx context.Context, k *kb.KB, docID int64) (Facets, map[string]bool, er
 // and Reset forgets the user's value.
 func SetUser(ctx context.Context, k *kb.KB, docID int64, name, value string) error {
 	if !validName(name) {
-		return fmt.Errorf("facet %q: unknown (want title, org, kind, year, quarter or date)", name)
+		return fmt.Errorf("facet %q: unknown (want one of %s)", name, strings.Join(Names, ", "))
 	}
 	v, err := normalise(name, value)
 	if err != nil {
@@ -115,7 +116,7 @@ func SetUser(ctx context.Context, k *kb.KB, docID int64, name, value string) err
 // Reset forgets the user's value of a facet, so the extracted one shows again.
 func Reset(ctx context.Context, k *kb.KB, docID int64, name string) error {
 	if !validName(name) {
-		return fmt.Errorf("facet %q: unknown (want title, org, kind, year, quarter or date)", name)
+		return fmt.Errorf("facet %q: unknown (want one of %s)", name, strings.Join(Names, ", "))
 	}
 	return k.Facets.ResetUserFacet(ctx, docID, name)
 }

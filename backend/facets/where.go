@@ -11,7 +11,7 @@ import (
 )
 
 // WhereSyntax is the filter syntax every face documents.
-const WhereSyntax = `facet=value[,facet=value…] with facets title, org, kind, year, quarter, period, date; ` +
+const WhereSyntax = `facet=value[,facet=value…] with facets title, org, kind, year, quarter, period, date, from, to; ` +
 	`value|value for either; year=2019..2022 for a range (e.g. org=acme,year=2022,kind=10-K)`
 
 // aliases are the names a filter may use for a facet: its own, its defs' aliases, and "period" (year and quarter).

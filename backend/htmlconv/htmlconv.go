@@ -1,4 +1,4 @@
-// Package htmlconv renders the formats MuPDF does not lay out as Proofglass wants (Markdown, CSV, TSV, OpenDocument) as XHTML documents for MuPDF to page.
+// Package htmlconv renders the formats MuPDF does not lay out as Proofglass wants (Markdown, CSV, TSV, OpenDocument, e-mail) as XHTML documents for MuPDF to page.
 package htmlconv
 
 import (

@@ -10,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"proofglass/backend/mail"
 )
 
 // NotDocumentError says why content that looked like a document (a zip archive, an XML file) is none that
@@ -35,6 +37,9 @@ func SniffAt(r io.ReaderAt, size int64, head []byte, ext string) (Kind, error) {
 	if k := textKind(strings.ToLower(ext)); k != Unknown && isText(head, int64(len(head)) < size) {
 		return k, nil
 	}
+	if k := mailKind(head, strings.ToLower(ext)); k != Unknown {
+		return k, nil
+	}
 	return sniffMarkup(head)
 }
 
@@ -49,6 +54,22 @@ func textKind(ext string) Kind {
 		return CSV
 	case ".tsv", ".tab":
 		return TSV
+	}
+	return Unknown
+}
+
+// mailKind finds e-mail by its content under the names mail is saved with: a message (.eml) starts with its
+// header, a mailbox (.mbox, .mbx, or no extension, as mail programs keep their folders) with a "From " line.
+func mailKind(head []byte, ext string) Kind {
+	switch ext {
+	case ".eml":
+		if mail.HeadLooksLikeMessage(head) {
+			return EML
+		}
+	case ".mbox", ".mbx", "":
+		if mail.LooksLikeMbox(head) {
+			return MBOX
+		}
 	}
 	return Unknown
 }

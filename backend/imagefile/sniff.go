@@ -48,6 +48,8 @@ const (
 	ODT      Kind = "odt" // OpenDocument text, spreadsheet and presentation: converted, MuPDF reads none of them
 	ODS      Kind = "ods"
 	ODP      Kind = "odp"
+	EML      Kind = "eml"  // an e-mail message (RFC 5322): converted, its attachments become documents of their own
+	MBOX     Kind = "mbox" // a mailbox of messages: not a document itself, each message is one
 )
 
 // Class is what Proofglass does with a kind.
@@ -64,7 +66,7 @@ const (
 // Class returns the class of k.
 func (k Kind) Class() Class {
 	switch k {
-	case PDF, DOCX, XLSX, PPTX, EPUB, CBZ, XPS, OXPS, MOBI, FB2, HTML, XHTML, Text, Markdown, CSV, TSV, ODT, ODS, ODP:
+	case PDF, DOCX, XLSX, PPTX, EPUB, CBZ, XPS, OXPS, MOBI, FB2, HTML, XHTML, Text, Markdown, CSV, TSV, ODT, ODS, ODP, EML, MBOX:
 		return ClassDocument
 	case JPEG, PNG, GIF, WebP, TIFF, BMP:
 		return ClassImage
@@ -170,6 +172,8 @@ var docMIME = map[Kind]string{
 	ODT:      "application/vnd.oasis.opendocument.text",
 	ODS:      "application/vnd.oasis.opendocument.spreadsheet",
 	ODP:      "application/vnd.oasis.opendocument.presentation",
+	EML:      "message/rfc822",
+	MBOX:     "application/mbox",
 }
 
 // DocumentMIME is the MIME type of a document kind ("" for the others).

@@ -25,6 +25,27 @@ type file struct {
 	path       string
 	fromFolder bool
 	root       string // the walked folder (absolute) when known: no link below it is followed
+	// A part of another file (an attachment, a mailbox's message) is read from a temporary copy at path, but is
+	// known by its own name and where it came from: source is the file that holds it, depth how deeply.
+	name   string
+	source string
+	depth  int
+}
+
+// shown is the path a file's document records and its progress names.
+func (f file) shown() string {
+	if f.source != "" {
+		return f.source
+	}
+	return f.path
+}
+
+// displayName is the name a file's document gets.
+func (f file) displayName() string {
+	if f.name != "" {
+		return f.name
+	}
+	return filepath.Base(f.path)
 }
 
 // expand turns paths (files and folders, recursively) into the list of files, in a stable order. Hidden files and

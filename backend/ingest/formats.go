@@ -37,6 +37,9 @@ var Formats = []Format{
 	{ID: "text", Kind: "pdf", Name: "Text files", Extensions: []string{".txt"}},
 	{ID: "markdown", Kind: "pdf", Name: "Markdown files", Extensions: []string{".md", ".markdown"}},
 	{ID: "table", Kind: "pdf", Name: "CSV and TSV tables", Extensions: []string{".csv", ".tsv"}},
+	// A mailbox is no document of its own: each message is one, and each message's attachments are documents
+	// linked to it.
+	{ID: "mail", Kind: "pdf", Name: "E-mail messages and mailboxes", Extensions: []string{".eml", ".mbox"}, Unread: []string{".msg", ".pst"}},
 	{
 		ID: "image", Kind: "image", Name: "Images",
 		Extensions: []string{".jpg", ".jpeg", ".png", ".gif", ".webp", ".tif", ".tiff", ".bmp"},

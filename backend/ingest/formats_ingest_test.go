@@ -35,6 +35,7 @@ var formatFiles = []formatFile{
 	{"notes.odt", "application/vnd.oasis.opendocument.text", "wombatodt", 1},
 	{"stock.ods", "application/vnd.oasis.opendocument.spreadsheet", "wombatods", 1},
 	{"tour.odp", "application/vnd.oasis.opendocument.presentation", "wombatodp", 1},
+	{"message.eml", "message/rfc822", "wombateml", 1},
 }
 
 // TestFormatsIngest adds a file of every paged format and the damaged ones in one batch: each good one is a ready
@@ -51,6 +52,7 @@ func TestFormatsIngest(t *testing.T) {
 	bad := map[string]string{ // damaged file → what its error must say
 		"bad-truncated.docx": "damaged zip", "bad-norels.docx": "damaged or not a readable Word document",
 		"bad-garbage.epub": "not one of the e-books", "bad-nocontent.odt": "no content.xml",
+		"bad-notmail.eml": "not one of the e-mail messages", "bad-garbage.mbox": "not one of the e-mail messages",
 	}
 	for name := range bad {
 		paths = append(paths, filepath.Join(dir, name))

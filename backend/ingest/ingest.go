@@ -236,6 +236,9 @@ type Result struct {
 	// Skipped is true for a file found in a folder that is not a PDF, image or video; it gets no document.
 	Skipped bool   `json:"skipped,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// Parts are the documents the file held besides its own: a message's attachments, a mailbox's messages (a
+	// mailbox is no document itself). Add lists them after the file's own result.
+	Parts []Result `json:"parts,omitempty"`
 	// Size and ModTime are the file's as opened (before it was read), for a caller that records what it ingested.
 	Size    int64     `json:"-"`
 	ModTime time.Time `json:"-"`
@@ -294,7 +297,7 @@ func (in *Ingester) AddRequest(ctx context.Context, r Request, progress func(Pro
 	}
 	_ = g.Wait()
 	in.batchDone(ctx)
-	return results, ctx.Err()
+	return flattenParts(results), ctx.Err()
 }
 
 // Resume continues every document left queued or ingesting by an interrupted run (a crash, kill -9, a closed
@@ -452,12 +455,13 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 		}
 	}
 	defer pass() // a file that never registers still lets the next one go
-	res := Result{Path: f.path}
-	name := filepath.Base(f.path)
+	shown, name := f.shown(), f.displayName()
+	res := Result{Path: shown}
+
 	fail := func(err error) Result {
-		rerr := &readError{f.path, err}
+		rerr := &readError{shown, err}
 		res.Error = rerr.Error()
-		in.emit(progress, failed(Progress{Name: name, Path: f.path, Collection: coll.Name, Status: kb.StatusFailed}, rerr))
+		in.emit(progress, failed(Progress{Name: name, Path: shown, Collection: coll.Name, Status: kb.StatusFailed}, rerr))
 		return res
 	}
 	// Everything is read from one descriptor, checked to be a regular file once opened: a file swapped for a link
@@ -490,10 +494,13 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	if _, err := fh.Seek(0, io.SeekStart); err != nil {
 		return fail(err)
 	}
+	if kind == imagefile.MBOX {
+		return in.addMailbox(ctx, coll, f, fh, progress, t, pass)
+	}
 	docKind := kindOf(kind)
 	if docKind == "" && f.fromFolder && !knownExtension(f.path) {
 		res.Skipped = true
-		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageSkipped})
+		in.emit(progress, Progress{Name: name, Path: shown, Collection: coll.Name, Stage: StageSkipped})
 		return res
 	}
 	var sha string
@@ -505,13 +512,13 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 		size = st.Size()
 		sha, err = rejectedFingerprint(fh, size)
 		docKind = kindFromExtension(f.path)
-		rejectErr = rejectReason(f.path, size, why)
+		rejectErr = rejectReason(shown, size, why)
 	} else {
 		sha, size, err = in.kb.Blobs.PutReader(src)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
-			res.Error = fmt.Sprintf("%s: %v", f.path, ctx.Err())
+			res.Error = fmt.Sprintf("%s: %v", shown, ctx.Err())
 			return res
 		}
 		return fail(err)
@@ -525,22 +532,22 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 	discard := func() {
 		if blob != "" {
 			if err := in.kb.Docs.DiscardBlobs(context.WithoutCancel(ctx), []string{blob}); err != nil {
-				in.log.Warn("ingest: sweep a stored original", "file", f.path, "err", err)
+				in.log.Warn("ingest: sweep a stored original", "file", shown, "err", err)
 			}
 		}
 	}
 	if err := t.wait(ctx); err != nil {
 		discard()
-		res.Error = fmt.Sprintf("%s: %v", f.path, err)
+		res.Error = fmt.Sprintf("%s: %v", shown, err)
 		return res
 	}
-	d, existed, err := in.kb.Docs.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: sha, Name: name, SourcePath: f.path,
+	d, existed, err := in.kb.Docs.AddDocumentClaimed(ctx, kb.Document{CollectionID: coll.ID, SHA256: sha, Name: name, SourcePath: shown,
 		Kind: docKind, MIME: mimeOf(kind), SizeBytes: size, Blob: blob}, claimOf(watched, f.path, st))
 	pass()
 	if err != nil {
 		discard()
 		res.Error = err.Error()
-		in.emit(progress, Progress{Name: name, Path: f.path, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
+		in.emit(progress, Progress{Name: name, Path: shown, Collection: coll.Name, Stage: StageFailed, Status: kb.StatusFailed, Error: res.Error})
 		return res
 	}
 	if existed {
@@ -551,24 +558,27 @@ func (in *Ingester) addFile(ctx context.Context, coll kb.Collection, f file, pas
 			if d.Error != "" && d.Name != name {
 				res.Error = fmt.Sprintf("%s: same content as %s (document %d): %s", name, d.Name, d.ID, d.Error)
 			}
-			in.emit(progress, Progress{DocumentID: d.ID, Name: d.Name, Path: f.path, Collection: coll.Name, Stage: StageExists,
+			in.emit(progress, Progress{DocumentID: d.ID, Name: d.Name, Path: shown, Collection: coll.Name, Stage: StageExists,
 				Status: d.Status, Error: res.Error, Done: d.Pages, Total: d.Pages})
 			return res
 		}
 	}
 	if rejectErr != nil {
 		d.Status, d.Error = kb.StatusFailed, rejectErr.Error()
-		d.Meta = ParseMeta(d.Meta).withError(rejectErr, d.Name, f.path)
+		d.Meta = ParseMeta(d.Meta).withError(rejectErr, d.Name, shown)
 		if err := in.kb.Docs.UpdateDocument(ctx, d); err != nil {
-			in.log.Error("ingest: record failure", "file", f.path, "err", err)
+			in.log.Error("ingest: record failure", "file", shown, "err", err)
 		}
 		res.Document, res.Error = d, d.Error
-		in.emit(progress, failed(Progress{DocumentID: d.ID, Name: name, Path: f.path, Collection: coll.Name,
+		in.emit(progress, failed(Progress{DocumentID: d.ID, Name: name, Path: shown, Collection: coll.Name,
 			Status: kb.StatusFailed}, rejectErr))
 		return res
 	}
 	r := in.run(ctx, d, password, progress)
-	r.Path = f.path
+	r.Path = shown
+	if isMessage(d) && r.Error == "" {
+		r.Parts = in.addAttachments(ctx, coll, r.Document, f, progress)
+	}
 	return r
 }
 

@@ -122,6 +122,12 @@ func (j *job) pdf(ctx context.Context) error {
 		j.in.release(c)
 	}
 	j.meta.Encrypted, j.meta.PDF = d.Info.Encrypted, d.Info.Metadata
+	if isMessage(j.doc) {
+		// A message's facets are its headers: subject, sender, recipients and the day it was sent.
+		if info, date, err := messageMeta(j.path); err == nil {
+			j.meta.PDF, j.meta.Taken = info, date
+		}
+	}
 	j.passwordOpened = d.Info.UserPassword
 	j.doc.Meta = j.meta.String()
 	if err := j.begin(ctx, st, pages); err != nil {

@@ -458,4 +458,14 @@ CREATE TRIGGER document_facets_ad AFTER DELETE ON document_facets BEGIN UPDATE f
   saved  INTEGER NOT NULL,
   report TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;`,
+	// 16: links between documents: an e-mail's attachments (backend/mail) are documents of their own, each linked
+	// to the message that carried it under the name it had there. A link goes with either document.
+	`CREATE TABLE document_links (
+  parent_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  child_id  INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  kind      TEXT NOT NULL CHECK (kind IN ('attachment')),
+  name      TEXT NOT NULL,
+  PRIMARY KEY (parent_id, child_id)
+) WITHOUT ROWID;
+CREATE INDEX document_links_child ON document_links(child_id);`,
 }

@@ -282,3 +282,11 @@ CREATE TABLE rankers (
   saved  INTEGER NOT NULL,
   report TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
+CREATE TABLE document_links (
+  parent_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  child_id  INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  kind      TEXT NOT NULL CHECK (kind IN ('attachment')),
+  name      TEXT NOT NULL,
+  PRIMARY KEY (parent_id, child_id)
+) WITHOUT ROWID;
+CREATE INDEX document_links_child ON document_links(child_id);

@@ -46,6 +46,7 @@ var openKinds = map[imagefile.Kind]openAs{
 	imagefile.ODT:      {name: "OpenDocument text", magic: "xhtml", convert: htmlconv.OpenDocument},
 	imagefile.ODS:      {name: "OpenDocument spreadsheet", magic: "xhtml", convert: htmlconv.OpenDocumentSpreadsheetPage},
 	imagefile.ODP:      {name: "OpenDocument presentation", magic: "xhtml", convert: htmlconv.OpenDocument},
+	imagefile.EML:      {name: "e-mail message", magic: "xhtml", convert: htmlconv.Message},
 }
 
 // opening finds how to open a document of type mime ("" or a PDF's: MuPDF's own detection, as for every PDF).

@@ -7,6 +7,10 @@ expect its document first. Run from anywhere: python3 make.py [SHARED_TESTDATA]
 import os
 import sys
 import zipfile
+from email import policy
+from email.message import EmailMessage
+from email.mime.text import MIMEText
+from email.mime.multipart import MIMEMultipart
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, *[".."] * 5, "shared", "testdata")
@@ -284,6 +288,64 @@ The wombatmd installer needs a network.
               stored_first=("mimetype", "application/vnd.oasis.opendocument.text"))
     with open(os.path.join(HERE, "bad-garbage.epub"), "wb") as f:
         f.write(bytes((i * 7919 + 13) % 251 for i in range(4096)))
+    mail_files()
+
+
+def mail_files():
+    """message.eml (a plain-text body, a Word report and a CSV attached) and mailbox.mbox (three messages: one in
+    Latin-1 quoted-printable, one HTML-only with a Chinese subject, one with a CSV attached)."""
+    m = EmailMessage(policy=policy.SMTP)
+    m["From"] = "Ana Ruiz <ana@example.org>"
+    m["To"] = "Board <board@example.org>"
+    m["Cc"] = "Bo Chen <bo@example.org>"
+    m["Subject"] = "Q3 figures for the board"
+    m["Date"] = "Tue, 14 Nov 2023 09:30:00 +0100"
+    m["Message-ID"] = "<q3-figures@example.org>"
+    m.set_content("Dear all,\n\nthe wombateml review is attached: revenue rose 4.2% in Q3.\n\nAna\n")
+    m.add_attachment(open(os.path.join(HERE, "report.docx"), "rb").read(), maintype="application",
+                     subtype="vnd.openxmlformats-officedocument.wordprocessingml.document", filename="review.docx")
+    m.add_attachment(open(os.path.join(HERE, "prices.csv"), "rb").read(), maintype="text", subtype="csv",
+                     filename="prices.csv")
+    m.set_boundary("==q3-figures==")  # fixed, so the file is the same on every run
+    with open(os.path.join(HERE, "message.eml"), "wb") as f:
+        f.write(m.as_bytes())
+
+    def boxed(msg, sender, when):
+        body = msg.as_bytes(policy=policy.SMTP.clone(linesep="\n"))
+        body = b"\n".join(b">" + l if l.lstrip(b">").startswith(b"From ") else l for l in body.split(b"\n"))
+        return b"From " + sender.encode() + b" " + when.encode() + b"\n" + body.rstrip(b"\n") + b"\n\n"
+
+    one = MIMEText("Le caf\u00e9 wombatmbox ouvre \u00e0 8 h.\nFrom now on, on Mondays too.\n", "plain", "iso-8859-1")
+    one.replace_header("Content-Transfer-Encoding", "quoted-printable")
+    one.set_payload("Le caf=E9 wombatmbox ouvre =E0 8 h.\nFrom now on, on Mondays too.\n")
+    one["From"] = "Claire <claire@example.fr>"
+    one["To"] = "ana@example.org"
+    one["Subject"] = "Horaires"
+    one["Date"] = "Mon, 02 Oct 2023 08:00:00 +0200"
+    two = MIMEText("<html><body><p>\u5e74\u5ea6\u62a5\u544a wombatzhmail \u5df2\u53d1\u5e03\u3002</p>"
+                   "<script>alert(1)</script></body></html>", "html", "utf-8")
+    two["From"] = "=?utf-8?b?5p2O5piO?= <li@example.cn>"
+    two["To"] = "ana@example.org"
+    two["Subject"] = "=?utf-8?b?5bm05bqm5oql5ZGK?="
+    two["Date"] = "Wed, 15 Nov 2023 10:00:00 +0800"
+    three = MIMEMultipart()
+    three["From"] = "Bo Chen <bo@example.org>"
+    three["To"] = "ana@example.org"
+    three["Subject"] = "Stations list"
+    three["Date"] = "Thu, 16 Nov 2023 11:00:00 +0000"
+    three.attach(MIMEText("The list is attached.\n", "plain", "us-ascii"))
+    att = MIMEText(open(os.path.join(HERE, "stations.tsv"), encoding="utf-8").read(), "tab-separated-values", "utf-8")
+    att.add_header("Content-Disposition", "attachment", filename="stations.tsv")
+    three.attach(att)
+    three.set_boundary("==stations==")
+    with open(os.path.join(HERE, "mailbox.mbox"), "wb") as f:
+        f.write(boxed(one, "claire@example.fr", "Mon Oct  2 08:00:00 2023"))
+        f.write(boxed(two, "li@example.cn", "Wed Nov 15 10:00:00 2023"))
+        f.write(boxed(three, "bo@example.org", "Thu Nov 16 11:00:00 2023"))
+    # Damaged: a name that claims a message over text that is none; a mailbox whose separator is followed by noise.
+    write("bad-notmail.eml", "Dear all, the figures: 12, 13.\nNo header here.\n")
+    with open(os.path.join(HERE, "bad-garbage.mbox"), "wb") as f:
+        f.write(b"From nobody Mon Jan  1 00:00:00 2024\n" + bytes((i * 7919 + 13) % 251 for i in range(4096)))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,20 @@ describe('Facets', () => {
     expect(screen.queryByText('edited')).toBeNull()
   })
 
+  it('shows an e-mail’s sender and recipients only for a document that has them', () => {
+    const { rerender } = render(<Facets facets={extracted} onSet={async () => {}} onReset={async () => {}} />)
+    expect(screen.queryByText('From')).toBeNull()
+    expect(screen.queryByText('To')).toBeNull()
+    const mail: DocumentFacets = {
+      ...extracted,
+      facets: { title: 'Q3 figures', date: '2023-11-14', from: 'Ana Ruiz <ana@example.org>', to: 'board@example.org' },
+    }
+    rerender(<Facets facets={mail} onSet={async () => {}} onReset={async () => {}} />)
+    expect(screen.getByText('From')).toBeTruthy()
+    expect(screen.getByText('Ana Ruiz <ana@example.org>')).toBeTruthy()
+    expect(screen.getByText('board@example.org')).toBeTruthy()
+  })
+
   it('sends the edited value, marks it as the user’s, and resets it', async () => {
     const calls: string[] = []
     let current = extracted

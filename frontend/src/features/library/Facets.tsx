@@ -3,8 +3,10 @@ import { useTranslation } from '../../i18n'
 import type { DocumentFacets, Facets as FacetValues } from '../../lib/types'
 
 /** The facets in the order they are shown; their names are the backend's (backend/facets). */
-const names = ['title', 'org', 'kind', 'year', 'quarter', 'date'] as const
+const names = ['title', 'org', 'kind', 'year', 'quarter', 'date', 'from', 'to'] as const
 type Name = (typeof names)[number]
+/** Facets only e-mails have: shown when a document has them. */
+const mailOnly: readonly Name[] = ['from', 'to']
 
 type Props = {
   facets: DocumentFacets | null
@@ -44,6 +46,7 @@ export function Facets({ facets, onSet, onReset }: Props) {
         {names.map((n) => {
           const label = t(`facets.${n}`)
           const v = values[n] ?? ''
+          if (mailOnly.includes(n) && !v && !user[n] && editing !== n) return null
           return (
             <div key={n} className={editing === n ? 'facet-row editing' : 'facet-row'}>
               <dt>{label}</dt>

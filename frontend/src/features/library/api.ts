@@ -46,6 +46,7 @@ export const libraryApi = {
       text: t('dialog.fileTypes.text'),
       markdown: t('dialog.fileTypes.markdown'),
       table: t('dialog.fileTypes.table'),
+      mail: t('dialog.fileTypes.mail'),
       image: t('dialog.fileTypes.image'),
       video: t('dialog.fileTypes.video'),
       any: t('dialog.fileTypes.any'),

@@ -370,6 +370,9 @@ export interface Facets {
   year?: string
   quarter?: string
   date?: string
+  /** An e-mail's sender and recipients (to and cc), as its headers write them. */
+  from?: string
+  to?: string
 }
 
 /** GraphEdge is a parent → child link. */
