@@ -146,6 +146,7 @@ func (d cryptDict) authenticates(password string, n int) bool {
 // cryptDictOf reads the encryption dictionary of the PDF at path, whether or not it opens.
 func cryptDictOf(path string) (cryptDict, bool) {
 	lim := Limits{}.withDefaults()
+	useCJKFont()
 	d := C.lp_new(C.size_t(lim.MemoryBytes), C.size_t(lim.StoreBytes))
 	if d == nil {
 		return cryptDict{}, false

@@ -60,3 +60,68 @@ func TestOpenAsEachFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestCJKTextIsDrawn lays out Chinese, Japanese and Korean text in a document that carries no font for it (a
+// Markdown file laid out by htmlconv, as e-mails, CSV and OpenDocument files are): every CJK character is extracted and, with a CJK font installed, drawn, so the
+// page image the visual agent sees has ink inside the word's box. The linked MuPDF has no CJK font of its own.
+func TestCJKTextIsDrawn(t *testing.T) {
+	if _, ok := findCJKFont(); !ok {
+		t.Skip("no CJK font installed (Debian: fonts-noto-cjk); scripts/setup.sh installs it")
+	}
+	dir := t.TempDir()
+	md := filepath.Join(dir, "cjk.md")
+	if err := os.WriteFile(md, []byte("# 年度报告\n\n营业收入增长。\n\n日本語のテキスト\n\n한국어 문장\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path  string
+		words []string
+	}{
+		// CJK text is extracted a character a word: one of each script.
+		{md, []string{"年", "营", "語", "テ", "の", "한"}},
+	} {
+		k, err := imagefile.SniffFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := openEngineAs(c.path, "", k.DocumentMIME(), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, words, err := e.text(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, dpi, err := e.render(0, 72, nil, 0)
+		e.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range c.words {
+			var box *Box
+			for i, w := range words {
+				if w.Text == want {
+					box = &words[i].Box
+				}
+			}
+			if box == nil {
+				t.Errorf("%s: no word %q among %v", filepath.Base(c.path), want, words)
+				continue
+			}
+			dark, all := 0, 0
+			s := dpi / 72
+			for y := int(box.Y0 * s); y < int(box.Y1*s); y++ {
+				for x := int(box.X0 * s); x < int(box.X1*s); x++ {
+					r, _, _, _ := img.At(x, y).RGBA()
+					all++
+					if r < 0x8000 {
+						dark++
+					}
+				}
+			}
+			if all == 0 || dark*20 < all {
+				t.Errorf("%s: %q is drawn with %d dark pixels of %d in its box: no glyphs", filepath.Base(c.path), want, dark, all)
+			}
+		}
+	}
+}

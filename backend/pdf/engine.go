@@ -23,6 +23,23 @@ import (
 	_ "github.com/gen2brain/go-fitz"
 )
 
+// cjkOnce sets the CJK font once.
+var cjkOnce sync.Once
+
+// useCJKFont tells MuPDF, once per process and before its first context, which installed font draws CJK text that
+// a document has no font for. With none found, such text is still extracted and searched but drawn as nothing.
+func useCJKFont() {
+	cjkOnce.Do(func() {
+		f, ok := findCJKFont()
+		if !ok {
+			return
+		}
+		cp := C.CString(f.path)
+		defer C.free(unsafe.Pointer(cp))
+		C.lp_set_cjk_font(cp, C.int(f.tc), C.int(f.sc), C.int(f.jp), C.int(f.kr))
+	})
+}
+
 // engineDoc is one document opened in this process. Each engineDoc has its own MuPDF context, a clone of the
 // process's base context (whose resource store, glyph cache and colour transforms they share), and a mutex
 // serialises calls on it.
@@ -56,6 +73,7 @@ func openEngineAs(path, password, mime string, lim Limits) (*engineDoc, error) {
 		}
 	}
 	lim = lim.withDefaults()
+	useCJKFont()
 	d := C.lp_new(C.size_t(lim.MemoryBytes), C.size_t(lim.StoreBytes))
 	if d == nil {
 		return nil, fmt.Errorf("pdf %s: cannot create MuPDF context", path)

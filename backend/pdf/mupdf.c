@@ -83,6 +83,59 @@ static void set_err(lp_doc *d, const char *msg) {
 	snprintf(d->err, sizeof d->err, "%s", msg ? msg : "unknown MuPDF error");
 }
 
+// The system font for CJK text, which the linked MuPDF has none of built in (its Noto CJK font is left out to keep
+// the library small): without one, Chinese, Japanese and Korean text in documents MuPDF lays out itself (Office,
+// e-books, HTML, e-mail) and in PDFs that do not embed their fonts is extracted but drawn as nothing. Set by
+// lp_set_cjk_font before the first context.
+static char cjk_path[4096];
+static int cjk_index[4]; // the face of a collection for each ordering: CNS (traditional), GB (simplified), Japan, Korea
+
+void lp_set_cjk_font(const char *path, int tc, int sc, int jp, int kr) {
+	snprintf(cjk_path, sizeof cjk_path, "%s", path ? path : "");
+	cjk_index[FZ_ADOBE_CNS] = tc;
+	cjk_index[FZ_ADOBE_GB] = sc;
+	cjk_index[FZ_ADOBE_JAPAN] = jp;
+	cjk_index[FZ_ADOBE_KOREA] = kr;
+}
+
+static fz_font *cjk_font(fz_context *ctx, int ordering) {
+	if (!cjk_path[0] || ordering < 0 || ordering > 3) return NULL;
+	fz_font *volatile font = NULL;
+	LP_TRY(ctx) { font = fz_new_font_from_file(ctx, NULL, cjk_path, cjk_index[ordering], 0); }
+	LP_CATCH(ctx) { font = NULL; }
+	return font;
+}
+
+// lp_cjk_font answers MuPDF's request for a PDF's CJK font that the file does not embed.
+static fz_font *lp_cjk_font(fz_context *ctx, const char *name, int ordering, int serif) {
+	(void)name;
+	(void)serif;
+	return cjk_font(ctx, ordering);
+}
+
+// lp_fallback_font answers MuPDF's request for a font for text that no font of the document has glyphs for: the
+// CJK font for Han, kana, Hangul and Bopomofo (ucdn's script numbers), the face chosen by the text's language.
+static fz_font *lp_fallback_font(fz_context *ctx, int script, int language, int serif, int bold, int italic) {
+	(void)serif;
+	(void)bold;
+	(void)italic;
+	enum { HANGUL = 24, HIRAGANA = 32, KATAKANA = 33, BOPOMOFO = 34, HAN = 35 };
+	int ordering;
+	switch (script) {
+	case HANGUL: ordering = FZ_ADOBE_KOREA; break;
+	case HIRAGANA: case KATAKANA: ordering = FZ_ADOBE_JAPAN; break;
+	case BOPOMOFO: ordering = FZ_ADOBE_CNS; break;
+	case HAN:
+		if (language == FZ_LANG_ja) ordering = FZ_ADOBE_JAPAN;
+		else if (language == FZ_LANG_ko) ordering = FZ_ADOBE_KOREA;
+		else if (language == FZ_LANG_zh_Hant) ordering = FZ_ADOBE_CNS;
+		else ordering = FZ_ADOBE_GB;
+		break;
+	default: return NULL;
+	}
+	return cjk_font(ctx, ordering);
+}
+
 // base_ctx returns the base context, made on first use; NULL when it cannot be made.
 static fz_context *base_ctx(size_t mem_cap, size_t store) {
 	pthread_mutex_lock(&base.init);
@@ -97,7 +150,10 @@ static fz_context *base_ctx(size_t mem_cap, size_t store) {
 		fz_context *ctx = fz_new_context_imp(&base.alloc, &base.lk, store, "1.28.0");
 		if (ctx) {
 			volatile int ok = 1;
-			LP_TRY(ctx) { fz_register_document_handlers(ctx); }
+			LP_TRY(ctx) {
+				fz_register_document_handlers(ctx);
+				fz_install_load_system_font_funcs(ctx, NULL, lp_cjk_font, lp_fallback_font);
+			}
 			LP_CATCH(ctx) { ok = 0; }
 			if (ok) base.ctx = ctx;
 			else fz_drop_context(ctx);

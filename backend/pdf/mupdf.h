@@ -64,6 +64,7 @@ int fz_do_catch(fz_context *ctx);
 const char *fz_caught_message(fz_context *ctx);
 int fz_caught(fz_context *ctx);
 #define LP_TRY(ctx) if (!fz_setjmp(*fz_push_try(ctx))) if (fz_do_try(ctx)) do
+
 #define LP_ALWAYS(ctx) while (0); if (fz_do_always(ctx)) do
 #define LP_CATCH(ctx) while (0); if (fz_do_catch(ctx))
 
@@ -259,5 +260,17 @@ void fz_begin_structure(fz_context *ctx, fz_device *dev, fz_structure standard, 
 void fz_end_structure(fz_context *ctx, fz_device *dev);
 void fz_begin_metatext(fz_context *ctx, fz_device *dev, fz_metatext meta, const char *text);
 void fz_end_metatext(fz_context *ctx, fz_device *dev);
+
+// Fonts the document does not carry (fitz/font.h, fitz/text.h).
+enum { FZ_ADOBE_CNS, FZ_ADOBE_GB, FZ_ADOBE_JAPAN, FZ_ADOBE_KOREA };
+#define FZ_LANG_TAG2(c1, c2) ((c1 - 'a' + 1) + ((c2 - 'a' + 1) * 27))
+#define FZ_LANG_TAG3(c1, c2, c3) ((c1 - 'a' + 1) + ((c2 - 'a' + 1) * 27) + ((c3 - 'a' + 1) * 27 * 27))
+enum { FZ_LANG_ko = FZ_LANG_TAG2('k', 'o'), FZ_LANG_ja = FZ_LANG_TAG2('j', 'a'), FZ_LANG_zh_Hant = FZ_LANG_TAG3('z', 'h', 't') };
+typedef fz_font *(fz_load_system_font_fn)(fz_context *ctx, const char *name, int bold, int italic, int needs_exact_metrics);
+typedef fz_font *(fz_load_system_cjk_font_fn)(fz_context *ctx, const char *name, int ordering, int serif);
+typedef fz_font *(fz_load_system_fallback_font_fn)(fz_context *ctx, int script, int language, int serif, int bold, int italic);
+void fz_install_load_system_font_funcs(fz_context *ctx, fz_load_system_font_fn *f, fz_load_system_cjk_font_fn *f_cjk,
+	fz_load_system_fallback_font_fn *f_fallback);
+fz_font *fz_new_font_from_file(fz_context *ctx, const char *name, const char *path, int index, int use_glyph_bbox);
 
 #endif

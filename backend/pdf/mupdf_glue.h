@@ -28,6 +28,9 @@ typedef struct lp_doc {
 // resource cache's size).
 lp_doc *lp_new(size_t mem_cap, size_t store);
 int lp_open(lp_doc *d, const char *path);
+// lp_set_cjk_font names the font file (and the face of a collection for traditional Chinese, simplified Chinese,
+// Japanese and Korean) that CJK text is drawn with when a document has no font for it; call before lp_new.
+void lp_set_cjk_font(const char *path, int tc, int sc, int jp, int kr);
 // lp_open_as opens a file (path) or bytes (data, len; path NULL) as the type magic names (an extension MuPDF's
 // handlers list, such as "docx"): the blob store's files have no extension for MuPDF to go by. A reflowable
 // document (HTML, EPUB, ...) is laid out on w by h point pages with an em of em points.
