@@ -241,12 +241,31 @@ func sniffOPC(ct *zip.File, byName map[string]*zip.File) (Kind, error) {
 			PartName    string `xml:"PartName,attr"`
 			ContentType string `xml:"ContentType,attr"`
 		} `xml:"Override"`
+		Defaults []struct {
+			Extension   string `xml:"Extension,attr"`
+			ContentType string `xml:"ContentType,attr"`
+		} `xml:"Default"`
 	}
 	if err := xml.Unmarshal(b, &types); err != nil {
 		return Unknown, &NotDocumentError{"a damaged Office package: [Content_Types].xml is not XML (" + err.Error() + ")"}
 	}
+	// A part's type is its Override's, else the Default of its extension: XPS writers (Windows' among them) name
+	// the fixed document sequence by a Default for ".fdseq" alone.
+	typesOf := make([]string, 0, len(types.Overrides)+len(types.Defaults))
 	for _, o := range types.Overrides {
-		k, ok := officeMain[strings.ToLower(strings.TrimSpace(o.ContentType))]
+		typesOf = append(typesOf, o.ContentType)
+	}
+	for _, d := range types.Defaults {
+		ext := "." + strings.ToLower(strings.TrimPrefix(strings.TrimSpace(d.Extension), "."))
+		for name := range byName {
+			if strings.ToLower(path.Ext(name)) == ext {
+				typesOf = append(typesOf, d.ContentType)
+				break
+			}
+		}
+	}
+	for _, ct := range typesOf {
+		k, ok := officeMain[strings.ToLower(strings.TrimSpace(ct))]
 		if !ok {
 			continue
 		}

@@ -21,6 +21,10 @@ func TestSniffAtDocuments(t *testing.T) {
 		{"page.xhtml", XHTML, false}, {"page.html", HTML, false}, {"notes.txt", Text, false},
 		{"guide.md", Markdown, false}, {"prices.csv", CSV, false}, {"stations.tsv", TSV, false},
 		{"bad-truncated.docx", Unknown, true}, {"bad-norels.docx", DOCX, false}, {"bad-garbage.epub", Unknown, false},
+		// XPS names its fixed document sequence by a Default content type for the extension, as Windows writes it.
+		{"summary.xps", XPS, false},
+		{"message.eml", EML, false}, {"mailbox.mbox", MBOX, false},
+		{"bad-notmail.eml", Unknown, false}, {"bad-garbage.mbox", Unknown, false},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

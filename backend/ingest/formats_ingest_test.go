@@ -36,6 +36,7 @@ var formatFiles = []formatFile{
 	{"stock.ods", "application/vnd.oasis.opendocument.spreadsheet", "wombatods", 1},
 	{"tour.odp", "application/vnd.oasis.opendocument.presentation", "wombatodp", 1},
 	{"message.eml", "message/rfc822", "wombateml", 1},
+	{"summary.xps", "application/vnd.ms-xpsdocument", "wombatxps", 1},
 }
 
 // TestFormatsIngest adds a file of every paged format and the damaged ones in one batch: each good one is a ready

@@ -24,6 +24,7 @@ func TestOpenAsEachFormat(t *testing.T) {
 		{"book.epub", "wombatepub", 2}, {"comic.cbz", "", 2}, {"story.fb2", "wombatfb", 1}, {"book.mobi", "wombatmobi", 1},
 		{"page.xhtml", "wombatxhtml", 1}, {"page.html", "wombathtml", 1}, {"notes.txt", "wombattxt", 1},
 		{"guide.md", "wombatmd", 1}, {"prices.csv", "wombatcsv", 1}, {"stations.tsv", "wombattsv", 1},
+		{"summary.xps", "wombatxps", 1}, {"message.eml", "wombateml", 1},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

@@ -4,7 +4,9 @@
 Each file holds one made-up word no other file has (its marker, e.g. "wombatdocx"), so a test can search for it and
 expect its document first. Run from anywhere: python3 make.py [SHARED_TESTDATA]
 """
+import glob
 import os
+import subprocess
 import sys
 import zipfile
 from email import policy
@@ -289,6 +291,43 @@ The wombatmd installer needs a network.
     with open(os.path.join(HERE, "bad-garbage.epub"), "wb") as f:
         f.write(bytes((i * 7919 + 13) % 251 for i in range(4096)))
     mail_files()
+    write_zip("summary.xps", xps_parts())
+
+
+def go_font():
+    """The Go fonts' regular face (Bigelow & Holmes for the Go project, BSD-3-Clause), from golang.org/x/image in
+    the Go module cache: a go.mod dependency, so it is there once the module's dependencies are downloaded."""
+    cache = subprocess.run(["go", "env", "GOMODCACHE"], capture_output=True, text=True, check=True).stdout.strip()
+    found = sorted(glob.glob(os.path.join(cache, "golang.org", "x", "image@v0.48.0", "font", "gofont", "ttfs", "Go-Regular.ttf")))
+    if not found:
+        sys.exit("make.py: golang.org/x/image v0.48.0 is not in the module cache (run: go mod download golang.org/x/image)")
+    return open(found[0], "rb").read()
+
+
+def xps_parts():
+    """An XPS document (the Microsoft XPS 1.0 namespace): one fixed page of glyph runs in the embedded Go font."""
+    ns = "http://schemas.microsoft.com/xps/2005/06"
+    lines = ["Quarterly summary", "The wombatxps depot shipped 1,240 crates.", "Returns fell to 3.1%."]
+    glyphs = "".join(
+        f'<Glyphs FontUri="/Resources/Go-Regular.ttf" FontRenderingEmSize="{22 if i == 0 else 14}" OriginX="96" '
+        f'OriginY="{120 + 36 * i}" Fill="#FF000000" UnicodeString="{t}"/>' for i, t in enumerate(lines))
+    return [
+        ("[Content_Types].xml", XML + '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+         '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+         '<Default Extension="fdseq" ContentType="application/vnd.ms-package.xps-fixeddocumentsequence+xml"/>'
+         '<Default Extension="fdoc" ContentType="application/vnd.ms-package.xps-fixeddocument+xml"/>'
+         '<Default Extension="fpage" ContentType="application/vnd.ms-package.xps-fixedpage+xml"/>'
+         '<Default Extension="ttf" ContentType="application/vnd.ms-opentype"/></Types>'),
+        ("_rels/.rels", XML + f'<Relationships xmlns="{RELS}"><Relationship Id="R1" '
+         'Type="http://schemas.microsoft.com/xps/2005/06/fixedrepresentation" Target="/FixedDocSeq.fdseq"/></Relationships>'),
+        ("FixedDocSeq.fdseq", XML + f'<FixedDocumentSequence xmlns="{ns}"><DocumentReference Source="/Documents/1/FixedDoc.fdoc"/>'
+         '</FixedDocumentSequence>'),
+        ("Documents/1/FixedDoc.fdoc", XML + f'<FixedDocument xmlns="{ns}"><PageContent Source="Pages/1.fpage"/></FixedDocument>'),
+        ("Documents/1/Pages/1.fpage", XML + f'<FixedPage xmlns="{ns}" Width="816" Height="1056" xml:lang="en-US">{glyphs}</FixedPage>'),
+        ("Documents/1/Pages/_rels/1.fpage.rels", XML + f'<Relationships xmlns="{RELS}"><Relationship Id="F1" '
+         'Type="http://schemas.microsoft.com/xps/2005/06/required-resource" Target="/Resources/Go-Regular.ttf"/></Relationships>'),
+        ("Resources/Go-Regular.ttf", go_font()),
+    ]
 
 
 def mail_files():
