@@ -167,9 +167,9 @@ func rejectReason(path string, size int64, why error) error {
 	claim := extKinds[strings.ToLower(filepath.Ext(path))]
 	if f, ok := formatOf(path); ok && claim == "pdf" && strings.ToLower(filepath.Ext(path)) != ".pdf" {
 		// A paged format other than PDF: the file cannot be opened as the one its name claims.
-		text := "not one of the " + strings.ToLower(f.Name) + " Proofglass reads"
+		text := "not one of the " + f.noun() + " Proofglass reads"
 		if slices.Contains(f.Unread, strings.ToLower(filepath.Ext(path))) {
-			text = "unsupported format: Proofglass reads " + strings.Join(f.Extensions, ", ") + " of the " + strings.ToLower(f.Name)
+			text = "unsupported format: Proofglass reads " + strings.Join(f.Extensions, ", ") + " of the " + f.noun()
 			return &rejectError{name, CodeUnsupported, text}
 		}
 		if why != nil {

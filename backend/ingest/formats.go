@@ -51,6 +51,18 @@ var Formats = []Format{
 	},
 }
 
+// noun is the format's name as a sentence says it: "e-books", but "Word documents" and "XPS documents".
+func (f Format) noun() string {
+	first, _, _ := strings.Cut(f.Name, " ")
+	switch {
+	case first == "Word" || first == "Excel" || first == "Markdown":
+		return f.Name
+	case len(first) > 1 && strings.ToLower(first[1:]) != first[1:]: // PDF, PowerPoint, OpenDocument, XPS, CSV
+		return f.Name
+	}
+	return strings.ToLower(f.Name[:1]) + f.Name[1:]
+}
+
 // formatOf is the format whose extensions (read or not) the name's extension is among.
 func formatOf(path string) (Format, bool) {
 	ext := strings.ToLower(filepath.Ext(path))

@@ -54,10 +54,20 @@ func TestFormatsIngest(t *testing.T) {
 		"bad-truncated.docx": "damaged zip", "bad-norels.docx": "damaged or not a readable Word document",
 		"bad-garbage.epub": "not one of the e-books", "bad-nocontent.odt": "no content.xml",
 		"bad-notmail.eml": "not one of the e-mail messages", "bad-garbage.mbox": "not one of the e-mail messages",
+		"bad-truncated.xlsx": "not one of the Excel workbooks Proofglass reads: the content is a damaged zip",
+		"bad-truncated.pptx": "not one of the PowerPoint presentations Proofglass reads: the content is a damaged zip",
+		"bad-truncated.ods":  "not one of the OpenDocument files Proofglass reads: the content is a damaged zip",
+		"bad-truncated.odp":  "not one of the OpenDocument files Proofglass reads: the content is a damaged zip",
+		"bad-truncated.cbz":  "not one of the comic book archives Proofglass reads: the content is a damaged zip",
+		"bad-nofdseq.xps":    "not one of the XPS documents Proofglass reads",
+		"bad-records.mobi":   "damaged or not a readable Mobipocket e-book",
+		"bad-binary.csv":     "not one of the CSV and TSV tables Proofglass reads",
 	}
 	for name := range bad {
 		paths = append(paths, filepath.Join(dir, name))
 	}
+	// A FictionBook cut short is recovered (MuPDF's XML parser closes what is open): its text up to the cut stays.
+	paths = append(paths, filepath.Join(dir, "bad-unclosed.fb2"))
 	res, err := in.Add(ctx, "formats", paths, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +82,9 @@ func TestFormatsIngest(t *testing.T) {
 			strings.Contains(r.Error, k.Blobs.Dir()) {
 			t.Errorf("%s: %s %q; want failed, naming the file and %q", name, r.Document.Status, r.Error, want)
 		}
+	}
+	if r := byName["bad-unclosed.fb2"]; r.Document.Status != kb.StatusReady || !strings.Contains(units(t, k, r.Document.ID)[0].Text, "cut") {
+		t.Errorf("bad-unclosed.fb2: %s %q; want its text up to the cut", r.Document.Status, r.Error)
 	}
 	rend := pdf.NewRenderer(pdf.NewClient(workerOptions()), nil, 2)
 	s := search.New(k, search.Options{})

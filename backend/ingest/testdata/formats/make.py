@@ -292,6 +292,7 @@ The wombatmd installer needs a network.
         f.write(bytes((i * 7919 + 13) % 251 for i in range(4096)))
     mail_files()
     write_zip("summary.xps", xps_parts())
+    bad_files()
 
 
 def go_font():
@@ -385,6 +386,27 @@ def mail_files():
     write("bad-notmail.eml", "Dear all, the figures: 12, 13.\nNo header here.\n")
     with open(os.path.join(HERE, "bad-garbage.mbox"), "wb") as f:
         f.write(b"From nobody Mon Jan  1 00:00:00 2024\n" + bytes((i * 7919 + 13) % 251 for i in range(4096)))
+
+
+def bad_files():
+    """A damaged file of each other format, each claiming its format by its name."""
+    def half(src, dst):
+        whole = open(os.path.join(HERE, src), "rb").read()
+        with open(os.path.join(HERE, dst), "wb") as f:
+            f.write(whole[: len(whole) // 2])
+    for src, dst in [("workbook.xlsx", "bad-truncated.xlsx"), ("slides.pptx", "bad-truncated.pptx"),
+                     ("stock.ods", "bad-truncated.ods"), ("tour.odp", "bad-truncated.odp"),
+                     ("comic.cbz", "bad-truncated.cbz")]:
+        half(src, dst)
+    # XPS whose content types name a fixed document sequence the package does not hold.
+    write_zip("bad-nofdseq.xps", [p for p in xps_parts() if p[0] != "FixedDocSeq.fdseq"])
+    # A Mobipocket header over records that are not there.
+    mobi = mobi_bytes()
+    with open(os.path.join(HERE, "bad-records.mobi"), "wb") as f:
+        f.write(mobi[:120])
+    write("bad-unclosed.fb2", XML + '<FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0"><body><section><p>cut')
+    with open(os.path.join(HERE, "bad-binary.csv"), "wb") as f:
+        f.write(b"a,b\n" + bytes(range(256)))
 
 
 if __name__ == "__main__":
