@@ -69,6 +69,12 @@ func Stem(name string, isPDF bool) string {
 	return b.String()
 }
 
+// PageName is VRAG's name of a page, {stem}_{page}, as its reward's golden list writes it
+// (f'{file_name.split(".pdf")[0]}_{page}'): the page file's name without ".jpg", unless FileName had to cut the stem.
+func PageName(docName string, isPDF bool, page int) string {
+	return Stem(docName, isPDF) + "_" + strconv.Itoa(page)
+}
+
 // FileName is the page file's name, {stem}_{page}.jpg, its stem cut (at a character boundary) only when the whole
 // name would be over NameMax bytes: the page suffix is always kept, so two pages never share a name.
 func FileName(docName string, isPDF bool, page int) string {

@@ -42,6 +42,9 @@ type source struct {
 	Page       int    `json:"page"`
 	Document   string `json:"document"`
 	Collection string `json:"collection"`
+	// Name is VRAG's whole name of the page ({stem}_{page}): the file's name without ".jpg", or longer when the
+	// stem was cut to fit a file name, so a client can map the file back to the page its golden list names.
+	Name string `json:"name,omitempty"`
 }
 
 type manifest struct {
@@ -113,7 +116,7 @@ func (c *Corpus) Save() error {
 // owner when another document holds the name.
 func (c *Corpus) claim(it kb.PageItem) (name string, have, ok bool, owner source) {
 	name = FileName(it)
-	want := source{SHA256: it.SHA256, Page: it.Ordinal, Document: it.DocName, Collection: it.Collection}
+	want := source{SHA256: it.SHA256, Page: it.Ordinal, Document: it.DocName, Collection: it.Collection, Name: PageName(it)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	got, known := c.files[name]
@@ -122,7 +125,10 @@ func (c *Corpus) claim(it kb.PageItem) (name string, have, ok bool, owner source
 	}
 	if known {
 		if info, err := os.Stat(filepath.Join(c.imgDir(), name)); err == nil && info.Size() > 0 {
-			return name, true, true, got
+			if got.Name != want.Name { // recorded before names were
+				c.files[name], c.dirty = want, true
+			}
+			return name, true, true, want
 		}
 	}
 	c.files[name] = want // reserved now, so a second document with this stem cannot take it meanwhile

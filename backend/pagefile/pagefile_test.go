@@ -2,6 +2,7 @@ package pagefile
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"image/jpeg"
 	"os"
@@ -192,5 +193,55 @@ func TestExportNameTaken(t *testing.T) {
 	if rep.Made != 19 || rep.Failed != 13 || len(rep.Errors) == 0 || !errors.Is(rep.Errors[0], ErrNameTaken) ||
 		!strings.Contains(rep.Errors[0].Error(), "rename") {
 		t.Fatalf("export of colliding names: made %d, failed %d, %v", rep.Made, rep.Failed, rep.Errors)
+	}
+}
+
+// TestExportLongNameKeepsItsPageNames: a document whose name is longer than a file name may be (a Chinese name of
+// 83 characters is 249 bytes before "_12.jpg") is exported whole, each file's stem cut to fit, and the manifest
+// names each file's page with VRAG's whole name, {stem}_{page}, which a client's golden list holds (issue 41, row 2).
+func TestExportLongNameKeepsItsPageNames(t *testing.T) {
+	dir := t.TempDir()
+	stem := strings.Repeat("年度报告", 20) + "年度报"
+	long := filepath.Join(dir, stem+".pdf")
+	data, err := os.ReadFile(fixture.Path(t, "pdf/real/hsaur3-Ch_analysis_of_variance.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(long, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lib := newLibrary(t, long)
+	m := New(lib.KB, lib.Pages, nil, 2)
+	defer m.Close()
+	out := t.TempDir()
+	c, _ := OpenCorpus(out, false)
+	rep, err := m.Export(context.Background(), c, "docs", nil)
+	if err != nil || rep.Made != 13 || rep.Failed != 0 {
+		t.Fatalf("export: %+v %v", rep, err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var man manifest
+	if err := json.Unmarshal(b, &man); err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]bool{}
+	cut := 0
+	for file, src := range man.Files {
+		if _, err := os.Stat(filepath.Join(out, "img", file)); err != nil || len(file) > pagecache.NameMax {
+			t.Errorf("%q (%d bytes): %v", file, len(file), err)
+		}
+		if want := stem + "_" + strconv.Itoa(src.Page); src.Name != want {
+			t.Errorf("%s names page %q, want %q", file, src.Name, want)
+		}
+		if strings.TrimSuffix(file, ".jpg") != src.Name {
+			cut++
+		}
+		pages[src.Name] = true
+	}
+	if len(pages) != 13 || cut == 0 {
+		t.Errorf("%d pages named, %d of them cut: want 13, the two-digit pages' stems cut", len(pages), cut)
 	}
 }

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"fmt"
+	"path/filepath"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -173,6 +176,9 @@ func TestSearchNewerShape(t *testing.T) {
 	for i, d := range r.Data {
 		if d.Type != "image" || d.Doc != "blood_loss_report.pdf" || d.UnitID != r.Indice[i] {
 			t.Errorf("item %d: %+v", i, d)
+		}
+		if want := fmt.Sprintf("blood_loss_report_%d", d.Page); d.Name != want || filepath.Base(d.FilePath) != want+".jpg" {
+			t.Errorf("item %d: name %q, file %q; want VRAG's %q", i, d.Name, filepath.Base(d.FilePath), want)
 		}
 		// VRAG opens image_file/file_path as a local file: it must be a decodable page image at 200 DPI.
 		fh, err := os.Open(d.FilePath)

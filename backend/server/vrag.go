@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"proofglass/backend/library"
+	"proofglass/backend/pagefile"
 	"proofglass/backend/search"
 )
 
@@ -20,8 +21,11 @@ import (
 
 // resultItem is one item of the newer API's data list: VRAG's {type, file_path} plus where it came from.
 type resultItem struct {
-	Type       string  `json:"type"`
-	FilePath   string  `json:"file_path"`
+	Type     string `json:"type"`
+	FilePath string `json:"file_path"`
+	// Name is VRAG's whole name of the page, {stem}_{page}: file_path's base name without ".jpg", unless the stem
+	// had to be cut to fit a file name (255 bytes); a client scoring against its golden pages compares this.
+	Name       string  `json:"name"`
 	UnitType   string  `json:"unit_type"` // page, image or video_frame
 	UnitID     int64   `json:"unit_id"`
 	DocumentID int64   `json:"document_id"`
@@ -323,7 +327,7 @@ func queryResultOf(cs []candidate, paths map[int64]string, topK int) queryResult
 		if path == "" {
 			continue
 		}
-		ri := resultItem{Type: c.it.vragType(), FilePath: path, UnitType: c.it.unitType(), UnitID: c.it.UnitID,
+		ri := resultItem{Type: c.it.vragType(), FilePath: path, Name: pagefile.PageName(c.it.PageItem), UnitType: c.it.unitType(), UnitID: c.it.UnitID,
 			DocumentID: c.it.DocID, Doc: c.it.DocName, Collection: c.it.Collection, Page: c.it.Ordinal, Found: c.found}
 		if c.hit != nil {
 			ri.Score, ri.Text, ri.Rerank, ri.FirstRank = c.hit.Score, c.hit.Snippet, c.hit.Rerank, c.hit.FirstRank

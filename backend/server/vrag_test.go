@@ -23,6 +23,7 @@ import (
 	"proofglass/backend/kb"
 	"proofglass/backend/library"
 	"proofglass/backend/model/modeltest"
+	"proofglass/backend/pagecache"
 	"proofglass/backend/pagefile"
 )
 
@@ -581,5 +582,21 @@ func TestHTTPServerHasTimeouts(t *testing.T) {
 	hs := s.HTTPServer()
 	if hs.ReadHeaderTimeout <= 0 || hs.ReadTimeout <= 0 || hs.WriteTimeout <= 0 || hs.IdleTimeout <= 0 || hs.MaxHeaderBytes <= 0 {
 		t.Errorf("a timeout or limit is unset: %+v", hs)
+	}
+}
+
+// A page whose file name had to be cut to fit the file system keeps VRAG's whole name in the answer's name, so a
+// client scoring against its golden pages ({stem}_{page}) still finds it (issue 41, row 2).
+func TestQueryResultNamesCutPages(t *testing.T) {
+	stem := strings.Repeat("r", 250)
+	it := item{kb.PageItem{UnitID: 7, DocID: 3, DocName: stem + ".pdf", Collection: "c", Ordinal: 12, UnitKind: kb.UnitPage}}
+	path := filepath.Join("cache", pagefile.FileName(it.PageItem))
+	qr := queryResultOf([]candidate{{it: it, found: true}}, map[int64]string{7: path}, 5)
+	if len(qr.Data) != 1 {
+		t.Fatalf("%+v", qr)
+	}
+	d := qr.Data[0]
+	if d.Name != stem+"_12" || len(filepath.Base(d.FilePath)) > pagecache.NameMax || !strings.HasSuffix(d.FilePath, "_12.jpg") {
+		t.Errorf("name %q, file %q (%d bytes)", d.Name, filepath.Base(d.FilePath), len(filepath.Base(d.FilePath)))
 	}
 }
