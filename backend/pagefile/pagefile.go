@@ -41,7 +41,10 @@ func FileName(it kb.PageItem) string { return Key(it).File() }
 
 // PageName is VRAG's name of the unit's page, {stem}_{page} whole: what a client compares with its golden pages
 // when the file's name had to be cut to fit the file system (see pagecache.PageName).
-func PageName(it kb.PageItem) string { k := Key(it); return pagecache.PageName(k.Name, k.DPI > 0, k.Page) }
+func PageName(it kb.PageItem) string {
+	k := Key(it)
+	return pagecache.PageName(k.Name, k.DPI > 0, k.Page)
+}
 
 // Maker renders page files with a pool of MuPDF workers, one per core by default: each pdf.Client runs one
 // operation at a time, so pages render side by side instead of one after another.
