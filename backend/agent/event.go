@@ -112,7 +112,7 @@ type RunInfo struct {
 	Documents    []int64 `json:"documents,omitempty"` // the search scope; empty means every document
 	Think        bool    `json:"think"`
 	Calculator   bool    `json:"calculator,omitempty"` // the model was offered the calculator
-	MaxSteps     int     `json:"max_steps"` // tool steps (vrag, react) or model calls (vimrag)
+	MaxSteps     int     `json:"max_steps"`            // tool steps (vrag, react) or model calls (vimrag)
 	TopK         int     `json:"top_k"`
 	// Options are the model options every call of the run uses (sampling, thinking, num_ctx).
 	Options *model.Options `json:"options,omitempty"`

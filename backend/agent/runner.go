@@ -205,7 +205,7 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 			Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
 			Collection: cfg.Collection, Conversation: cfg.Conversation, Documents: cfg.Documents, Think: cfg.Think,
 			Calculator: cfg.Calculator,
-			MaxSteps: cfg.MaxSteps, TopK: cfg.TopK, Options: &opts, Context: plan,
+			MaxSteps:   cfg.MaxSteps, TopK: cfg.TopK, Options: &opts, Context: plan,
 		}})
 	}
 	lookup := make(chan limitsFound, 1)
