@@ -305,8 +305,11 @@ const (
 	GroundRegion    = "region"     // in a region the agent zoomed into (or a cited region)
 	GroundCitedPage = "cited_page" // on a page the answer cites
 	GroundElsewhere = "elsewhere"  // on another page: one the agent was shown but did not cite, or elsewhere in the document
-	GroundMismatch  = "mismatch"   // the cited evidence has a different value in the same context
-	GroundNotFound  = "not_found"  // nowhere in the document's text
+	GroundMismatch  = "mismatch"   // the cited evidence (or a calculation) has a different value in the same context
+	// GroundComputed: a derived figure that equals a calculation's result whose operands were found in the cited
+	// evidence (GroundedClaim.Calculation names it).
+	GroundComputed = "computed"
+	GroundNotFound = "not_found" // nowhere in the document's text
 )
 
 // GroundingInfo is the grounding pass over an answer, made without a model call: each checkable claim of the answer
@@ -315,7 +318,7 @@ const (
 type GroundingInfo struct {
 	Claims []GroundedClaim `json:"claims"`
 	// Figures counts the numeric claims (numbers, percentages, amounts, ranges, dates); FiguresGrounded those found in
-	// the cited evidence (status region or cited_page).
+	// the cited evidence (status region or cited_page) or computed from it (computed).
 	Figures         int `json:"figures"`
 	FiguresGrounded int `json:"figures_grounded"`
 	// Names counts quoted phrases and distinctive names; NamesGrounded those found in the cited evidence.
@@ -341,6 +344,9 @@ type GroundedClaim struct {
 	Note   string `json:"note"`
 	// Found is where the claim was found, or for a mismatch what the cited evidence has instead.
 	Found *GroundEvidence `json:"found,omitempty"`
+	// Calculation is the id of the calculation (CalculationInfo.ID) a computed claim equals, or a mismatched one
+	// differs from.
+	Calculation string `json:"calculation,omitempty"`
 }
 
 // GroundEvidence is words on a page that a claim was compared with.
