@@ -185,3 +185,12 @@ describe('calculations', () => {
     expect(ask.mock.calls[2][1]).toEqual({ mode: 'vanilla', think: false, collection: 'papers' })
   })
 })
+
+describe('calculations in exports', () => {
+  it('lists each calculation with its operands and pages in the Markdown export', async () => {
+    const { exportMarkdown } = await import('../../lib/export')
+    const md = exportMarkdown('t', [{ question: 'How much higher?', run: replayRun(events) }])
+    expect(md).toContain('- Calculated calc-1: growth(vaginal, planned) = 42.86% (vaginal = 350.0, p. 2, planned = 500.0, p. 2)')
+    expect(md).toContain('- Calculator error calc-2: a / b: division by zero: the divisor in 1 / 0 is zero')
+  })
+})
