@@ -120,6 +120,17 @@ func TestVRAGCalculation(t *testing.T) {
 		t.Fatalf("usage %+v", done.Usage)
 	}
 	checkEventStream(t, rec.evs, "c1")
+	// A stored run replays with its calculation in the step that made it.
+	st, err := Replay(rec.evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := st.Steps[len(st.Steps)-2]; len(s.Calculations) != 1 || s.Calculations[0].Text != "42.86%" || s.Step != 2 {
+		t.Fatalf("replayed step %+v", s)
+	}
+	if !st.Run.Calculator {
+		t.Fatal("run_started does not say the calculator was on")
+	}
 }
 
 // Bad calculator input is a tool error the model reads in its next request; the run goes on and answers.
@@ -172,6 +183,31 @@ func TestCalculateTagIgnoredWhenOff(t *testing.T) {
 	}
 	if len(rec.of(KindCalculation)) != 0 || chat.Requests()[1].Messages[3].Text() != vragNoTag {
 		t.Fatalf("calculate ran with the calculator off")
+	}
+}
+
+// Vimrag without the calculator: a calculate call is an unknown function, corrected like any other.
+func TestVimRAGCalculateWhenOff(t *testing.T) {
+	kb := newPageKB(t)
+	chat := &modeltest.Script{Replies: []model.Delta{
+		call("calculate", `{"expression": "1 + 1", "operands": []}`),
+		call("add_answer_node", `{"parent_ids": ["root"], "answer": "2"}`),
+	}}
+	a, _ := newTestAgent(kb, chat)
+	rec := &recorder{}
+	if _, err := a.Run(context.Background(), "v", Config{Mode: ModeVimRAG}, "q", rec.sink); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.of(KindCalculation)) != 0 {
+		t.Fatal("calculated with the calculator off")
+	}
+	errs := rec.of(KindError)
+	if len(errs) != 1 || errs[0].Error.Code != "invalid_action" || !strings.Contains(errs[0].Error.Message, `unknown function "calculate"`) {
+		t.Fatalf("errors %+v", errs)
+	}
+	last := chat.Requests()[1].Messages
+	if got := last[len(last)-1].Text(); strings.Contains(got, "calculate or") {
+		t.Fatalf("the correction offers the calculator: %q", got)
 	}
 }
 
