@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"proofglass/backend/calc"
 	"proofglass/backend/model"
@@ -18,10 +19,11 @@ import (
 
 // Bounds on one calculator call, before package calc's own.
 const (
-	maxCalcBody    = 16 << 10 // bytes of the call's JSON
-	calcTimeout    = 2 * time.Second
-	calcToolName   = "calculate"
-	calcErrMalform = "malformed"
+	maxCalcBody     = 16 << 10 // bytes of the call's JSON
+	maxOperandBytes = 256      // bytes of an operand's name or value
+	calcTimeout     = 2 * time.Second
+	calcToolName    = "calculate"
+	calcErrMalform  = "malformed"
 )
 
 // calcSentence is the one sentence added to the vrag and react prompts when the calculator is on.
@@ -60,34 +62,31 @@ func vimragSystemWithCalculator() string {
 // event. shown are the pages the model has seen, to resolve the operands' sources. It returns the event's payload
 // and the text the model is given.
 func (r *run) calculate(ctx context.Context, args *object, nodeID string, shown []Hit) (*CalculationInfo, string) {
-	r.usage.ToolSteps++
-	r.usage.Calculations++
-	r.calcN++
-	info := &CalculationInfo{ID: fmt.Sprintf("calc-%d", r.calcN), NodeID: nodeID, Operands: []CalcOperand{}}
-	fail := func(kind string, err error) (*CalculationInfo, string) {
-		info.Error, info.ErrorKind = err.Error(), kind
-		r.em.emit(Event{Kind: KindCalculation, Calculation: info})
-		return info, "Calculator error (" + kind + "): " + err.Error() + ". Correct the calculation and call the calculator again, or answer."
-	}
+	info := r.newCalculation(nodeID)
 	if args == nil {
-		return fail(calcErrMalform, errors.New(`the calculator takes a JSON object {"expression": ..., "operands": [{"name", "value", "source"}]}`))
+		return r.calcFailed(info, calcErrMalform, `the calculator takes a JSON object {"expression": ..., "operands": [{"name", "value", "source"}]}`)
 	}
-	info.Expression = argString(args, "expression")
-	var ops []calc.Operand
+	info.Expression = clip(argString(args, "expression"), calc.MaxExpressionBytes)
 	list, _ := args.get("operands")
 	entries, ok := list.([]any)
 	if list != nil && !ok {
-		return fail(calcErrMalform, errors.New(`"operands" must be a list of {"name", "value", "source"} objects`))
+		return r.calcFailed(info, calcErrMalform, `"operands" must be a list of {"name", "value", "source"} objects`)
 	}
 	if len(entries) > calc.MaxOperands {
-		return fail(kindOf(calc.ErrTooManyOperands), fmt.Errorf("%w: %d, at most %d; split the calculation into steps", calc.ErrTooManyOperands, len(entries), calc.MaxOperands))
+		return r.calcFailed(info, kindOf(calc.ErrTooManyOperands),
+			fmt.Sprintf("%v: %d, at most %d; split the calculation into steps", calc.ErrTooManyOperands, len(entries), calc.MaxOperands))
 	}
+	var ops []calc.Operand
 	for i, e := range entries {
 		o, ok := e.(*object)
 		if !ok {
-			return fail(calcErrMalform, fmt.Errorf("operand %d is not an object with a name and a value", i+1))
+			return r.calcFailed(info, calcErrMalform, fmt.Sprintf("operand %d is not an object with a name and a value", i+1))
 		}
 		op := CalcOperand{Name: argString(o, "name"), Value: argString(o, "value")}
+		if len(op.Name) > maxOperandBytes || len(op.Value) > maxOperandBytes {
+			return r.calcFailed(info, kindOf(calc.ErrBadOperand),
+				fmt.Sprintf("%v: operand %d is over %d bytes; give a short name and the figure alone", calc.ErrBadOperand, i+1, maxOperandBytes))
+		}
 		if src, ok := o.get("source"); ok {
 			op.Source = resolveSource(src, shown)
 		}
@@ -103,7 +102,7 @@ func (r *run) calculate(ctx context.Context, args *object, nodeID string, shown 
 	}
 	cctx, cancel := context.WithTimeout(ctx, calcTimeout)
 	defer cancel()
-	res, err := calc.Evaluate(cctx, info.Expression, ops)
+	res, err := calc.Evaluate(cctx, argString(args, "expression"), ops)
 	for i := range res.Operands {
 		if i < len(info.Operands) {
 			v := res.Operands[i].Value
@@ -112,7 +111,7 @@ func (r *run) calculate(ctx context.Context, args *object, nodeID string, shown 
 		}
 	}
 	if err != nil {
-		return fail(kindOf(err), err)
+		return r.calcFailed(info, kindOf(err), err.Error())
 	}
 	v := res.Value
 	info.Value, info.Text, info.Unit = &v, res.Text, res.Unit
@@ -120,17 +119,12 @@ func (r *run) calculate(ctx context.Context, args *object, nodeID string, shown 
 	return info, fmt.Sprintf("Calculator result: %s = %s", info.Expression, info.Text)
 }
 
-// calculateBody parses a <calculate> tag's body and runs it; a body that is not a JSON object is a tool error.
+// calculateBody parses a <calculate> tag's body (or a native call's arguments) and runs it; a body too long or not
+// a JSON object is a tool error.
 func (r *run) calculateBody(ctx context.Context, body string, nodeID string, shown []Hit) (*CalculationInfo, string) {
 	if len(body) > maxCalcBody {
-		r.usage.ToolSteps++
-		r.usage.Calculations++
-		r.calcN++
-		info := &CalculationInfo{ID: fmt.Sprintf("calc-%d", r.calcN), NodeID: nodeID, Operands: []CalcOperand{},
-			ErrorKind: kindOf(calc.ErrTooLong),
-			Error:     fmt.Sprintf("%v: the call is %d bytes, at most %d; split the calculation into steps", calc.ErrTooLong, len(body), maxCalcBody)}
-		r.em.emit(Event{Kind: KindCalculation, Calculation: info})
-		return info, "Calculator error (" + info.ErrorKind + "): " + info.Error + ". Correct the calculation and call the calculator again, or answer."
+		return r.calcFailed(r.newCalculation(nodeID), kindOf(calc.ErrTooLong),
+			fmt.Sprintf("%v: the call is %d bytes, at most %d; split the calculation into steps", calc.ErrTooLong, len(body), maxCalcBody))
 	}
 	v, err := parseJSON5(body)
 	o, _ := v.(*object)
@@ -139,16 +133,37 @@ func (r *run) calculateBody(ctx context.Context, body string, nodeID string, sho
 		if err != nil {
 			why = err.Error()
 		}
-		r.usage.ToolSteps++
-		r.usage.Calculations++
-		r.calcN++
-		info := &CalculationInfo{ID: fmt.Sprintf("calc-%d", r.calcN), NodeID: nodeID, Operands: []CalcOperand{},
-			ErrorKind: calcErrMalform,
-			Error:     `the calculator's input is ` + why + `; write {"expression": "...", "operands": [{"name": "a", "value": "12.5", "source": {"page": 1}}]}`}
-		r.em.emit(Event{Kind: KindCalculation, Calculation: info})
-		return info, "Calculator error (" + info.ErrorKind + "): " + info.Error + ". Correct the calculation and call the calculator again, or answer."
+		return r.calcFailed(r.newCalculation(nodeID), calcErrMalform, `the calculator's input is `+why+
+			`; write {"expression": "...", "operands": [{"name": "a", "value": "12.5", "source": {"page": 1}}]}`)
 	}
 	return r.calculate(ctx, o, nodeID, shown)
+}
+
+// newCalculation counts a calculator call and names it.
+func (r *run) newCalculation(nodeID string) *CalculationInfo {
+	r.usage.ToolSteps++
+	r.usage.Calculations++
+	r.calcN++
+	return &CalculationInfo{ID: fmt.Sprintf("calc-%d", r.calcN), NodeID: nodeID, Operands: []CalcOperand{}}
+}
+
+// calcFailed emits a failed calculation and returns the tool error the model reads.
+func (r *run) calcFailed(info *CalculationInfo, kind, msg string) (*CalculationInfo, string) {
+	info.Error, info.ErrorKind = msg, kind
+	r.em.emit(Event{Kind: KindCalculation, Calculation: info})
+	return info, "Calculator error (" + kind + "): " + msg + ". Correct the calculation and call the calculator again, or answer."
+}
+
+// clip keeps at most n bytes of s (on a rune boundary), marking a cut with "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 // kindOf names a calculator error's kind for events and the model.

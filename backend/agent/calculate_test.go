@@ -148,6 +148,8 @@ func TestCalculatorErrorsReachTheModel(t *testing.T) {
 		{`<calculate>{"expression": "a / b", "operands": [{"name": "a", "value": "350.0"}, {"name": "b", "value": "0"}]}</calculate>`, "division_by_zero", "division by zero"},
 		{`<calculate>{"expression": "a * 2", "operands": [{"name": "a", "value": "about 12"}]}</calculate>`, "bad_figure", "not a figure"},
 		{`<calculate>` + strings.Repeat("[", 20000) + `</calculate>`, "too_long", "split the calculation"},
+		{`<calculate>{"expression": "a", "operands": [{"name": "a", "value": "` + strings.Repeat("9", 300) + `"}]}</calculate>`, "bad_operand", "over 256 bytes"},
+		{`<calculate>{"expression": "a", "operands": "a = 1"}</calculate>`, "malformed", `"operands" must be a list`},
 	}
 	for _, tc := range cases {
 		chat := modeltest.Replay("<search>table</search>", tc.reply, "<answer>350.0</answer>")
@@ -160,6 +162,9 @@ func TestCalculatorErrorsReachTheModel(t *testing.T) {
 		calcs := rec.of(KindCalculation)
 		if len(calcs) != 1 || calcs[0].Calculation.ErrorKind != tc.kind || calcs[0].Calculation.Text != "" {
 			t.Fatalf("%s: calculation events %+v", tc.kind, calcs)
+		}
+		if e := calcs[0].Calculation.Expression; len(e) > 512+len("…") {
+			t.Fatalf("%s: the event keeps a %d-byte expression", tc.kind, len(e))
 		}
 		reqs := chat.Requests()
 		seen := reqs[2].Messages[len(reqs[2].Messages)-1].Text()
