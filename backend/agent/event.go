@@ -24,6 +24,9 @@ const (
 	KindError      Kind = "error"       // Error
 	KindDone       Kind = "done"        // Done: always the last event of a run
 	KindGrounding  Kind = "grounding"   // Grounding: the answer's figures and names checked against its sources (after answer, before done)
+	// KindCalculation is a calculator call (Config.Calculator): its expression, operands with sources, and result
+	// or error.
+	KindCalculation Kind = "calculation" // Calculation
 )
 
 // Event is one step of a run, as the UI, the SSE stream, the CLI and the run store all see it. It is self-contained
@@ -50,7 +53,42 @@ type Event struct {
 	Error    *ErrorInfo    `json:"error,omitempty"`
 	Done     *DoneInfo     `json:"done,omitempty"`
 
-	Grounding *GroundingInfo `json:"grounding,omitempty"`
+	Grounding   *GroundingInfo   `json:"grounding,omitempty"`
+	Calculation *CalculationInfo `json:"calculation,omitempty"`
+}
+
+// CalculationInfo is one calculator call. Exactly one of Text (with Value and Unit) and Error is set: a failed call
+// is a tool error the model was told about in its next turn, and the run went on.
+type CalculationInfo struct {
+	ID         string        `json:"id"`                // "calc-1", "calc-2" … in the run's order
+	NodeID     string        `json:"node_id,omitempty"` // vimrag: the calculation node it added to the graph
+	Expression string        `json:"expression"`
+	Operands   []CalcOperand `json:"operands"`
+	Text       string        `json:"text,omitempty"` // the result as the calculator formats it: "42.86%"
+	Value      *float64      `json:"value,omitempty"`
+	Unit       string        `json:"unit,omitempty"` // "%" or "pp"; "" for a plain number
+	Error      string        `json:"error,omitempty"`
+	// ErrorKind names the error: too_long, malformed, syntax, unknown_function, division_by_zero, bad_figure …
+	ErrorKind string `json:"error_kind,omitempty"`
+}
+
+// CalcOperand is one named figure of a calculation, as the model wrote it, with where it was read.
+type CalcOperand struct {
+	Name    string      `json:"name"`
+	Value   string      `json:"value"`            // as written: "350.0", "18.2%", "$4.1 billion"
+	Number  *float64    `json:"number,omitempty"` // the value read from it (a percentage keeps 18.2)
+	Percent bool        `json:"percent,omitempty"`
+	Source  *CalcSource `json:"source,omitempty"`
+}
+
+// CalcSource is where an operand was read: the page the model named, resolved to the shown unit when it can be.
+type CalcSource struct {
+	UnitID       string      `json:"unit_id,omitempty"`
+	DocumentID   string      `json:"document_id,omitempty"`
+	DocumentName string      `json:"document_name,omitempty"`
+	Page         int         `json:"page,omitempty"`
+	Region       *[4]float64 `json:"region,omitempty"`
+	Cell         string      `json:"cell,omitempty"`
 }
 
 // ImageRef names an image stored as a blob (content-addressed: Blob is the lowercase hex SHA-256 of the bytes).
@@ -73,7 +111,8 @@ type RunInfo struct {
 	Conversation int64   `json:"conversation_id,omitempty"`
 	Documents    []int64 `json:"documents,omitempty"` // the search scope; empty means every document
 	Think        bool    `json:"think"`
-	MaxSteps     int     `json:"max_steps"` // tool steps (vrag, react) or model calls (vimrag)
+	Calculator   bool    `json:"calculator,omitempty"` // the model was offered the calculator
+	MaxSteps     int     `json:"max_steps"`            // tool steps (vrag, react) or model calls (vimrag)
 	TopK         int     `json:"top_k"`
 	// Options are the model options every call of the run uses (sampling, thinking, num_ctx).
 	Options *model.Options `json:"options,omitempty"`
@@ -196,11 +235,14 @@ type MemorizeInfo struct {
 // GraphNode is one node of the vimrag memory graph.
 type GraphNode struct {
 	ID      string   `json:"id"`
-	Type    string   `json:"type"` // root | search | answer
+	Type    string   `json:"type"` // root | search | calculation | answer
 	Parents []string `json:"parents,omitempty"`
 	Query   string   `json:"query,omitempty"`
 	Summary string   `json:"summary,omitempty"`
 	Answer  string   `json:"answer,omitempty"`
+	// Expression and Result are a calculation node's (Result is the calculator's text, e.g. "42.86%").
+	Expression string `json:"expression,omitempty"`
+	Result     string `json:"result,omitempty"`
 }
 
 // GraphEdge is a parent → child link.
@@ -263,8 +305,11 @@ const (
 	GroundRegion    = "region"     // in a region the agent zoomed into (or a cited region)
 	GroundCitedPage = "cited_page" // on a page the answer cites
 	GroundElsewhere = "elsewhere"  // on another page: one the agent was shown but did not cite, or elsewhere in the document
-	GroundMismatch  = "mismatch"   // the cited evidence has a different value in the same context
-	GroundNotFound  = "not_found"  // nowhere in the document's text
+	GroundMismatch  = "mismatch"   // the cited evidence (or a calculation) has a different value in the same context
+	// GroundComputed: a derived figure that equals a calculation's result whose operands were found in the cited
+	// evidence (GroundedClaim.Calculation names it).
+	GroundComputed = "computed"
+	GroundNotFound = "not_found" // nowhere in the document's text
 )
 
 // GroundingInfo is the grounding pass over an answer, made without a model call: each checkable claim of the answer
@@ -273,7 +318,7 @@ const (
 type GroundingInfo struct {
 	Claims []GroundedClaim `json:"claims"`
 	// Figures counts the numeric claims (numbers, percentages, amounts, ranges, dates); FiguresGrounded those found in
-	// the cited evidence (status region or cited_page).
+	// the cited evidence (status region or cited_page) or computed from it (computed).
 	Figures         int `json:"figures"`
 	FiguresGrounded int `json:"figures_grounded"`
 	// Names counts quoted phrases and distinctive names; NamesGrounded those found in the cited evidence.
@@ -299,6 +344,9 @@ type GroundedClaim struct {
 	Note   string `json:"note"`
 	// Found is where the claim was found, or for a mismatch what the cited evidence has instead.
 	Found *GroundEvidence `json:"found,omitempty"`
+	// Calculation is the id of the calculation (CalculationInfo.ID) a computed claim equals, or a mismatched one
+	// differs from.
+	Calculation string `json:"calculation,omitempty"`
 }
 
 // GroundEvidence is words on a page that a claim was compared with.
@@ -335,7 +383,8 @@ type Usage struct {
 	Images           int   `json:"images"`                  // images sent, counted once per model call that carried them
 	VisualTokens     int   `json:"visual_tokens"`           // estimated from encoder sizes, summed like Images
 	Steps            int   `json:"steps"`                   // model calls
-	ToolSteps        int   `json:"tool_steps"`              // searches, crops, memorize calls
+	ToolSteps        int   `json:"tool_steps"`              // searches, crops, memorize and calculator calls
+	Calculations     int   `json:"calculations,omitempty"`  // calculator calls (failed ones included)
 	RewriteCalls     int   `json:"rewrite_calls,omitempty"` // model calls that rewrote a follow-up (tokens included above)
 	WallMS           int64 `json:"wall_ms"`
 }
@@ -368,7 +417,7 @@ type emitter struct {
 	step  int
 	sink  Sink
 	now   func() time.Time
-	trail []Event // results, crop and answer events: the evidence a Grounder checks an answer against
+	trail []Event // results, crop, calculation and answer events: the evidence a Grounder checks an answer against
 }
 
 func newEmitter(runID string, sink Sink, now func() time.Time) *emitter {
@@ -398,7 +447,7 @@ func (e *emitter) emit(ev Event) Event {
 	ev.RunID = e.runID
 	ev.Step = e.step
 	switch ev.Kind {
-	case KindResults, KindCrop, KindAnswer:
+	case KindResults, KindCrop, KindAnswer, KindCalculation:
 		e.trail = append(e.trail, ev)
 	}
 	e.sink(ev)

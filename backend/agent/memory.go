@@ -24,7 +24,9 @@ type gnode struct {
 	Query   string
 	Summary string
 	Answer  string
-	Data    *object // the node as shown to the model in the prompt's graph JSON
+	// Expression and Result are a calculation node's.
+	Expression, Result string
+	Data               *object // the node as shown to the model in the prompt's graph JSON
 }
 
 type memGraph struct {
@@ -98,7 +100,8 @@ func (g *memGraph) json() string {
 func (g *memGraph) info() GraphInfo {
 	gi := GraphInfo{Nodes: []GraphNode{}, Edges: []GraphEdge{}}
 	for _, n := range g.nodes {
-		gi.Nodes = append(gi.Nodes, GraphNode{ID: n.ID, Type: n.Type, Parents: n.Parents, Query: n.Query, Summary: n.Summary, Answer: n.Answer})
+		gi.Nodes = append(gi.Nodes, GraphNode{ID: n.ID, Type: n.Type, Parents: n.Parents, Query: n.Query, Summary: n.Summary, Answer: n.Answer,
+			Expression: n.Expression, Result: n.Result})
 		for _, p := range n.Parents {
 			gi.Edges = append(gi.Edges, GraphEdge{From: p, To: n.ID})
 		}

@@ -28,6 +28,8 @@ type StepState struct {
 	Crops    []CropInfo     `json:"crops,omitempty"`
 	Memorize []MemorizeInfo `json:"memorize,omitempty"`
 	Errors   []ErrorInfo    `json:"errors,omitempty"`
+	// Calculations are the step's calculator calls.
+	Calculations []CalculationInfo `json:"calculations,omitempty"`
 }
 
 // Apply folds one event into s. Events must come in sequence order without gaps.
@@ -72,6 +74,9 @@ func (s *State) Apply(ev Event) error {
 	case KindMemorize:
 		st := step()
 		st.Memorize = append(st.Memorize, *ev.Memorize)
+	case KindCalculation:
+		st := step()
+		st.Calculations = append(st.Calculations, *ev.Calculation)
 	case KindGraph:
 		s.Graph = ev.Graph
 	case KindAnswer:
@@ -116,6 +121,8 @@ func missingPayload(ev Event) bool {
 		return ev.Done == nil
 	case KindGrounding:
 		return ev.Grounding == nil
+	case KindCalculation:
+		return ev.Calculation == nil
 	}
 	return false
 }

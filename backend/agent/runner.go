@@ -61,6 +61,10 @@ type Config struct {
 	FollowUp *FollowUp
 	// Prefer are documents the Retriever searches first (the caller's Retriever does it); named in search events.
 	Prefer []DocRef
+	// Calculator offers the model a calculator (opt-in): vrag a <calculate> action named by one added prompt sentence,
+	// react a native calculate function, vimrag a calculate tool and calculation nodes. Off, every prompt is the
+	// reference's, byte for byte.
+	Calculator bool
 }
 
 // FollowUp is the conversation a question continues.
@@ -200,7 +204,8 @@ func (a *Agent) Run(ctx context.Context, runID string, cfg Config, question stri
 		r.em.emit(Event{Kind: KindRunStarted, Run: &RunInfo{
 			Mode: string(cfg.Mode), Question: question, Provider: cfg.Provider, Model: cfg.Model,
 			Collection: cfg.Collection, Conversation: cfg.Conversation, Documents: cfg.Documents, Think: cfg.Think,
-			MaxSteps: cfg.MaxSteps, TopK: cfg.TopK, Options: &opts, Context: plan,
+			Calculator: cfg.Calculator,
+			MaxSteps:   cfg.MaxSteps, TopK: cfg.TopK, Options: &opts, Context: plan,
 		}})
 	}
 	lookup := make(chan limitsFound, 1)
@@ -311,6 +316,8 @@ type run struct {
 	trajectory []model.Message
 	opts       model.Options // every call's options: the mode's, the caller's and num_ctx
 	ctxw       contextPlan
+	tools      []model.Tool // native tools offered in every call (react with the calculator)
+	calcN      int          // calculator calls so far
 }
 
 func (r *run) emitError(code, msg string, recoverable bool) {
@@ -346,7 +353,7 @@ func (r *run) call(ctx context.Context, msgs []model.Message) (model.Delta, erro
 			}
 		}
 	}
-	req := model.Request{Model: r.cfg.Model, Messages: msgs, Options: opts}
+	req := model.Request{Model: r.cfg.Model, Messages: msgs, Tools: r.tools, Options: opts}
 	st, err := r.a.Chat.Chat(ctx, req)
 	if err != nil {
 		return model.Delta{}, &stepError{"model", fmt.Errorf("model call %d: %w", r.usage.Steps, err)}

@@ -14,7 +14,10 @@ var vragTags = []string{"search", "answer", "bbox"}
 
 // parseVRAG finds the first action tag like the reference's re.search(r'<(search|answer|bbox)>(.*?)</\1>', DOTALL):
 // the leftmost opening tag that has a matching closing tag after it, with the shortest body.
-func parseVRAG(s string) vragAction {
+func parseVRAG(s string) vragAction { return parseVRAGTags(s, vragTags) }
+
+// parseVRAGTags is parseVRAG over the given action tags (vragTags and, with the calculator, calculate).
+func parseVRAGTags(s string, tags []string) vragAction {
 	var a vragAction
 	if body, _, ok := firstTag(s, "think", 0); ok {
 		a.Think = body
@@ -23,7 +26,7 @@ func parseVRAG(s string) vragAction {
 		if s[i] != '<' {
 			continue
 		}
-		for _, t := range vragTags {
+		for _, t := range tags {
 			if !strings.HasPrefix(s[i:], "<"+t+">") {
 				continue
 			}

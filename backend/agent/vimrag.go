@@ -28,6 +28,7 @@ type vimragPolicy struct {
 	mem     map[string][]*memItem
 	pending *pendingSearch // a search node awaiting summarize_and_memorize
 	cache   map[string]memImage
+	shown   []Hit // every result shown, for resolving calculator operands' pages
 }
 
 type pendingSearch struct {
@@ -111,6 +112,12 @@ func (p *vimragPolicy) run(ctx context.Context, r *run) error {
 				continue
 			}
 			rebuild = true
+		case calcToolName:
+			if !r.cfg.Calculator {
+				msgs = p.correct(r, msgs, assistant, "invalid_action", fmt.Sprintf("unknown function %q", tc.Name))
+				continue
+			}
+			msgs = append(msgs, assistant, p.calculate(ctx, r, tc.Args))
 		case "add_answer_node":
 			answer := strings.TrimSpace(argString(tc.Args, "answer"))
 			if answer == "" {
@@ -132,6 +139,9 @@ func (p *vimragPolicy) correct(r *run, msgs []model.Message, assistant model.Mes
 	r.emitError(code, reason, true)
 	text := "Your previous response could not be executed: " + reason + ". Respond with exactly one function call " +
 		"inside <tool_call></tool_call> XML tags: add_search_node, summarize_and_memorize or add_answer_node."
+	if r.cfg.Calculator {
+		text = strings.Replace(text, "summarize_and_memorize or add_answer_node", "summarize_and_memorize, calculate or add_answer_node", 1)
+	}
 	if p.pending != nil {
 		text += fmt.Sprintf(" The search node %q is still waiting for summarize_and_memorize.", p.pending.id)
 	}
@@ -170,8 +180,12 @@ func (p *vimragPolicy) context(ctx context.Context, r *run) ([]model.Message, er
 			}
 		}
 	}
+	system := VimRAGSystemPrompt()
+	if r.cfg.Calculator {
+		system = vimragSystemWithCalculator()
+	}
 	return []model.Message{
-		model.TextMessage(model.RoleSystem, VimRAGSystemPrompt()),
+		model.TextMessage(model.RoleSystem, system),
 		{Role: model.RoleUser, Parts: parts},
 	}, nil
 }
@@ -274,6 +288,7 @@ func (p *vimragPolicy) searchNode(ctx context.Context, r *run, args *object) ([]
 			}
 		}
 		ps.shown = append(ps.shown, it.hit)
+		p.shown = append(p.shown, it.hit)
 	}
 	for _, it := range texts {
 		parts = append(parts, model.Part{Text: it.label + ":"}, model.Part{Text: it.text})
@@ -322,6 +337,38 @@ func (p *vimragPolicy) searchNode(ctx context.Context, r *run, args *object) ([]
 		{Role: model.RoleUser, Parts: parts},
 		model.TextMessage(model.RoleUser, VimRAGSummaryPrompt()),
 	}, nil
+}
+
+// calculate runs a calculate call. A result becomes a calculation node of the graph (its parents the call's
+// parent_ids, else the newest node) and goes back as a <tool_response>; so does an error, without a node.
+func (p *vimragPolicy) calculate(ctx context.Context, r *run, args *object) model.Message {
+	parents, _ := argStrings(args, "parent_ids")
+	var valid []string
+	for _, id := range parents {
+		if p.g.byID[id] != nil {
+			valid = append(valid, id)
+		}
+	}
+	if len(valid) == 0 {
+		valid = []string{p.g.nodes[len(p.g.nodes)-1].ID}
+	}
+	id := fmt.Sprintf("calculation %d", r.calcN+1)
+	for p.g.byID[id] != nil {
+		id += "'"
+	}
+	info, out := r.calculate(ctx, args, id, p.shown)
+	if info.Error == "" {
+		data := newObject()
+		data.set("id", id)
+		data.set("parent_ids", valid)
+		data.set("expression", info.Expression)
+		data.set("result", info.Text)
+		p.g.add(&gnode{ID: id, Type: "calculation", Parents: valid, Expression: info.Expression, Result: info.Text, Data: data})
+		p.emitGraph(r, nil)
+	} else {
+		info.NodeID = ""
+	}
+	return model.TextMessage(model.RoleUser, "<tool_response>\n"+out+"\n</tool_response>")
 }
 
 // frameLabel is how a frame's time is shown to the model, and how key_timestamp values are matched back.

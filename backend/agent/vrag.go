@@ -35,6 +35,14 @@ func (p *vragPolicy) run(ctx context.Context, r *run) error {
 	if !p.crop {
 		prompt = ReActPrompt(r.question)
 	}
+	tags := vragTags
+	if r.cfg.Calculator {
+		prompt = withCalculator(prompt)
+		tags = append(append([]string(nil), vragTags...), "calculate")
+		if !p.crop {
+			r.tools = []model.Tool{calcTool()}
+		}
+	}
 	var msgs []model.Message
 	if r.ctxw.systemLine {
 		msgs = append(msgs, model.TextMessage(model.RoleSystem, DefaultSystemLine))
@@ -46,11 +54,24 @@ func (p *vragPolicy) run(ctx context.Context, r *run) error {
 		if err != nil {
 			return err
 		}
-		msgs = append(msgs, model.TextMessage(model.RoleAssistant, reply.Content))
-		act := parseVRAG(reply.Content)
+		act := parseVRAGTags(reply.Content, tags)
 		if act.Kind == "bbox" && !p.crop {
 			act.Kind = "" // react has no crop action
 		}
+		if native := p.nativeCalls(r, reply); act.Kind == "" && len(native) > 0 {
+			// React's native calculate calls: the assistant turn keeps its calls, each answered by a tool message.
+			msgs = append(msgs, assistantMessage(reply))
+			for _, tc := range native {
+				_, out := r.calculateNative(ctx, tc, p.shownHits())
+				msgs = append(msgs, model.Message{Role: model.RoleTool, ToolCallID: tc.ID, Parts: []model.Part{{Text: out}}})
+			}
+			remaining--
+			if remaining == 0 {
+				msgs = append(msgs, model.TextMessage(model.RoleUser, vragAnswerNow))
+			}
+			continue
+		}
+		msgs = append(msgs, model.TextMessage(model.RoleAssistant, reply.Content))
 		if act.Kind == "answer" {
 			r.finish(AnswerInfo{Text: act.Content, Citations: p.citations()})
 			return nil
@@ -67,6 +88,9 @@ func (p *vragPolicy) run(ctx context.Context, r *run) error {
 		case "bbox":
 			r.usage.ToolSteps++
 			parts, err = p.bbox(ctx, r, act.Content)
+		case "calculate":
+			_, out := r.calculateBody(ctx, act.Content, "", p.shownHits())
+			parts = []model.Part{{Text: out}}
 		default:
 			r.emitError("invalid_action", "the reply has no <search>, <bbox> or <answer> tag", true)
 			parts = []model.Part{{Text: noTag}}
@@ -189,6 +213,33 @@ func (p *vragPolicy) bbox(ctx context.Context, r *run, body string) ([]model.Par
 	}})
 	p.cited = append(p.cited, citationFor(last.hit, &norm))
 	return []model.Part{part}, nil
+}
+
+// nativeCalls are the reply's native calculate calls (react with the calculator).
+func (p *vragPolicy) nativeCalls(r *run, reply model.Delta) []model.ToolCall {
+	if !r.cfg.Calculator || p.crop {
+		return nil
+	}
+	var out []model.ToolCall
+	for _, tc := range reply.ToolCalls {
+		if tc.Name == calcToolName {
+			out = append(out, tc)
+		}
+	}
+	return out
+}
+
+// shownHits are the pages the model has seen, in the order it saw them.
+func (p *vragPolicy) shownHits() []Hit {
+	var out []Hit
+	seenUnit := map[string]bool{}
+	for _, v := range p.views {
+		if !seenUnit[v.hit.UnitID] {
+			seenUnit[v.hit.UnitID] = true
+			out = append(out, v.hit)
+		}
+	}
+	return out
 }
 
 // citations lists each unit the model looked at once, most recently viewed first, with its last crop region.

@@ -562,6 +562,54 @@ func TestEvalAnswersGRPOGroups(t *testing.T) {
 			t.Errorf("row %s: advantage %v, text %.80q", r.ID, r.Advantage, r.Text)
 		}
 	}
+	// --tool-weight 0 is the reward above exactly; --tool-weight W --tool-budget N weighs each run's recorded tool
+	// calls: (1−W)·reward + W·judge·max(0, 1 − calls/N).
+	readRows := func(dir string) []eval.Rollout {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, "rollouts.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []eval.Rollout
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			var r eval.Rollout
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	base := map[string]eval.Rollout{}
+	for _, r := range readRows(exp) {
+		base[r.ID] = r
+	}
+	w0 := filepath.Join(data, "w0")
+	if out, err := cli(ctx, data, "export", "rollouts", fmt.Sprint(rep.Evaluation), "--format", "jsonl", "--out", w0, "--tool-weight", "0", "--tool-budget", "3"); err != nil {
+		t.Fatalf("export W=0: %v\n%s", err, out)
+	}
+	for _, r := range readRows(w0) {
+		if b := base[r.ID]; r.Reward != b.Reward || r.Advantage != b.Advantage {
+			t.Errorf("W=0 row %s: reward %v advantage %v, want %v %v", r.ID, r.Reward, r.Advantage, b.Reward, b.Advantage)
+		}
+	}
+	w := filepath.Join(data, "w")
+	if out, err := cli(ctx, data, "export", "rollouts", fmt.Sprint(rep.Evaluation), "--format", "jsonl", "--out", w, "--tool-weight", "0.5", "--tool-budget", "4"); err != nil {
+		t.Fatalf("export W=0.5: %v\n%s", err, out)
+	}
+	for _, r := range readRows(w) {
+		b := base[r.ID]
+		if r.NumToolCalls == 0 || int(r.NumToolCalls) != len(r.ToolCalls) || !strings.HasPrefix(r.ToolCalls[0], "search: ") {
+			t.Fatalf("row %s tool calls %d %q", r.ID, r.NumToolCalls, r.ToolCalls)
+		}
+		want := 0.5*b.Reward + 0.5*r.Judge*math.Max(0, 1-float64(r.NumToolCalls)/4)
+		if math.Abs(r.Reward-want) > 1e-12 {
+			t.Errorf("row %s: reward %v with %d tool calls, want %v", r.ID, r.Reward, r.NumToolCalls, want)
+		}
+	}
+	if _, err := cli(ctx, data, "export", "rollouts", fmt.Sprint(rep.Evaluation), "--out", w, "--tool-weight", "0.5"); err == nil || !strings.Contains(err.Error(), "tool budget") {
+		t.Errorf("--tool-weight without --tool-budget: %v", err)
+	}
 	// compare prints the difference of an evaluation with itself as zero change.
 	cmp, err := cli(ctx, data, "eval", "compare", fmt.Sprint(rep.Evaluation), fmt.Sprint(rep.Evaluation))
 	if err != nil || !strings.Contains(cmp, "(+0.000)") || !strings.Contains(cmp, "vrag: 0 fixed") {

@@ -83,6 +83,9 @@ func TestAskOptionsReachTheWire(t *testing.T) {
 		"ollama: --think=false turns vimrag greedy": {
 			kind: "ollama", url: srv.URL, args: []string{"--mode", "vimrag", "--think=false", "--temperature", "0"},
 			want: map[string]any{"options.temperature": 0.0, "think": false}, absent: []string{"options.top_p"}},
+		"ollama: react --calculator offers the native calculate function": {
+			kind: "ollama", url: srv.URL, args: []string{"--mode", "react", "--calculator"},
+			want: map[string]any{"options.temperature": 0.3}},
 		"openai (vLLM): sampling and thinking flags": {
 			kind: "openai", url: srv.URL + "/v1", args: []string{"--mode", "vimrag", "--seed", "9"},
 			want:   map[string]any{"temperature": 0.3, "top_p": 0.95, "max_tokens": 4096.0, "seed": 9.0, "chat_template_kwargs.enable_thinking": true},
@@ -118,6 +121,15 @@ func TestAskOptionsReachTheWire(t *testing.T) {
 					t.Errorf("%s = %v, want absent", path, got)
 				}
 			}
+			tools, _ := body["tools"].([]any)
+			if strings.Contains(name, "--calculator") {
+				fn, _ := lookup(map[string]any{"t": firstOf(tools)}, "t.function.name")
+				if len(tools) != 1 || fn != "calculate" || !strings.Contains(out, `"calculator":true`) {
+					t.Errorf("tools %v, run_started with the calculator: %v", body["tools"], strings.Contains(out, `"calculator":true`))
+				}
+			} else if len(tools) != 0 {
+				t.Errorf("tools %v without --calculator", tools)
+			}
 			if strings.Contains(name, "vimrag") && !strings.Contains(out, `"max_steps":6`) {
 				t.Errorf("settings' vimrag_max_steps not honoured:\n%s", out[:min(len(out), 600)])
 			}
@@ -126,6 +138,13 @@ func TestAskOptionsReachTheWire(t *testing.T) {
 	if _, err := run(t, t.TempDir(), "ask", "--mode", "vrag", "--max-steps", "11", "Q"); err == nil || !strings.Contains(err.Error(), "3 to 10") {
 		t.Errorf("--max-steps 11 for vrag: %v", err)
 	}
+}
+
+func firstOf(l []any) any {
+	if len(l) == 0 {
+		return nil
+	}
+	return l[0]
 }
 
 func lookup(m map[string]any, path string) (any, bool) {

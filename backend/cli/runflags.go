@@ -16,6 +16,7 @@ type runFlags struct {
 	maxSteps    int
 	topK        int
 	contextLen  int
+	calculator  bool
 }
 
 func (r *runFlags) register(f *pflag.FlagSet) {
@@ -26,6 +27,7 @@ func (r *runFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&r.seed, "seed", 0, "sampling seed, for repeatable runs")
 	f.IntVar(&r.maxSteps, "max-steps", 0, "step limit: vrag/react tool steps 3-10 (default 10), vimrag model calls 5-30 (default 20)")
 	f.IntVar(&r.topK, "top-k", 0, "hits per search (default: settings agent.top_k, else vrag/react 10, vimrag/vanilla 3)")
+	f.BoolVar(&r.calculator, "calculator", false, "offer the model a calculator for arithmetic over the figures it reads (vrag: a <calculate> action, react: a native function, vimrag: a tool); off, the prompts are the reference's")
 	f.IntVar(&r.contextLen, "context-length", 0, "context window sent as Ollama num_ctx: 0 = sized for the run, -1 = the server's default, N = N tokens (default: the profile's)")
 }
 
@@ -47,4 +49,5 @@ func (r *runFlags) apply(f *pflag.FlagSet, o *library.RunOptions) {
 	o.MaxSteps = r.maxSteps
 	o.TopK = r.topK
 	o.ContextLength = r.contextLen
+	o.Calculator = r.calculator
 }

@@ -61,6 +61,9 @@ type ItemResult struct {
 	Cost       Cost     `json:"cost"`
 	// Grounding is the grounding pass over the answer (nil when the run made none: no answer, or an older run).
 	Grounding *ItemGrounding `json:"grounding,omitempty"`
+	// ToolCalls are the run's tool calls in order (searches, crops, memorize calls, calculations), one line each;
+	// nil for an item scored before they were recorded (Cost.Steps counts them).
+	ToolCalls []string `json:"tool_calls,omitempty"`
 	// Calls is the trajectory: for vimrag every model call (each is one node's context and reply); for the other
 	// modes the last call, whose context holds the whole conversation.
 	Calls []Call `json:"calls,omitempty"`
@@ -212,6 +215,7 @@ func scoreOne(ctx context.Context, q Question, mode string, sample int, opts Ans
 	r.Cost = Cost{ModelCalls: u.Steps, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 		Images: u.Images, VisualTokens: u.VisualTokens, Steps: u.ToolSteps, WallMS: u.WallMS}
 	r.Grounding = GroundingOf(out.Events)
+	r.ToolCalls = ToolCallsOf(out.Events)
 	r.Short = ExtractAnswer(out.Answer, q.AnswerFormat)
 	if out.Answer == "" {
 		r.Short = NotAnswerable

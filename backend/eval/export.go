@@ -51,37 +51,48 @@ type RewardModel struct {
 // Rollout is one exported trajectory: a run (vrag, react, vanilla), or one model call of a vimrag run (its
 // context was rebuilt for that node), with the run's reward and group advantage.
 type Rollout struct {
-	ID            string       `json:"id" parquet:"id"`
-	DataSource    string       `json:"data_source" parquet:"data_source"`
-	Evaluation    int64        `json:"evaluation" parquet:"evaluation"`
-	RunID         int64        `json:"run_id" parquet:"run_id"`
-	QuestionID    string       `json:"question_id" parquet:"question_id"`
-	Mode          string       `json:"mode" parquet:"mode"`
-	Sample        int32        `json:"sample" parquet:"sample"`
-	Step          int32        `json:"step" parquet:"step"`
-	NodeID        string       `json:"node_id" parquet:"node_id"`
-	OnAnswerPath  bool         `json:"on_answer_path" parquet:"on_answer_path"`
-	Prompt        []PromptTurn `json:"prompt" parquet:"prompt,list"`
-	Messages      []ChatTurn   `json:"messages" parquet:"messages,list"`
-	Images        []string     `json:"images" parquet:"images,list"`
-	Text          string       `json:"text" parquet:"text"` // the whole trajectory in the Qwen chat template
-	Reward        float64      `json:"reward" parquet:"reward"`
-	Advantage     float64      `json:"advantage" parquet:"advantage"`
-	Judge         float64      `json:"judge" parquet:"judge"`
-	Format        float64      `json:"format" parquet:"format"`
-	NDCG          float64      `json:"ndcg" parquet:"ndcg"`
-	Score         float64      `json:"score" parquet:"score"`
-	Success       bool         `json:"success" parquet:"success"`
-	Answer        string       `json:"answer" parquet:"answer"`
-	FileName      string       `json:"file_name" parquet:"file_name"`
-	ReferencePage []int32      `json:"reference_page" parquet:"reference_page,list"`
-	Ability       string       `json:"ability" parquet:"ability"`
-	RewardModel   RewardModel  `json:"reward_model" parquet:"reward_model"`
-	ExtraInfo     ExtraInfo    `json:"extra_info" parquet:"extra_info"`
+	ID           string       `json:"id" parquet:"id"`
+	DataSource   string       `json:"data_source" parquet:"data_source"`
+	Evaluation   int64        `json:"evaluation" parquet:"evaluation"`
+	RunID        int64        `json:"run_id" parquet:"run_id"`
+	QuestionID   string       `json:"question_id" parquet:"question_id"`
+	Mode         string       `json:"mode" parquet:"mode"`
+	Sample       int32        `json:"sample" parquet:"sample"`
+	Step         int32        `json:"step" parquet:"step"`
+	NodeID       string       `json:"node_id" parquet:"node_id"`
+	OnAnswerPath bool         `json:"on_answer_path" parquet:"on_answer_path"`
+	Prompt       []PromptTurn `json:"prompt" parquet:"prompt,list"`
+	Messages     []ChatTurn   `json:"messages" parquet:"messages,list"`
+	Images       []string     `json:"images" parquet:"images,list"`
+	Text         string       `json:"text" parquet:"text"` // the whole trajectory in the Qwen chat template
+	Reward       float64      `json:"reward" parquet:"reward"`
+	// ToolCalls are the run's tool calls, one line each (see ToolCallsOf); NumToolCalls counts them (an older run's
+	// tool steps when its calls were not recorded).
+	ToolCalls     []string    `json:"tool_calls" parquet:"tool_calls,list"`
+	NumToolCalls  int32       `json:"num_tool_calls" parquet:"num_tool_calls"`
+	Advantage     float64     `json:"advantage" parquet:"advantage"`
+	Judge         float64     `json:"judge" parquet:"judge"`
+	Format        float64     `json:"format" parquet:"format"`
+	NDCG          float64     `json:"ndcg" parquet:"ndcg"`
+	Score         float64     `json:"score" parquet:"score"`
+	Success       bool        `json:"success" parquet:"success"`
+	Answer        string      `json:"answer" parquet:"answer"`
+	FileName      string      `json:"file_name" parquet:"file_name"`
+	ReferencePage []int32     `json:"reference_page" parquet:"reference_page,list"`
+	Ability       string      `json:"ability" parquet:"ability"`
+	RewardModel   RewardModel `json:"reward_model" parquet:"reward_model"`
+	ExtraInfo     ExtraInfo   `json:"extra_info" parquet:"extra_info"`
 }
 
-// Rollouts turns a report's scored items into trajectories. A run without a recorded call is left out.
+// Rollouts turns a report's scored items into trajectories, with the VRAG-RL reward. A run without a recorded call
+// is left out.
 func Rollouts(rep *AnswersReport, qs []Question) []Rollout {
+	return RolloutsWith(rep, qs, RolloutOptions{})
+}
+
+// RolloutsWith is Rollouts with the reward weighed by o (ToolReward), the advantages taken over those rewards.
+func RolloutsWith(rep *AnswersReport, qs []Question, o RolloutOptions) []Rollout {
+	rewards, advantages := reweigh(rep.Items, o)
 	byID := map[string]Question{}
 	index := map[string]int64{}
 	for i, q := range qs {
@@ -89,8 +100,12 @@ func Rollouts(rep *AnswersReport, qs []Question) []Rollout {
 		index[q.ID] = int64(i)
 	}
 	var out []Rollout
-	for _, it := range rep.Items {
+	for k, it := range rep.Items {
 		q := byID[it.QuestionID]
+		reward, advantage := it.Reward, it.Advantage
+		if o.ToolWeight != 0 {
+			reward, advantage = rewards[k], advantages[k]
+		}
 		pages := make([]int32, len(q.EvidencePages))
 		for i, p := range q.EvidencePages {
 			pages[i] = int32(p)
@@ -103,7 +118,8 @@ func Rollouts(rep *AnswersReport, qs []Question) []Rollout {
 			}
 			r := Rollout{ID: id, DataSource: "proofglass", Evaluation: rep.Evaluation, RunID: it.RunID, QuestionID: it.QuestionID,
 				Mode: it.Mode, Sample: int32(it.Sample), Step: int32(c.Step), NodeID: c.NodeID, OnAnswerPath: c.OnAnswerPath,
-				Text: tr.PromptText() + tr.Response(), Reward: it.Reward, Advantage: it.Advantage, Judge: it.Judge,
+				Text: tr.PromptText() + tr.Response(), Reward: reward, Advantage: advantage, Judge: it.Judge,
+				ToolCalls: toolLines(it.ItemResult), NumToolCalls: int32(toolCount(it.ItemResult)),
 				Format: it.Format, NDCG: it.NDCG, Score: it.Score, Success: it.Judge >= 0.5, Answer: it.Answer,
 				FileName: q.Doc, ReferencePage: pages, Ability: "visual-rag",
 				RewardModel: RewardModel{Style: "model", GroundTruth: q.Answer},

@@ -102,6 +102,21 @@ func Reward(judge, format, ndcg float64) float64 {
 	return WeightJudge*judge + WeightFormat*format + WeightNDCG*ndcg
 }
 
+// ToolReward adds a tool-efficiency term to the VRAG-RL reward, as VISTA-style training weighs it: with weight w
+// and a budget of n tool calls, (1−w)·Reward(judge, format, ndcg) + w·judge·max(0, 1 − calls/n). Fewer calls for
+// the same verdict score higher; w = 0 is Reward exactly.
+func ToolReward(judge, format, ndcg float64, calls int, w float64, n int) float64 {
+	base := Reward(judge, format, ndcg)
+	if w == 0 {
+		return base
+	}
+	eff := 0.0
+	if n > 0 {
+		eff = math.Max(0, 1-float64(calls)/float64(n))
+	}
+	return (1-w)*base + w*judge*eff
+}
+
 // Advantages are GRPO's group-normalised advantages as verl computes them: (r − mean) / (std + 1e-6) with the
 // Bessel-corrected standard deviation; a group of one has mean 0 and std 1.
 func Advantages(rewards []float64) []float64 {

@@ -232,3 +232,26 @@ func TestMarkNodesAnswerPath(t *testing.T) {
 		}
 	}
 }
+
+func TestToolReward(t *testing.T) {
+	for _, c := range []struct {
+		judge, format, ndcg float64
+		calls               int
+		w                   float64
+		n                   int
+		want                float64
+	}{
+		{1, 1, 0.5, 3, 0, 4, Reward(1, 1, 0.5)},              // W = 0: VRAG-RL's reward exactly
+		{1, 1, 0.5, 3, 0.2, 4, 0.8*(0.7+0.1+0.1) + 0.2*0.25}, // one call left of four
+		{1, 1, 0.5, 9, 0.2, 4, 0.8 * 0.9},                    // over budget: no efficiency
+		{0, 1, 1, 1, 0.5, 4, 0.5 * 0.3},                      // a wrong answer gains nothing from few calls
+		{1, 0, 1, 1, 0.5, 4, 0.5 * 0.75},                     // failed format: the base is 0
+	} {
+		if got := ToolReward(c.judge, c.format, c.ndcg, c.calls, c.w, c.n); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("ToolReward(%v, %v, %v, %d calls, W %v, N %d) = %v, want %v", c.judge, c.format, c.ndcg, c.calls, c.w, c.n, got, c.want)
+		}
+	}
+	if (RolloutOptions{ToolWeight: 1.5}).Check() == nil || (RolloutOptions{ToolWeight: 0.3}).Check() == nil || (RolloutOptions{}).Check() != nil {
+		t.Error("RolloutOptions.Check")
+	}
+}

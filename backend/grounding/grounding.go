@@ -39,6 +39,9 @@ type Evidence struct {
 	// unresolved. Boxes, when set, loads a page of Rest with its word boxes once a claim was found on it.
 	Rest  func(yield func(*Page) bool) error
 	Boxes func(*Page) (*Page, error)
+	// Calculations are the run's calculator calls: a figure no page holds that equals one's result, its operands
+	// found in Regions or Cited, is computed.
+	Calculations []agent.CalculationInfo
 }
 
 // MaxClaims bounds the claims of one answer that are checked; the rest are counted as unchecked.
@@ -174,12 +177,13 @@ func Check(ctx context.Context, answer string, ev Evidence) (agent.GroundingInfo
 			info.Claims[i].Note = fmt.Sprintf("found on page %d, but not next to what the answer says", h.page.Ordinal)
 		}
 	}
+	withCalculations(claims, &info, ev)
 	for i := range info.Claims {
 		g := &info.Claims[i]
 		if g.Status == agent.GroundNotFound && g.Note == "" {
 			g.Note = "not found in the cited evidence or the rest of the document"
 		}
-		grounded := g.Status == agent.GroundRegion || g.Status == agent.GroundCitedPage
+		grounded := g.Status == agent.GroundRegion || g.Status == agent.GroundCitedPage || g.Status == agent.GroundComputed
 		if claims[i].Figure() {
 			info.Figures++
 			if grounded {
@@ -301,6 +305,9 @@ func summary(info agent.GroundingInfo) string {
 		counts[c.Status]++
 	}
 	var tail []string
+	if n := counts[agent.GroundComputed]; n > 0 {
+		tail = append(tail, fmt.Sprintf("%d computed from cited figures", n))
+	}
 	if n := counts[agent.GroundMismatch]; n > 0 {
 		tail = append(tail, fmt.Sprintf("%d %s", n, plural(n, "mismatch", "mismatches")))
 	}
@@ -455,6 +462,11 @@ func (g *Grounder) Ground(ctx context.Context, answer agent.AnswerInfo, trail []
 	g.withRegionText(ctx, units, refs.regions())
 	ev, pages := refs.evidence(units)
 	ev.Rest = g.rest(ctx, ids, units, refs.names, pages)
+	for _, e := range trail {
+		if e.Kind == agent.KindCalculation && e.Calculation != nil && e.Calculation.Error == "" {
+			ev.Calculations = append(ev.Calculations, *e.Calculation)
+		}
+	}
 	ev.Boxes = func(p *Page) (*Page, error) {
 		u, err := g.KB.Unit(ctx, p.UnitID)
 		if err != nil {

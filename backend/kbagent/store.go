@@ -88,8 +88,11 @@ func (r *Recorder) store(ev agent.Event) error {
 	case agent.KindGraph:
 		for _, n := range ev.Graph.Nodes {
 			summary := n.Summary
-			if n.Type == "answer" {
+			switch n.Type {
+			case "answer":
 				summary = n.Answer
+			case "calculation":
+				summary = n.Expression + " = " + n.Result
 			}
 			gn := kb.GraphNode{NodeID: n.ID, Parents: n.Parents, Query: n.Query, Summary: summary, Items: r.items[n.ID]}
 			if err := r.KB.History.PutGraphNode(r.ctx, r.RunID, gn); err != nil {

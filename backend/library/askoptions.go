@@ -17,11 +17,13 @@ type AskOptions struct {
 	MaxSteps      int      `json:"max_steps,omitempty"`
 	TopK          int      `json:"top_k,omitempty"`
 	ContextLength int      `json:"context_length,omitempty"`
+	// Calculator offers the model the calculator (agent.Config.Calculator); off, the prompts are the reference's.
+	Calculator bool `json:"calculator,omitempty"`
 }
 
 // RunOptions resolves nothing yet: it only carries the choices over to AgentConfig.
 func (o AskOptions) RunOptions() RunOptions {
 	return RunOptions{Mode: o.Mode, Provider: o.Provider, Model: o.Model, Collection: o.Collection, Think: o.Think,
-		MaxSteps: o.MaxSteps, TopK: o.TopK, ContextLength: o.ContextLength,
+		MaxSteps: o.MaxSteps, TopK: o.TopK, ContextLength: o.ContextLength, Calculator: o.Calculator,
 		Sampling: config.Sampling{Temperature: o.Temperature, TopP: o.TopP, MaxTokens: o.MaxTokens, Seed: o.Seed}}
 }

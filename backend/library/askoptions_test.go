@@ -10,7 +10,7 @@ import (
 
 func TestAskOptionsRunOptions(t *testing.T) {
 	body := `{"mode":"vimrag","think":true,"collection":"reports","provider":"local","model":"qwen",
-		"temperature":0.2,"top_p":0.9,"max_tokens":512,"seed":7,"max_steps":6,"top_k":4,"context_length":8192}`
+		"temperature":0.2,"top_p":0.9,"max_tokens":512,"seed":7,"max_steps":6,"top_k":4,"context_length":8192,"calculator":true}`
 	var o AskOptions
 	if err := json.Unmarshal([]byte(body), &o); err != nil {
 		t.Fatal(err)
@@ -24,7 +24,7 @@ func TestAskOptionsRunOptions(t *testing.T) {
 	}
 	think, temp, topP, seed := true, 0.2, 0.9, 7
 	want := RunOptions{Mode: "vimrag", Think: &think, Collection: "reports", Provider: "local", Model: "qwen",
-		MaxSteps: 6, TopK: 4, ContextLength: 8192,
+		MaxSteps: 6, TopK: 4, ContextLength: 8192, Calculator: true,
 		Sampling: config.Sampling{Temperature: &temp, TopP: &topP, MaxTokens: 512, Seed: &seed}}
 	if got := o.RunOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("RunOptions() = %+v, want %+v", got, want)
@@ -39,7 +39,7 @@ func TestAskOptionsRunOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"mode", "think", "collection", "provider", "model", "temperature", "top_p", "max_tokens",
-		"seed", "max_steps", "top_k", "context_length"} {
+		"seed", "max_steps", "top_k", "context_length", "calculator"} {
 		if _, ok := back[name]; !ok {
 			t.Errorf("%s missing from %s", name, out)
 		}

@@ -22,6 +22,7 @@ type RunOptions struct {
 	TopK       int             // 0 = settings.agent.top_k, else the mode's default
 	// ContextLength is the context window (Ollama num_ctx): 0 = the profile's setting; see config.Provider.
 	ContextLength int
+	Calculator    bool // offer the model the calculator (agent.Config.Calculator)
 }
 
 // AgentConfig resolves a run's settings into the agent's configuration and the chat client to run it with. Every
@@ -83,7 +84,7 @@ func (l *Library) agentConfig(chat model.Chat, o RunOptions) (model.Chat, agent.
 		return nil, agent.Config{}, fmt.Errorf("sampling for provider %s: %w", p.Name, err)
 	}
 	cfg := agent.Config{Mode: m, Provider: p.Name, Model: modelName, Collection: o.Collection, Think: think,
-		MaxSteps: steps, TopK: topK, ContextLength: ctxLen, Options: SamplingOptions(samp)}
+		MaxSteps: steps, TopK: topK, ContextLength: ctxLen, Options: SamplingOptions(samp), Calculator: o.Calculator}
 	if _, err := cfg.Resolved(); err != nil {
 		return nil, agent.Config{}, err
 	}

@@ -287,6 +287,7 @@ type AskIn struct {
 	Where       string  `json:"where,omitempty" jsonschema:"answer only from documents whose facets match, e.g. org=acme,year=2022,kind=10-K"`
 	Provider    string  `json:"provider,omitempty" jsonschema:"model provider profile (default from settings)"`
 	Model       string  `json:"model,omitempty" jsonschema:"chat model (default: the provider's)"`
+	Calculator  bool    `json:"calculator,omitempty" jsonschema:"offer the agent a calculator for arithmetic over the figures it reads (off by default)"`
 }
 
 // AskOut is the ask tool's structured result.
@@ -299,6 +300,8 @@ type AskOut struct {
 	// Grounding is the check of the answer's figures and names against the pages it cites (none when the run made
 	// no grounding pass).
 	Grounding *agent.GroundingInfo `json:"grounding,omitempty"`
+	// Calculations are the run's calculator calls, failed ones included (none without the calculator).
+	Calculations []agent.CalculationInfo `json:"calculations,omitempty"`
 }
 
 func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*sdk.CallToolResult, AskOut, error) {
@@ -316,7 +319,8 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	// Settings' defaults and limits apply as in every face; the run is stored without a conversation.
 	q, err := s.lib.Prepare(ctx, library.AskRequest{Question: question, RunOnly: true,
 		Scope:   library.Scope{Collection: in.Collection, Documents: in.DocumentIDs, Where: in.Where},
-		Options: library.RunOptions{Mode: in.Mode, Provider: in.Provider, Model: in.Model}, Chat: s.opt.Chat, Log: s.log})
+		Options: library.RunOptions{Mode: in.Mode, Provider: in.Provider, Model: in.Model, Calculator: in.Calculator},
+		Chat:    s.opt.Chat, Log: s.log})
 	if err != nil {
 		return nil, out, err
 	}
@@ -331,9 +335,13 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	token := req.Params.GetProgressToken()
 	steps := 0
 	var grounding *agent.GroundingInfo
+	var calcs []agent.CalculationInfo
 	sink := func(ev agent.Event) {
 		if ev.Kind == agent.KindGrounding {
 			grounding = ev.Grounding
+		}
+		if ev.Kind == agent.KindCalculation && ev.Calculation != nil {
+			calcs = append(calcs, *ev.Calculation)
 		}
 		msg := progressMessage(ev)
 		if token == nil || msg == "" {
@@ -360,6 +368,7 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 	out.Answer, out.Forced = res.Answer.Text, res.Answer.Forced
 	out.Citations = append(out.Citations, res.Answer.Citations...)
 	out.Grounding = grounding
+	out.Calculations = calcs
 	text := out.Answer
 	if len(out.Citations) > 0 {
 		text += "\n\nSources:"
@@ -368,6 +377,24 @@ func (s *Server) ask(ctx context.Context, req *sdk.CallToolRequest, in AskIn) (*
 			if c.Region != nil {
 				text += fmt.Sprintf(", region [%.3g, %.3g, %.3g, %.3g]", c.Region[0], c.Region[1], c.Region[2], c.Region[3])
 			}
+		}
+	}
+	if len(calcs) > 0 {
+		text += "\n\nCalculations:"
+		for _, c := range calcs {
+			if c.Error != "" {
+				text += fmt.Sprintf("\n- %s: %s → error (%s): %s", c.ID, c.Expression, c.ErrorKind, c.Error)
+				continue
+			}
+			var ops []string
+			for _, op := range c.Operands {
+				o := op.Name + " = " + op.Value
+				if op.Source != nil && op.Source.Page > 0 {
+					o += fmt.Sprintf(" (page %d)", op.Source.Page)
+				}
+				ops = append(ops, o)
+			}
+			text += fmt.Sprintf("\n- %s: %s = %s, with %s", c.ID, c.Expression, c.Text, strings.Join(ops, ", "))
 		}
 	}
 	if g := out.Grounding; g != nil {
@@ -394,6 +421,11 @@ func progressMessage(ev agent.Event) string {
 		return "zooming into a region"
 	case agent.KindMemorize:
 		return "memorizing"
+	case agent.KindCalculation:
+		if ev.Calculation.Error != "" {
+			return "calculator error: " + ev.Calculation.Error
+		}
+		return "calculated: " + ev.Calculation.Expression + " = " + ev.Calculation.Text
 	case agent.KindAnswer:
 		return "answered"
 	case agent.KindGrounding:

@@ -165,6 +165,8 @@ func (p *Printer) Print(ev agent.Event) error {
 		p.answer(ev.Answer)
 	case agent.KindGrounding:
 		p.grounding(ev.Grounding)
+	case agent.KindCalculation:
+		p.calculation(ev.Calculation)
 	case agent.KindError:
 		e := ev.Error
 		kind := "error"
@@ -176,8 +178,12 @@ func (p *Printer) Print(ev agent.Event) error {
 		d := ev.Done
 		u := d.Usage
 		calls := u.Steps + u.RewriteCalls
-		p.line("done: %s · %d model calls, %d tool steps, %d images (%d visual tokens), %d prompt + %d completion tokens, %.1f s",
-			d.Status, calls, u.ToolSteps, u.Images, u.VisualTokens, u.PromptTokens, u.CompletionTokens, float64(u.WallMS)/1000)
+		calcs := ""
+		if u.Calculations > 0 {
+			calcs = fmt.Sprintf(" (%d calculations)", u.Calculations)
+		}
+		p.line("done: %s · %d model calls, %d tool steps%s, %d images (%d visual tokens), %d prompt + %d completion tokens, %.1f s",
+			d.Status, calls, u.ToolSteps, calcs, u.Images, u.VisualTokens, u.PromptTokens, u.CompletionTokens, float64(u.WallMS)/1000)
 	default:
 		p.line("(%s)", ev.Kind)
 	}
@@ -303,6 +309,8 @@ func (p *Printer) grounding(g *agent.GroundingInfo) {
 		switch c.Status {
 		case agent.GroundRegion, agent.GroundCitedPage:
 			p.line("  ✓ %s: %s", c.Text, c.Note)
+		case agent.GroundComputed:
+			p.line("  = %s: %s", c.Text, c.Note)
 		case agent.GroundElsewhere:
 			p.line("  ~ %s: %s", c.Text, c.Note)
 		case agent.GroundMismatch:
@@ -310,6 +318,41 @@ func (p *Printer) grounding(g *agent.GroundingInfo) {
 		default:
 			p.line("  ? %s: %s", c.Text, c.Note)
 		}
+	}
+}
+
+// calculation prints a calculator call: its expression and result (or error), then each operand with its source.
+func (p *Printer) calculation(c *agent.CalculationInfo) {
+	node := ""
+	if c.NodeID != "" {
+		node = " [" + c.NodeID + "]"
+	}
+	if c.Error != "" {
+		p.line("calculate %s%s: %s → error [%s]: %s", c.ID, node, c.Expression, c.ErrorKind, c.Error)
+	} else {
+		p.line("calculate %s%s: %s = %s", c.ID, node, c.Expression, c.Text)
+	}
+	for _, op := range c.Operands {
+		src := ""
+		if s := op.Source; s != nil {
+			var where []string
+			if s.DocumentName != "" {
+				where = append(where, s.DocumentName)
+			}
+			if s.Page > 0 {
+				where = append(where, fmt.Sprintf("p.%d", s.Page))
+			}
+			if s.Cell != "" {
+				where = append(where, s.Cell)
+			}
+			if s.Region != nil {
+				where = append(where, "region "+nums(s.Region[:], "%.3f"))
+			}
+			if len(where) > 0 {
+				src = " (" + strings.Join(where, " ") + ")"
+			}
+		}
+		p.line("  %s = %s%s", op.Name, op.Value, src)
 	}
 }
 

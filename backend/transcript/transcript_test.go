@@ -170,3 +170,39 @@ func TestControlCharactersEscaped(t *testing.T) {
 		t.Error("the printer's own dim code was escaped")
 	}
 }
+
+func TestCalculationLines(t *testing.T) {
+	v := 42.8571428571
+	n1, n2 := 350.0, 500.0
+	evs := []agent.Event{
+		{Seq: 1, Kind: agent.KindCalculation, Step: 2, Calculation: &agent.CalculationInfo{ID: "calc-1", Expression: "growth(vaginal, planned)",
+			Text: "42.86%", Value: &v, Unit: "%", Operands: []agent.CalcOperand{
+				{Name: "vaginal", Value: "350.0", Number: &n1, Source: &agent.CalcSource{DocumentName: "blood_loss_report.pdf", Page: 2, Cell: "measured blood loss"}},
+				{Name: "planned", Value: "500.0", Number: &n2, Source: &agent.CalcSource{Page: 2}}}}},
+		{Seq: 2, Kind: agent.KindCalculation, Step: 3, Calculation: &agent.CalculationInfo{ID: "calc-2", NodeID: "calculation 2", Expression: "a / b",
+			ErrorKind: "division_by_zero", Error: "division by zero: the divisor in 1 / 0 is zero; check the operand",
+			Operands: []agent.CalcOperand{{Name: "a", Value: "1"}, {Name: "b", Value: "0"}}}},
+		{Seq: 3, Kind: agent.KindGrounding, Step: 3, Grounding: &agent.GroundingInfo{Summary: "1 of 1 figure found in the cited evidence; 1 computed from cited figures",
+			Claims: []agent.GroundedClaim{{Text: "42.86%", Status: agent.GroundComputed, Calculation: "calc-1",
+				Note: "computed by calc-1: growth(vaginal, planned) = 42.86% from 350.0 (page 2) and 500.0 (page 2)"}}}},
+	}
+	var out bytes.Buffer
+	p := New(&out)
+	for _, ev := range evs {
+		if err := p.Print(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{
+		"calculate calc-1: growth(vaginal, planned) = 42.86%\n" +
+			"  vaginal = 350.0 (blood_loss_report.pdf p.2 measured blood loss)\n" +
+			"  planned = 500.0 (p.2)\n",
+		"calculate calc-2 [calculation 2]: a / b → error [division_by_zero]: division by zero: the divisor in 1 / 0 is zero; check the operand\n" +
+			"  a = 1\n  b = 0\n",
+		"  = 42.86%: computed by calc-1: growth(vaginal, planned) = 42.86% from 350.0 (page 2) and 500.0 (page 2)\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("transcript:\n%s\nlacks:\n%s", out.String(), want)
+		}
+	}
+}

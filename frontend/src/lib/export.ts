@@ -3,6 +3,7 @@ import { currentLanguage, t as tr } from '../i18n'
 import { formatDate } from './format'
 import { claimStatus, grounded, groundingSummary } from './grounding'
 import { liveAnswer, type RunView } from './run'
+import type { CalculationInfo } from './events'
 
 export interface ExportTurn {
   question: string
@@ -27,6 +28,16 @@ function groundingLines(run?: RunView): string[] {
   return [tr('export.grounding', { summary: groundingSummary(g) }), ...doubtful.map((c) => `${c.text}: ${claimStatus(c)}`)]
 }
 
+/** calcLine says a calculation in one line: its expression and result (or error), then its operands and pages. */
+function calcLine(c: CalculationInfo): string {
+  const ops = (c.operands ?? [])
+    .map((o) => (o.source?.page ? tr('export.calcOperandPage', { name: o.name, value: o.value, page: o.source.page }) : `${o.name} = ${o.value}`))
+    .join(', ')
+  return c.error
+    ? tr('export.calcFailed', { id: c.id, expression: c.expression, error: c.error })
+    : tr('export.calculated', { id: c.id, expression: c.expression, result: c.text ?? '', operands: ops })
+}
+
 export function exportMarkdown(title: string, turns: ExportTurn[]): string {
   const out: string[] = [`# ${title}`, '']
   for (const t of turns) {
@@ -41,6 +52,8 @@ export function exportMarkdown(title: string, turns: ExportTurn[]): string {
         out.push(`- ${tr('export.zoomed', { doc: s.crop.document_name, page: s.crop.page, box: s.crop.bbox_raw.map(Math.round).join(', ') })}`)
       } else if (s.type === 'memorize') {
         out.push(`- ${tr('export.memorised', { id: s.memorize.node_id, summary: s.memorize.summary })}`)
+      } else if (s.type === 'calculation') {
+        out.push(`- ${calcLine(s.calculation)}`)
       }
     }
     const answer = t.run ? liveAnswer(t.run) : (t.stored ?? '')
@@ -92,6 +105,8 @@ export async function exportHTML(title: string, turns: ExportTurn[], images: Ima
         )
       } else if (s.type === 'memorize') {
         body.push(`<p class="step">${esc(tr('export.memorised', { id: s.memorize.node_id, summary: s.memorize.summary }))}</p>`)
+      } else if (s.type === 'calculation') {
+        body.push(`<p class="step">${esc(calcLine(s.calculation))}</p>`)
       }
     }
     const answer = t.run ? liveAnswer(t.run) : (t.stored ?? '')

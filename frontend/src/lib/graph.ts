@@ -19,6 +19,9 @@ export interface MemNodeData extends Record<string, unknown> {
   query?: string
   summary?: string
   answer?: string
+  /** A calculation node's expression and result ("42.86%"). */
+  expression?: string
+  result?: string
   thumbs: MemoryThumb[]
 }
 
@@ -48,7 +51,7 @@ export function thumbSize(pixels: number, maxPixels: number): number {
 }
 
 function nodeHeight(d: MemNodeData): number {
-  const textLines = (d.query ? 2 : 0) + (d.summary ? 3 : 0) + (d.answer ? 3 : 0)
+  const textLines = (d.query ? 2 : 0) + (d.summary ? 3 : 0) + (d.answer ? 3 : 0) + (d.expression ? 2 : 0)
   const thumbs = d.thumbs.length ? Math.max(...d.thumbs.map((t) => t.size)) + 8 : 0
   return 40 + textLines * 16 + thumbs
 }
@@ -81,7 +84,16 @@ export function buildGraph(
         }
       })
       .sort((a, b) => b.pixels - a.pixels)
-    return { id: n.id, type: n.type, query: n.query, summary: n.summary ?? mem?.summary, answer: n.answer, thumbs }
+    return {
+      id: n.id,
+      type: n.type,
+      query: n.query,
+      summary: n.summary ?? mem?.summary,
+      answer: n.answer,
+      expression: n.expression,
+      result: n.result,
+      thumbs,
+    }
   })
   for (const d of data) g.setNode(d.id, { width: NODE_W, height: nodeHeight(d) })
   const known = new Set(data.map((d) => d.id))

@@ -3,9 +3,10 @@
 import { t } from '../i18n'
 import type { GroundedClaim, GroundingInfo } from './events'
 
-/** grounded: only these statuses mean a claim was found where the answer says its evidence is. */
+/** grounded: only these statuses mean a claim was found where the answer says its evidence is, or computed by a
+ * calculation from figures found there. */
 export function grounded(status: string): boolean {
-  return status === 'region' || status === 'cited_page'
+  return status === 'region' || status === 'cited_page' || status === 'computed'
 }
 
 /** groundingSummary is the pass in one line: "3 of 4 figures found in the cited evidence; 1 mismatch". */
@@ -18,6 +19,7 @@ export function groundingSummary(g: GroundingInfo): string {
   let line = t('grounding.found', { parts: parts.join(t('grounding.and')) })
   const count = (status: string) => claims.filter((c) => c.status === status).length
   const tail: string[] = []
+  if (count('computed') > 0) tail.push(t('grounding.computed', { count: count('computed') }))
   if (count('mismatch') > 0) tail.push(t('grounding.mismatches', { count: count('mismatch') }))
   if (count('elsewhere') > 0) tail.push(t('grounding.elsewhere', { count: count('elsewhere') }))
   if (count('not_found') > 0) tail.push(t('grounding.notFound', { count: count('not_found') }))
@@ -32,10 +34,12 @@ export function claimStatus(c: GroundedClaim): string {
       return t('grounding.status.region')
     case 'cited_page':
       return t('grounding.status.citedPage')
+    case 'computed':
+      return t('grounding.status.computed', { id: c.calculation ?? '' })
     case 'elsewhere':
       return t('grounding.status.elsewhere')
     case 'mismatch':
-      return t('grounding.status.mismatch')
+      return c.calculation ? t('grounding.status.calcMismatch', { id: c.calculation }) : t('grounding.status.mismatch')
     case 'not_found':
       return t('grounding.status.notFound')
   }

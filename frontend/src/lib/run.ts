@@ -2,6 +2,7 @@
 import type {
   AgentEvent,
   AnswerInfo,
+  CalculationInfo,
   CropInfo,
   DoneInfo,
   ErrorInfo,
@@ -18,6 +19,7 @@ export type Step =
   | { type: 'search'; seq: number; step: number; query: string; nodeId?: string; results?: ResultsInfo }
   | { type: 'crop'; seq: number; step: number; crop: CropInfo }
   | { type: 'memorize'; seq: number; step: number; memorize: MemorizeInfo }
+  | { type: 'calculation'; seq: number; step: number; calculation: CalculationInfo }
   | { type: 'error'; seq: number; step: number; error: ErrorInfo }
 
 export interface RunView {
@@ -121,6 +123,9 @@ function applyEvent(v: RunView, ev: AgentEvent): RunView {
         next.steps = [...steps, { type: 'memorize', seq: ev.seq, step: ev.step, memorize: ev.memorize }]
         next.memories = { ...v.memories, [ev.memorize.node_id]: ev.memorize }
       }
+      break
+    case 'calculation':
+      if (ev.calculation) next.steps = [...steps, { type: 'calculation', seq: ev.seq, step: ev.step, calculation: ev.calculation }]
       break
     case 'graph':
       next.graph = ev.graph

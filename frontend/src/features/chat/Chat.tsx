@@ -40,6 +40,7 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
   )
   const [mode, setMode] = useState(defaults.mode || 'vrag')
   const [think, setThink] = useState(defaults.think)
+  const [calculator, setCalculator] = useState(false)
   const [exportMsg, setExportMsg] = useState('')
   const [where, setWhere] = useState('')
   const turnsRef = useRef<HTMLDivElement>(null)
@@ -64,7 +65,9 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
     const q = question.trim()
     if (!q || chat.running) return
     const documents = scope.map((d) => d.id)
-    const o = documents.length ? { mode, think, collection, documents } : { mode, think, collection }
+    const base = documents.length ? { mode, think, collection, documents } : { mode, think, collection }
+    // The calculator is sent only when on: off, the request (and the agent's prompts) stay as they were.
+    const o = calculator && mode !== 'vanilla' ? { ...base, calculator: true } : base
     chat.ask(q, where.trim() ? { ...o, where: where.trim() } : o, ingestNotice(pending))
     setQuestion('')
   }
@@ -191,6 +194,11 @@ export function Chat({ chat, collection, scope = [], onScope, ingesting, default
             <label className="toggle">
               <input type="checkbox" checked={think} onChange={(e) => setThink(e.target.checked)} /> {t('chat.thinking')}
             </label>
+            {mode !== 'vanilla' && (
+              <label className="toggle" title={t('chat.calculatorHint')}>
+                <input type="checkbox" checked={calculator} onChange={(e) => setCalculator(e.target.checked)} /> {t('chat.calculator')}
+              </label>
+            )}
             <span className="spacer" />
             {chat.running ? (
               <button type="button" className="danger" onClick={chat.stop} title="Esc">

@@ -2,11 +2,12 @@ import { Overlay } from '../../components/Overlay'
 import { Thumb } from '../../components/Thumb'
 import { useOpenViewer } from '../../components/viewerContext'
 import { i18n, useTranslation } from '../../i18n'
-import type { Citation, CropInfo, ErrorInfo, Hit } from '../../lib/events'
+import type { CalculationInfo, Citation, CropInfo, ErrorInfo, Hit } from '../../lib/events'
 import { formatNumber } from '../../lib/format'
 import type { Step } from '../../lib/run'
 
-/** StepCard draws one step of a run: thinking (collapsed), a search with its pages, a crop, a memory, an error. */
+/** StepCard draws one step of a run: thinking (collapsed), a search with its pages, a crop, a memory, a
+ * calculation, an error. */
 export function StepCard({ step }: { step: Step }) {
   const { t } = useTranslation()
   switch (step.type) {
@@ -21,6 +22,8 @@ export function StepCard({ step }: { step: Step }) {
       return <SearchCard query={step.query} hits={step.results ? (step.results.hits ?? []) : undefined} pending={!step.results} />
     case 'crop':
       return <CropCard crop={step.crop} />
+    case 'calculation':
+      return <CalculationCard calc={step.calculation} />
     case 'memorize':
       return (
         <div className="card memorize" data-testid="step-memorize">
@@ -184,6 +187,71 @@ export function CropCard({ crop }: { crop: CropInfo }) {
           ph: crop.page_h,
         })}
       </p>
+    </div>
+  )
+}
+
+/** CalculationCard shows a calculator call: the expression and its result (or the error the model was told), and
+ * each operand as the model read it, with a button to its page when the page is known. */
+export function CalculationCard({ calc }: { calc: CalculationInfo }) {
+  const { t } = useTranslation()
+  const open = useOpenViewer()
+  const failed = !!calc.error
+  return (
+    <div className={'card calculation' + (failed ? ' failed' : '')} data-testid="step-calculation" data-calc-id={calc.id}>
+      <div className="card-title">
+        <span aria-hidden="true">=</span> {failed ? t('step.calcFailed') : t('step.calculated')} <code>{calc.id}</code>
+        {calc.node_id && <span className="badge">{calc.node_id}</span>}
+      </div>
+      <p className="calc-expr">
+        {calc.expression}
+        {!failed && (
+          <>
+            {' = '}
+            <strong data-testid="calc-result">{calc.text}</strong>
+          </>
+        )}
+      </p>
+      {failed && (
+        <p role="status" data-testid="calc-error">
+          {t('step.calcError', { kind: calc.error_kind ?? '', message: calc.error })}
+        </p>
+      )}
+      {(calc.operands ?? []).length > 0 && (
+        <ul className="calc-operands">
+          {(calc.operands ?? []).map((op) => {
+            const src = op.source
+            const where = src?.page ? t('step.calcSource', { doc: src.document_name || t('step.calcPage'), page: src.page }) : ''
+            return (
+              <li key={op.name} data-testid="calc-operand">
+                <code>{op.name}</code> = {op.value}
+                {src?.cell ? ` · ${src.cell}` : ''}
+                {where &&
+                  (src?.unit_id ? (
+                    <>
+                      {' · '}
+                      <button
+                        className="link"
+                        onClick={() =>
+                          open({
+                            documentId: Number(src.document_id),
+                            unitId: Number(src.unit_id),
+                            title: src.document_name ?? '',
+                            regions: src.region ? [src.region] : [],
+                          })
+                        }
+                      >
+                        {where}
+                      </button>
+                    </>
+                  ) : (
+                    ` · ${where}`
+                  ))}
+              </li>
+            )
+          })}
+        </ul>
+      )}
     </div>
   )
 }

@@ -20,6 +20,11 @@ function MemoryNode({ data, selected }: NodeProps<MemNode>) {
       {data.query && <div className="mem-query">“{data.query}”</div>}
       {data.summary && <div className="mem-summary">{data.summary}</div>}
       {data.answer && <div className="mem-answer">{data.answer}</div>}
+      {data.expression && (
+        <div className="mem-calc" data-testid="graph-calculation">
+          <code>{data.expression}</code> = <strong>{data.result}</strong>
+        </div>
+      )}
       {data.thumbs.length > 0 && (
         <div className="mem-thumbs">
           {data.thumbs.map((th) => (
@@ -101,6 +106,11 @@ export function GraphView({ runs, runKey, onRunKey }: Props) {
               {sel.query && <p>{t('graph.query', { query: sel.query })}</p>}
               {sel.summary && <p>{sel.summary}</p>}
               {sel.answer && <p className="answer">{sel.answer}</p>}
+              {sel.expression && (
+                <p>
+                  {t('graph.calculation', { expression: sel.expression, result: sel.result ?? '' })}
+                </p>
+              )}
               <ul className="evidence-items">
                 {(mem?.items ?? []).map((i) => (
                   <li key={i.information_id} className={i.kept ? 'kept' : ''}>

@@ -54,6 +54,7 @@ export interface AgentEvent {
   error?: ErrorInfo
   done?: DoneInfo
   grounding?: GroundingInfo
+  calculation?: CalculationInfo
 }
 
 /** AnswerInfo is the final answer. */
@@ -84,6 +85,8 @@ export interface AskOptions {
   max_steps?: number
   top_k?: number
   context_length?: number
+  /** Calculator offers the model the calculator (agent.Config.Calculator); off, the prompts are the reference's. */
+  calculator?: boolean
 }
 
 /** AskRequest is a question from the chat screen. */
@@ -110,6 +113,8 @@ export interface AskRequest {
   max_steps?: number
   top_k?: number
   context_length?: number
+  /** Calculator offers the model the calculator (agent.Config.Calculator); off, the prompts are the reference's. */
+  calculator?: boolean
 }
 
 /** AskStarted names the run whose events will follow as agent:event. */
@@ -158,6 +163,48 @@ export interface Cache {
    * user of the same group.
    */
   pages_group_readable: boolean
+}
+
+/** CalcOperand is one named figure of a calculation, as the model wrote it, with where it was read. */
+export interface CalcOperand {
+  name: string
+  /** as written: "350.0", "18.2%", "$4.1 billion" */
+  value: string
+  /** the value read from it (a percentage keeps 18.2) */
+  number?: number
+  percent?: boolean
+  source?: CalcSource
+}
+
+/** CalcSource is where an operand was read: the page the model named, resolved to the shown unit when it can be. */
+export interface CalcSource {
+  unit_id?: string
+  document_id?: string
+  document_name?: string
+  page?: number
+  region?: [number, number, number, number]
+  cell?: string
+}
+
+/**
+ * CalculationInfo is one calculator call. Exactly one of Text (with Value and Unit) and Error is set: a failed call
+ * is a tool error the model was told about in its next turn, and the run went on.
+ */
+export interface CalculationInfo {
+  /** "calc-1", "calc-2" … in the run's order */
+  id: string
+  /** vimrag: the calculation node it added to the graph */
+  node_id?: string
+  expression: string
+  operands: CalcOperand[] | null
+  /** the result as the calculator formats it: "42.86%" */
+  text?: string
+  value?: number
+  /** "%" or "pp"; "" for a plain number */
+  unit?: string
+  error?: string
+  /** ErrorKind names the error: too_long, malformed, syntax, unknown_function, division_by_zero, bad_figure … */
+  error_kind?: string
 }
 
 /** Citation points an answer at its evidence. */
@@ -392,12 +439,15 @@ export interface GraphInfo {
 /** GraphNode is one node of the vimrag memory graph. */
 export interface GraphNode {
   id: string
-  /** root | search | answer */
+  /** root | search | calculation | answer */
   type: string
   parents?: string[]
   query?: string
   summary?: string
   answer?: string
+  /** Expression and Result are a calculation node's (Result is the calculator's text, e.g. "42.86%"). */
+  expression?: string
+  result?: string
 }
 
 /** GroundEvidence is words on a page that a claim was compared with. */
@@ -429,6 +479,11 @@ export interface GroundedClaim {
   note: string
   /** Found is where the claim was found, or for a mismatch what the cited evidence has instead. */
   found?: GroundEvidence
+  /**
+   * Calculation is the id of the calculation (CalculationInfo.ID) a computed claim equals, or a mismatched one
+   * differs from.
+   */
+  calculation?: string
 }
 
 /**
@@ -440,7 +495,7 @@ export interface GroundingInfo {
   claims: GroundedClaim[] | null
   /**
    * Figures counts the numeric claims (numbers, percentages, amounts, ranges, dates); FiguresGrounded those found in
-   * the cited evidence (status region or cited_page).
+   * the cited evidence (status region or cited_page) or computed from it (computed).
    */
   figures: number
   figures_grounded: number
@@ -569,6 +624,7 @@ export type Kind =
   | 'error'
   | 'done'
   | 'grounding'
+  | 'calculation'
 
 /** MemorizeInfo closes a vimrag search node. */
 export interface MemorizeInfo {
@@ -901,6 +957,8 @@ export interface RunInfo {
   /** the search scope; empty means every document */
   documents?: number[]
   think: boolean
+  /** the model was offered the calculator */
+  calculator?: boolean
   /** tool steps (vrag, react) or model calls (vimrag) */
   max_steps: number
   top_k: number
@@ -1053,8 +1111,10 @@ export interface Usage {
   visual_tokens: number
   /** model calls */
   steps: number
-  /** searches, crops, memorize calls */
+  /** searches, crops, memorize and calculator calls */
   tool_steps: number
+  /** calculator calls (failed ones included) */
+  calculations?: number
   /** model calls that rewrote a follow-up (tokens included above) */
   rewrite_calls?: number
   wall_ms: number
