@@ -50,6 +50,8 @@ type reader struct {
 	listed  map[string]Member
 	lim     Limits
 	readAll int64 // bytes decompressed so far, against lim.MaxTotal
+	// overrun is the first limit a member broke while being read: it is the reason of any error that follows.
+	overrun error
 }
 
 // Import reads the archive in r (size bytes) into k. Every member is checked against the manifest (size and SHA-256)
@@ -73,6 +75,9 @@ func Import(ctx context.Context, k *kb.KB, r io.ReaderAt, size int64, req Import
 	defer im.Rollback()
 	for _, t := range kb.TransferTables {
 		if err := rd.readTable(ctx, im, t, req.Progress); err != nil {
+			if rd.overrun != nil {
+				return nil, rd.overrun // the rows cut short by a broken limit are not the reason
+			}
 			return nil, err
 		}
 	}
@@ -230,14 +235,18 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	b.left -= int64(n)
 	b.rd.readAll += int64(n)
-	if b.left < 0 {
-		return n, invalid("member %s decompresses to more than it declares", b.name)
+	if b.left < 0 && b.rd.overrun == nil {
+		b.rd.overrun = invalid("member %s decompresses to more than it declares", b.name)
 	}
-	if b.rd.readAll > b.rd.lim.MaxTotal {
-		return n, invalid("the archive decompresses to more than the %d bytes accepted", b.rd.lim.MaxTotal)
+	if b.rd.readAll > b.rd.lim.MaxTotal && b.rd.overrun == nil {
+		b.rd.overrun = invalid("the archive decompresses to more than the %d bytes accepted", b.rd.lim.MaxTotal)
 	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		return n, invalid("member %s: %v", b.name, err)
+	if err != nil && !errors.Is(err, io.EOF) && b.rd.overrun == nil {
+		// archive/zip stops a member that inflates past its declared size (or fails its CRC) with ErrFormat.
+		b.rd.overrun = invalid("member %s decompresses to more than it declares, or is damaged (%v)", b.name, err)
+	}
+	if b.rd.overrun != nil {
+		return n, b.rd.overrun
 	}
 	return n, err
 }
