@@ -292,6 +292,8 @@ type Import struct {
 	ids  map[string]map[int64]int64 // table → archive id → id in this library
 	kept map[string]map[int64]bool  // table → archive ids of rows already present here, whose children are skipped
 	n    ImportCounts
+	// stmts are the import's statements, prepared once each on its transaction.
+	stmts map[string]*sql.Stmt
 }
 
 // BeginImport starts an import into this library.
@@ -303,7 +305,7 @@ func (k *KB) BeginImport(ctx context.Context, o ImportOptions) (*Import, error) 
 	if err != nil {
 		return nil, fmt.Errorf("import: begin: %w", err)
 	}
-	im := &Import{tx: tx, o: o, ids: map[string]map[int64]int64{}, kept: map[string]map[int64]bool{},
+	im := &Import{tx: tx, o: o, ids: map[string]map[int64]int64{}, kept: map[string]map[int64]bool{}, stmts: map[string]*sql.Stmt{},
 		n: ImportCounts{Added: map[string]int64{}, Existing: map[string]int64{}}}
 	for _, t := range TransferTables {
 		im.ids[t.Name] = map[int64]int64{}
@@ -371,8 +373,24 @@ func (im *Import) refNull(table string, id any, what string) (any, error) {
 	return im.ref(table, id.(int64), what)
 }
 
+func (im *Import) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st, ok := im.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := im.tx.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	im.stmts[q] = st
+	return st, nil
+}
+
 func (im *Import) exec(ctx context.Context, q string, args ...any) (int64, error) {
-	res, err := im.tx.ExecContext(ctx, q, args...)
+	st, err := im.stmt(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.ExecContext(ctx, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -380,8 +398,12 @@ func (im *Import) exec(ctx context.Context, q string, args ...any) (int64, error
 }
 
 func (im *Import) lookup(ctx context.Context, q string, args ...any) (int64, bool, error) {
+	st, err := im.stmt(ctx, q)
+	if err != nil {
+		return 0, false, err
+	}
 	var id int64
-	err := im.tx.QueryRowContext(ctx, q, args...).Scan(&id)
+	err = st.QueryRowContext(ctx, args...).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
