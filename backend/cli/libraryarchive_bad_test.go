@@ -258,3 +258,19 @@ func blobSwap(ms []member) []member {
 	}
 	return out
 }
+
+// TestLibraryImportReadsLaterAdditions: members and row fields this version does not know (a later version's
+// additions within version 1) are ignored, and the archive imports as it would without them.
+func TestLibraryImportReadsLaterAdditions(t *testing.T) {
+	src := t.TempDir()
+	archiveLibrary(t, src, "papers", archivePDFs[0])
+	ms, m := readMembers(t, exportArchive(t, src, "--collection", "papers"))
+	ms = editLine(ms, "tables/documents.jsonl", `{"id":`, `{"colour":"blue","id":`)
+	ms = append(ms, member{name: "tables/annotations.jsonl", data: []byte("{\"a\":1}\n")},
+		member{name: "extras/notes.txt", data: []byte("later")})
+	file := writeMembers(t, ms, copyManifest(m), true)
+	rep := importArchive(t, t.TempDir(), file)
+	if added(rep, "documents") != 1 || added(rep, "units") == 0 {
+		t.Fatalf("import of an archive with later additions: %v", rep)
+	}
+}
