@@ -358,7 +358,7 @@ func (rd *reader) readTable(ctx context.Context, im *kb.Import, t kb.TransferTab
 	}
 	defer c.Close()
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), rd.lim.MaxLine)
+	sc.Buffer(make([]byte, min(64<<10, rd.lim.MaxLine)), rd.lim.MaxLine) // a token may grow to the larger of the two
 	var n int64
 	for sc.Scan() {
 		if err := ctx.Err(); err != nil {
