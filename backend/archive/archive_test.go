@@ -184,3 +184,25 @@ func TestSafeName(t *testing.T) {
 		}
 	}
 }
+
+// TestImportIntoRenames: imported into another collection's name, the run's events name that collection, so a later
+// export of it takes the run along.
+func TestImportIntoRenames(t *testing.T) {
+	ctx := context.Background()
+	src, _ := store(t)
+	zip := export(t, src)
+	dst := kbtest.Open(t)
+	if _, err := Import(ctx, dst, bytes.NewReader(zip), int64(len(zip)), ImportRequest{Into: "shared"}); err != nil {
+		t.Fatal(err)
+	}
+	runs, _ := dst.History.Runs(ctx, 0)
+	evs, _ := dst.History.Events(ctx, runs[0].ID)
+	if !strings.Contains(string(evs[0].Data), `"collection":"shared"`) {
+		t.Fatalf("run_started %s, want the collection it went into", evs[0].Data)
+	}
+	var b bytes.Buffer
+	rep, err := Export(ctx, dst, ExportRequest{Collections: []string{"shared"}}, &b)
+	if err != nil || rep.Counts["runs"] != 1 || rep.Counts["documents"] != 1 {
+		t.Fatalf("export of the collection imported into: %+v, %v", rep, err)
+	}
+}

@@ -292,6 +292,8 @@ type Import struct {
 	ids  map[string]map[int64]int64 // table → archive id → id in this library
 	kept map[string]map[int64]bool  // table → archive ids of rows already present here, whose children are skipped
 	n    ImportCounts
+	// names maps each archive collection's name to the name of the collection here it went into.
+	names map[string]string
 	// stmts are the import's statements, prepared once each on its transaction.
 	stmts map[string]*sql.Stmt
 }
@@ -306,7 +308,8 @@ func (k *KB) BeginImport(ctx context.Context, o ImportOptions) (*Import, error) 
 		return nil, fmt.Errorf("import: begin: %w", err)
 	}
 	im := &Import{tx: tx, o: o, ids: map[string]map[int64]int64{}, kept: map[string]map[int64]bool{}, stmts: map[string]*sql.Stmt{},
-		n: ImportCounts{Added: map[string]int64{}, Existing: map[string]int64{}}}
+		names: map[string]string{},
+		n:     ImportCounts{Added: map[string]int64{}, Existing: map[string]int64{}}}
 	for _, t := range TransferTables {
 		im.ids[t.Name] = map[int64]int64{}
 		im.kept[t.Name] = map[int64]bool{}
@@ -431,6 +434,7 @@ func (im *Import) put(ctx context.Context, t TransferTable, v map[string]any) er
 		if im.o.Into != "" {
 			name = im.o.Into
 		}
+		im.names[s("name")] = name
 		var te, ie string
 		var td, idim int64
 		var id int64
@@ -667,7 +671,8 @@ var idKeys = map[string]string{"unit_id": "units", "document_id": "documents", "
 	"conversation_id": "conversations"}
 
 // remapJSON rewrites the ids a stored event names to this library's: an id the archive did not carry (a page of a
-// collection that was not exported) becomes empty rather than point at another library's row.
+// collection that was not exported) becomes empty rather than point at another library's row. A collection the
+// import renamed (ImportOptions.Into) is renamed in the events too, so the run still belongs to it.
 func (im *Import) remapJSON(data string) (string, error) {
 	dec := json.NewDecoder(strings.NewReader(data))
 	dec.UseNumber()
@@ -684,6 +689,10 @@ func (im *Import) remapJSON(data string) (string, error) {
 		switch x := x.(type) {
 		case map[string]any:
 			for k, e := range x {
+				if c, ok := e.(string); ok && k == "collection" && im.names[c] != "" && im.names[c] != c {
+					x[k], changed = im.names[c], true // a run's collection, imported under another name
+					continue
+				}
 				table, isID := idKeys[k]
 				if !isID {
 					x[k] = walk(e)
