@@ -10,7 +10,8 @@ import (
 )
 
 func init() {
-	registerGroup(cobra.Command{Use: "library", Short: "Back the whole library up"}, libraryBackupCmd)
+	registerGroup(cobra.Command{Use: "library", Short: "Back the whole library up, and move collections out and back"},
+		libraryBackupCmd, libraryExportCmd, libraryImportCmd)
 }
 
 func libraryBackupCmd(g *Globals) *cobra.Command {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"proofglass/backend/filegate"
 	"proofglass/backend/ingest"
 	"proofglass/backend/library"
 	"proofglass/backend/wire"
@@ -159,7 +160,7 @@ func New(dataDir string, paths []string) *Desktop {
 	c := &core{dataDir: dataDir}
 	return &Desktop{
 		core:     c,
-		Library:  &LibraryService{c: c},
+		Library:  &LibraryService{c: c, archives: filegate.Gate{Exts: []string{archiveExt}}},
 		Chat:     newChatService(c),
 		Settings: &SettingsService{c: c},
 		Eval:     &EvalService{c: c},

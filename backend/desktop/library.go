@@ -11,6 +11,7 @@ import (
 
 	"proofglass/backend/buildinfo"
 	"proofglass/backend/config"
+	"proofglass/backend/filegate"
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
 	"proofglass/backend/library"
@@ -20,8 +21,11 @@ import (
 
 // LibraryService is the library screen: collections, their documents and pages, blobs and page images, search,
 // adding (files, folders, the sample library), retrying and deleting documents. Ingest progress arrives as
-// ingest:progress events.
-type LibraryService struct{ c *core }
+// ingest:progress events; and collections exported to and imported from library archives.
+type LibraryService struct {
+	c        *core
+	archives filegate.Gate // the one archive path the last save dialog returned
+}
 
 // Status is what the shell shows about the running app.
 type Status struct {

@@ -41,6 +41,18 @@ func (g *Gate) Write(path string, content []byte) error {
 	if len(content) > MaxBytes {
 		return fmt.Errorf("export to %s: %d bytes, more than the %d an export may have", path, len(content), MaxBytes)
 	}
+	if err := g.Claim(path); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, content, 0o644); err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	return nil
+}
+
+// Claim takes the one write to path that Choose allowed, for a caller that streams a file larger than MaxBytes
+// itself: it fails as Write does for any other path, a second claim, or an extension not in Exts.
+func (g *Gate) Claim(path string) error {
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("export to %q: %w", path, ErrNotChosen)
 	}
@@ -61,8 +73,5 @@ func (g *Gate) Write(path string, content []byte) error {
 	}
 	g.chosen = "" // one-shot
 	g.mu.Unlock()
-	if err := os.WriteFile(path, content, 0o644); err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
 	return nil
 }

@@ -68,3 +68,35 @@ func TestGateExtensionAndCancel(t *testing.T) {
 		t.Errorf("after a cancelled dialog: %v", err)
 	}
 }
+
+// Claim takes the one write a choice allows without writing (a caller streams a large file itself): once, only the
+// chosen path, only an allowed extension.
+func TestGateClaim(t *testing.T) {
+	dir := t.TempDir()
+	g := &Gate{Exts: []string{".zip"}}
+	zip := filepath.Join(dir, "lib.zip")
+	if err := g.Claim(zip); !errors.Is(err, ErrNotChosen) {
+		t.Fatalf("claim before a choice: %v", err)
+	}
+	g.Choose(zip)
+	if err := g.Claim(filepath.Join(dir, "other.zip")); !errors.Is(err, ErrNotChosen) {
+		t.Fatalf("claim of another path: %v", err)
+	}
+	if err := g.Claim("lib.zip"); !errors.Is(err, ErrNotChosen) {
+		t.Fatalf("claim of a relative path: %v", err)
+	}
+	if err := g.Claim(zip); err != nil {
+		t.Fatalf("claim of the chosen path: %v", err)
+	}
+	if err := g.Claim(zip); !errors.Is(err, ErrNotChosen) {
+		t.Fatalf("second claim: %v", err)
+	}
+	if _, err := os.Stat(zip); !os.IsNotExist(err) {
+		t.Fatalf("a claim wrote the file: %v", err)
+	}
+	tar := filepath.Join(dir, "lib.tar")
+	g.Choose(tar)
+	if err := g.Claim(tar); err == nil || errors.Is(err, ErrNotChosen) {
+		t.Fatalf("claim of a .tar with only .zip allowed: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ package library
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 	"time"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/archive"
 	"proofglass/backend/backup"
+	"proofglass/backend/buildinfo"
 	"proofglass/backend/config"
 	"proofglass/backend/grounding"
 	"proofglass/backend/ingest"
@@ -323,4 +326,26 @@ func (l *Library) answerTurn(ctx context.Context, conversationID int64, chat mod
 // while ingest and searches go on (backend/backup).
 func (l *Library) Backup(ctx context.Context, dir string) (*backup.Report, error) {
 	return backup.Write(ctx, backup.Source{KB: l.KB, Settings: l.Config.SettingsPath()}, dir)
+}
+
+// Export writes the named collections (or, with all, every collection and the runs of none) as one library archive
+// to w (backend/archive).
+func (l *Library) Export(ctx context.Context, collections []string, all bool, w io.Writer) (*archive.ExportReport, error) {
+	return archive.Export(ctx, l.KB, archive.ExportRequest{Collections: collections, All: all,
+		AppVersion: buildinfo.Get().Version}, w)
+}
+
+// Import reads a library archive of size bytes from r into this library, in one transaction, into the collection
+// into (or each into its own name when into is ""), and brings the search index up to date with it.
+func (l *Library) Import(ctx context.Context, r io.ReaderAt, size int64, req archive.ImportRequest) (*archive.ImportReport, error) {
+	rep, err := archive.Import(ctx, l.KB, r, size, req)
+	if err != nil {
+		return nil, err
+	}
+	if l.Searcher != nil {
+		if err := l.Searcher.Refresh(ctx); err != nil {
+			slog.Warn("library: refresh the search index after an import", "err", err)
+		}
+	}
+	return rep, nil
 }

@@ -14,6 +14,7 @@ import { DeleteDocument } from './DeleteDocument'
 import { Facets } from './Facets'
 import { FacetBrowser, filterDocs, toggle, whereOf, type FacetSelection } from './FacetBrowser'
 import { WatchedFolders } from '../watch/WatchedFolders'
+import { ArchiveTransfer } from './ArchiveTransfer'
 
 type Props = {
   collections: Collection[]
@@ -180,6 +181,7 @@ export function Library(p: Props) {
           />
         </form>
         <WatchedFolders collection={p.current} onChanged={p.onCollectionsChanged} />
+        <ArchiveTransfer collection={p.current} onChanged={p.onCollectionsChanged} />
       </aside>
       <section className="library-main">
         <div className="toolbar">

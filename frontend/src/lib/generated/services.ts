@@ -2,14 +2,14 @@
 // The window's calls to backend/desktop's bound services, with the generated types: each wrapper calls the method
 // the Wails runtime binds at window.go.desktop.<Service>.<Method>, as Wails' own wailsjs wrappers do. Arguments go as
 // plain JSON objects, which is all Wails marshals.
-import type { AgentEvent, AskRequest, AskStarted, Collection, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, FacetGroup, Message, ModelInfo, Notice, PageRef, PageTable, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
+import type { AgentEvent, AskRequest, AskStarted, Collection, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, ExportReport, FacetGroup, ImportReport, Message, ModelInfo, Notice, PageRef, PageTable, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
 
 /** DesktopBindings is what the Wails runtime puts on window.go.desktop: backend/desktop's bound services. */
 export interface DesktopBindings {
   /**
    * LibraryService is the library screen: collections, their documents and pages, blobs and page images, search,
    * adding (files, folders, the sample library), retrying and deleting documents. Ingest progress arrives as
-   * ingest:progress events.
+   * ingest:progress events; and collections exported to and imported from library archives.
    */
   LibraryService: {
     /** AddPaths ingests files and folders into a collection in the background; progress arrives as ingest:progress events. */
@@ -21,6 +21,12 @@ export interface DesktopBindings {
     AddSampleLibrary(collection: string): Promise<void>
     /** Blob returns a stored blob (thumbnail, crop, keyframe) as a data: URL. */
     Blob(hash: string): Promise<string>
+    /**
+     * ChooseArchivePath opens the save dialog for a library archive (titled in the window's language, defaultName
+     * suggested) and returns the path chosen, "" when cancelled. Only that path can then be written by
+     * ExportCollections, once.
+     */
+    ChooseArchivePath(title: string, defaultName: string): Promise<string>
     /**
      * CollectionFacets lists the kinds, years and organisations of a collection's ready documents, for the library to
      * filter its documents by.
@@ -42,8 +48,18 @@ export interface DesktopBindings {
     DeleteDocument(id: number): Promise<void>
     /** Documents lists a collection's documents with status and error. */
     Documents(collectionID: number): Promise<Document[] | null>
+    /**
+     * ExportCollections writes the named collections as one library archive to path, which must be the path the last
+     * ChooseArchivePath returned (once).
+     */
+    ExportCollections(path: string, collections: string[]): Promise<ExportReport | null>
     /** Facets returns a document's facets (title, organisation, kind, year, quarter, date). */
     Facets(documentID: number): Promise<DocumentFacets>
+    /**
+     * ImportArchive opens the system dialog for a library archive (titled in the window's language) and imports the one
+     * chosen, each collection under its own name or all into into ("" = their own); nil when the dialog was cancelled.
+     */
+    ImportArchive(title: string, into: string): Promise<ImportReport | null>
     /** Notices returns the one-time messages of this start (a Loupe library adopted), each once, for the window to show. */
     Notices(): Promise<Notice[] | null>
     /** PageImage renders a unit about width pixels wide as a data: URL (PDF pages sharp at any zoom). */
@@ -239,13 +255,16 @@ export const LibraryService: DesktopBindings['LibraryService'] = {
   AddPaths: (collection, paths) => bound().then((d) => d.LibraryService.AddPaths(collection, paths)),
   AddSampleLibrary: (collection) => bound().then((d) => d.LibraryService.AddSampleLibrary(collection)),
   Blob: (hash) => bound().then((d) => d.LibraryService.Blob(hash)),
+  ChooseArchivePath: (title, defaultName) => bound().then((d) => d.LibraryService.ChooseArchivePath(title, defaultName)),
   CollectionFacets: (collectionID) => bound().then((d) => d.LibraryService.CollectionFacets(collectionID)),
   Collections: () => bound().then((d) => d.LibraryService.Collections()),
   Cover: (documentID) => bound().then((d) => d.LibraryService.Cover(documentID)),
   CreateCollection: (name) => bound().then((d) => d.LibraryService.CreateCollection(name)),
   DeleteDocument: (id) => bound().then((d) => d.LibraryService.DeleteDocument(id)),
   Documents: (collectionID) => bound().then((d) => d.LibraryService.Documents(collectionID)),
+  ExportCollections: (path, collections) => bound().then((d) => d.LibraryService.ExportCollections(path, collections)),
   Facets: (documentID) => bound().then((d) => d.LibraryService.Facets(documentID)),
+  ImportArchive: (title, into) => bound().then((d) => d.LibraryService.ImportArchive(title, into)),
   Notices: () => bound().then((d) => d.LibraryService.Notices()),
   PageImage: (unitID, width) => bound().then((d) => d.LibraryService.PageImage(unitID, width)),
   PageTables: (documentID, page) => bound().then((d) => d.LibraryService.PageTables(documentID, page)),

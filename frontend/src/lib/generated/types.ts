@@ -233,6 +233,12 @@ export interface Collection {
   units: number
 }
 
+/** CollectionInfo names one archived collection and how many documents it holds. */
+export interface CollectionInfo {
+  name: string
+  documents: number
+}
+
 /** ContextInfo describes the model's context window for a run, and with an error event what went wrong with it. */
 export interface ContextInfo {
   /** the window sent as num_ctx; 0: none sent */
@@ -392,6 +398,17 @@ export interface Evaluation {
   items: number
 }
 
+/** ExportReport says what an export wrote. */
+export interface ExportReport {
+  collections: CollectionInfo[] | null
+  counts: Record<string, number> | null
+  blobs: number
+  blob_bytes: number
+  /** of the archive */
+  bytes: number
+  seconds: number
+}
+
 /** FacetChoice is one value of a FacetGroup. */
 export interface FacetChoice {
   value: string
@@ -545,6 +562,21 @@ export interface ImageRef {
   width: number
   height: number
   bytes: number
+}
+
+/** ImportReport says what an import added and what it found already there. */
+export interface ImportReport {
+  format: string
+  version: number
+  app_version: string
+  collections: CollectionInfo[] | null
+  added: Record<string, number> | null
+  existing: Record<string, number> | null
+  /** stored from the archive */
+  blobs: number
+  /** the library had already */
+  blobs_had: number
+  seconds: number
 }
 
 /** Ingest settings. */
