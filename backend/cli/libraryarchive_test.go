@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"maps"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -265,5 +267,69 @@ func TestLibraryExportFlags(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Fatalf("a failed export left %s: %v", out, err)
+	}
+}
+
+// TestLibraryArchiveKeepsAttachments: an e-mail and its attachments go out and back with their links and their
+// headers' facets, remapped to the new ids; importing again links nothing twice.
+func TestLibraryArchiveKeepsAttachments(t *testing.T) {
+	src := t.TempDir()
+	eml, err := filepath.Abs(filepath.Join("..", "ingest", "testdata", "formats", "message.eml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, src, "add", "--no-ocr", "--collection", "mail", eml); err != nil {
+		t.Fatalf("add: %v\n%s", err, out)
+	}
+	file := exportArchive(t, src, "--collection", "mail")
+	dst := t.TempDir()
+	if out, err := run(t, dst, "add", "--no-ocr", "--collection", "other", fixture.Path(t, "pdf/real/hsaur3-Ch_analysis_of_variance.pdf")); err != nil {
+		t.Fatalf("add: %v\n%s", err, out) // so the imported ids differ from the exported ones
+	}
+	rep := importArchive(t, dst, file)
+	if added(rep, "documents") != 3 || added(rep, "document_links") != 2 {
+		t.Fatalf("import report %v", rep)
+	}
+	links := func(data string) map[string]string {
+		k := openData(t, data)
+		defer k.Close()
+		ctx := context.Background()
+		ds, err := k.Docs.Documents(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := map[int64]string{}
+		for _, d := range ds {
+			names[d.ID] = d.Name
+		}
+		out := map[string]string{}
+		for _, d := range ds {
+			ls, err := k.Docs.DocumentLinks(ctx, d.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range ls {
+				if l.ParentID == d.ID {
+					out[names[l.ChildID]] = names[l.ParentID] + " as " + l.Name
+				}
+			}
+			if d.Name == "message.eml" {
+				fs, _ := k.Facets.DocumentFacets(ctx, []int64{d.ID})
+				for _, f := range fs[d.ID] {
+					out["facet "+f.Name] = f.Value
+				}
+			}
+		}
+		return out
+	}
+	want, got := links(src), links(dst)
+	if want["prices.csv"] != "message.eml as prices.csv" || want["facet from"] == "" {
+		t.Fatalf("the source library's links and facets: %v", want)
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("imported links and facets %v, exported %v", got, want)
+	}
+	if rep := importArchive(t, dst, file); added(rep, "document_links") != 0 {
+		t.Errorf("importing again added links: %v", rep)
 	}
 }

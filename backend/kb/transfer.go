@@ -78,6 +78,7 @@ var TransferTables = []TransferTable{
 	{"documents", cols("id:i collection_id:i sha256:t name:t source_path:t kind:t mime:t size_bytes:i blob:t# " +
 		"status:t error:t pages:i duration_ms:i meta:t created_at:i updated_at:i")},
 	{"document_facets", cols("document_id:i name:t source:t value:t norm:t")},
+	{"document_links", cols("parent_id:i child_id:i kind:t name:t")},
 	{"units", cols("id:i document_id:i ordinal:i kind:t width:r height:r t_start_ms:i t_end_ms:i text:t text_source:t " +
 		"words:tb thumb_blob:t# image_blob:t# cjk:i")},
 	{"frames", cols("id:i unit_id:i t_ms:i blob:t# text:t")},
@@ -151,6 +152,8 @@ func exportWhere(s ExportScope) map[string]string {
 		"collections":     cols,
 		"documents":       docs,
 		"document_facets": "document_id IN (SELECT id FROM documents WHERE " + docs + ")",
+		// A link goes when both its documents do (an attachment whose message stays behind loses the link).
+		"document_links": "parent_id IN (SELECT id FROM documents WHERE " + docs + ") AND child_id IN (SELECT id FROM documents WHERE " + docs + ")",
 		"units":           units,
 		"frames":          byUnit,
 		"vectors":         byUnit,
@@ -193,7 +196,7 @@ func (k *KB) Export(ctx context.Context, s ExportScope, sink ExportSink) error {
 		}
 		// In id order; tables without rowid come in their primary key's order.
 		q := "SELECT " + strings.Join(names, ", ") + " FROM " + t.Name + " WHERE (" + where[t.Name] + ")" + " ORDER BY rowid"
-		if t.Name == "document_facets" || t.Name == "vectors" || t.Name == "ingest_steps" || t.Name == "run_events" || t.Name == "run_blobs" {
+		if t.Name == "document_facets" || t.Name == "document_links" || t.Name == "vectors" || t.Name == "ingest_steps" || t.Name == "run_events" || t.Name == "run_blobs" {
 			q = "SELECT " + strings.Join(names, ", ") + " FROM " + t.Name + " WHERE (" + where[t.Name] + ")"
 		}
 		err := eachRow(ctx, conn, "export "+t.Name, func(rows *sql.Rows) error {
@@ -495,6 +498,28 @@ func (im *Import) put(ctx context.Context, t TransferTable, v map[string]any) er
 			return fmt.Errorf("facet %s of document %d: %w", s("name"), i("document_id"), err)
 		}
 		im.n.Added[t.Name]++
+	case "document_links":
+		parent, err := im.ref("documents", i("parent_id"), "document")
+		if err != nil {
+			return fmt.Errorf("link of document %d: %w", i("child_id"), err)
+		}
+		child, err := im.ref("documents", i("child_id"), "document")
+		if err != nil {
+			return fmt.Errorf("link to document %d: %w", i("parent_id"), err)
+		}
+		// Both documents may be here already with their link: it is kept once.
+		st, err := im.stmt(ctx, `INSERT INTO document_links(parent_id, child_id, kind, name) VALUES (?,?,?,?)
+			ON CONFLICT(parent_id, child_id) DO NOTHING`)
+		if err != nil {
+			return err
+		}
+		res, err := st.ExecContext(ctx, parent, child, s("kind"), s("name"))
+		if err != nil {
+			return fmt.Errorf("link of document %d to %d: %w", i("child_id"), i("parent_id"), err)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			im.n.Added[t.Name]++
+		}
 	case "units":
 		old := i("document_id")
 		doc, err := im.ref("documents", old, "document")
