@@ -58,10 +58,11 @@ func GeneratedAnswer(response string, original bool) string {
 
 // PageID names a page as VRAG's corpus names its image files, and as serve names the page files it hands out,
 // without the extension: the PDF's name up to ".pdf" (an image's name without its extension), "_", the 1-based page
-// number. The NDCG reward compares pages by this name only.
+// number, whole (a file's own name may have its stem cut to fit the file system; serve's items carry this name).
+// The NDCG reward compares pages by this name only.
 func PageID(doc string, page int) string {
 	isPDF := strings.Contains(doc, ".pdf") || strings.EqualFold(filepath.Ext(doc), ".pdf")
-	return strings.TrimSuffix(pagecache.FileName(doc, isPDF, page), ".jpg")
+	return pagecache.PageName(doc, isPDF, page)
 }
 
 // NDCG is the reference's retrieval reward: binary relevance of each retrieved page (repeats count again) at its

@@ -35,7 +35,8 @@ func lostCall() Call {
 }
 
 // TestPageIDIsTheServedFileName: the reward's page names are the page files serve hands out, less ".jpg", for
-// PDFs named as VRAG names them and for images.
+// PDFs named as VRAG names them and for images; a name whose file had to be cut is VRAG's whole name, as golden
+// lists write it and as serve's items carry it (name).
 func TestPageIDIsTheServedFileName(t *testing.T) {
 	long := strings.Repeat("长", 100) + ".pdf" // 300 bytes of stem: cut where a file name must be
 	for _, tt := range []struct {
@@ -51,8 +52,12 @@ func TestPageIDIsTheServedFileName(t *testing.T) {
 		{long, true, ""},
 	} {
 		got := PageID(tt.doc, 3)
-		if served := strings.TrimSuffix(pagecache.FileName(tt.doc, tt.isPDF, 3), ".jpg"); got != served {
-			t.Errorf("PageID(%q) = %q, serve names the file %q", tt.doc, got, served)
+		served := strings.TrimSuffix(pagecache.FileName(tt.doc, tt.isPDF, 3), ".jpg")
+		if whole := pagecache.PageName(tt.doc, tt.isPDF, 3); got != whole || (tt.doc != long && got != served) {
+			t.Errorf("PageID(%q) = %q; serve names the file %q and the page %q", tt.doc, got, served, whole)
+		}
+		if tt.doc == long && (got != strings.Repeat("长", 100)+"_3" || len(served) >= len(got)) {
+			t.Errorf("PageID of a name past a file name's length = %q (file %q): want the whole name", got, served)
 		}
 		if tt.want != "" && got != tt.want {
 			t.Errorf("PageID(%q) = %q, want %q", tt.doc, got, tt.want)

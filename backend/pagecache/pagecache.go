@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"proofglass/backend/atomicfile"
@@ -77,7 +78,16 @@ func PageName(docName string, isPDF bool, page int) string {
 
 // FileName is the page file's name, {stem}_{page}.jpg, its stem cut (at a character boundary) only when the whole
 // name would be over NameMax bytes: the page suffix is always kept, so two pages never share a name.
-func FileName(docName string, isPDF bool, page int) string {
+func FileName(docName string, isPDF bool, page int) string { return fileName(docName, isPDF, page, "", 0) }
+
+// FileNameIn is FileName for a file in dir: where the platform bounds a whole path (Windows: MaxPath UTF-16
+// characters, past which most programs cannot open a file), the stem is cut further so that dir, a separator and
+// the name fit; the page suffix is always kept.
+func FileNameIn(dir, docName string, isPDF bool, page int) string {
+	return fileName(docName, isPDF, page, dir, MaxPath)
+}
+
+func fileName(docName string, isPDF bool, page int, dir string, maxPath int) string {
 	suffix := "_" + strconv.Itoa(page) + ".jpg"
 	stem := Stem(docName, isPDF)
 	if len(stem)+len(suffix) > NameMax {
@@ -87,7 +97,23 @@ func FileName(docName string, isPDF bool, page int) string {
 		}
 		stem = stem[:cut]
 	}
+	if maxPath > 0 {
+		room := maxPath - utf16Len(dir) - 1 - utf16Len(suffix)
+		for len(stem) > 0 && utf16Len(stem) > max(room, 0) {
+			_, n := utf8.DecodeLastRuneInString(stem)
+			stem = stem[:len(stem)-n]
+		}
+	}
 	return stem + suffix
+}
+
+// utf16Len is how many UTF-16 code units s is: the unit Windows counts paths in.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }
 
 // SafeName makes s one harmless path element: separators and control characters become "_", it is cut to 180
@@ -203,7 +229,18 @@ func DirMode(group bool) fs.FileMode {
 }
 
 // Path is where a key's file lives (whether or not it exists).
-func (c *Cache) Path(k Key) string { return filepath.Join(k.Dir(c.root), k.File()) }
+func (c *Cache) Path(k Key) string {
+	dir := k.Dir(c.root)
+	return filepath.Join(dir, FileNameIn(absOr(dir), k.Name, k.DPI > 0, k.Page))
+}
+
+// absOr is dir made absolute (the path a file's length is counted on), or dir as it is when that fails.
+func absOr(dir string) string {
+	if a, err := filepath.Abs(dir); err == nil {
+		return a
+	}
+	return dir
+}
 
 // load indexes the files already on disk, their modification time standing for their last use and hand-out.
 // Called with mu held.

@@ -268,3 +268,31 @@ func TestPagesOfLongNamesAreWritten(t *testing.T) {
 		}
 	}
 }
+
+// A page file's name fits a whole-path bound as Windows programs have one (MAX_PATH): the stem is cut so that the
+// folder, a separator and the name are at most 259 UTF-16 characters, a CJK name counted in characters, the page
+// suffix kept; with no bound (MaxPath 0, every platform but Windows) only the name's 255 bytes bound it.
+func TestFileNamesFitAWholePathBound(t *testing.T) {
+	dir := `C:\Users\someone\AppData\Roaming\Proofglass\cache\pages\default\` + strings.Repeat("ab", 32) + "-200dpi"
+	for _, name := range []string{strings.Repeat("r", 245) + ".pdf", strings.Repeat("年度报告", 21) + ".pdf", "short.pdf"} {
+		for _, page := range []int{1, 106} {
+			got := fileName(name, true, page, dir, 259)
+			if n := utf16Len(dir) + 1 + utf16Len(got); n > 259 || !strings.HasSuffix(got, "_"+itoa(page)+".jpg") {
+				t.Errorf("%d-byte name, page %d: %q makes a %d-character path", len(name), page, got, n)
+			}
+			if !strings.HasPrefix(Stem(name, true), strings.TrimSuffix(got, "_"+itoa(page)+".jpg")) {
+				t.Errorf("%q is not a cut of the stem", got)
+			}
+			if name == "short.pdf" && got != "short_"+itoa(page)+".jpg" {
+				t.Errorf("a short name was cut: %q", got)
+			}
+			if unbound := fileName(name, true, page, dir, 0); unbound != FileName(name, true, page) {
+				t.Errorf("no bound: %q, FileName %q", unbound, FileName(name, true, page))
+			}
+		}
+	}
+	// A folder already past the bound still gets a name with its page.
+	if got := fileName("report.pdf", true, 3, strings.Repeat("d", 300), 259); got != "_3.jpg" {
+		t.Errorf("a folder past the bound: %q", got)
+	}
+}
