@@ -154,17 +154,17 @@ func exportWhere(s ExportScope) map[string]string {
 		"document_facets": "document_id IN (SELECT id FROM documents WHERE " + docs + ")",
 		// A link goes when both its documents do (an attachment whose message stays behind loses the link).
 		"document_links": "parent_id IN (SELECT id FROM documents WHERE " + docs + ") AND child_id IN (SELECT id FROM documents WHERE " + docs + ")",
-		"units":           units,
-		"frames":          byUnit,
-		"vectors":         byUnit,
-		"passages":        byUnit,
-		"ingest_steps":    "document_id IN (SELECT id FROM documents WHERE " + docs + ")",
-		"conversations":   convs,
-		"runs":            runs,
-		"messages":        "conversation_id IN (" + convSel + ")",
-		"run_events":      byRun,
-		"run_blobs":       byRun,
-		"graph_nodes":     byRun,
+		"units":          units,
+		"frames":         byUnit,
+		"vectors":        byUnit,
+		"passages":       byUnit,
+		"ingest_steps":   "document_id IN (SELECT id FROM documents WHERE " + docs + ")",
+		"conversations":  convs,
+		"runs":           runs,
+		"messages":       "conversation_id IN (" + convSel + ")",
+		"run_events":     byRun,
+		"run_blobs":      byRun,
+		"graph_nodes":    byRun,
 	}
 }
 

@@ -78,7 +78,9 @@ func PageName(docName string, isPDF bool, page int) string {
 
 // FileName is the page file's name, {stem}_{page}.jpg, its stem cut (at a character boundary) only when the whole
 // name would be over NameMax bytes: the page suffix is always kept, so two pages never share a name.
-func FileName(docName string, isPDF bool, page int) string { return fileName(docName, isPDF, page, "", 0) }
+func FileName(docName string, isPDF bool, page int) string {
+	return fileName(docName, isPDF, page, "", 0)
+}
 
 // FileNameIn is FileName for a file in dir: where the platform bounds a whole path (Windows: MaxPath UTF-16
 // characters, past which most programs cannot open a file), the stem is cut further so that dir, a separator and
