@@ -13,6 +13,16 @@ type DocumentFacets struct {
 	Facets     facets.Facets   `json:"facets"`
 	User       map[string]bool `json:"user"`  // facets the user set (their value wins over extraction)
 	Kinds      []string        `json:"kinds"` // the kinds extraction gives
+	// Links are the documents tied to this one: an e-mail's attachments, or the e-mails it is attached to.
+	Links []LinkedDocument `json:"links"`
+}
+
+// LinkedDocument is a document tied to another: Attachment says it is an attachment of the other (else the other
+// is attached to it); Name is what the window shows (an attachment's name in its message, a message's name).
+type LinkedDocument struct {
+	DocumentID int64  `json:"document_id"`
+	Name       string `json:"name"`
+	Attachment bool   `json:"attachment"`
 }
 
 // maxFacetBytes bounds a facet value or a where filter from the window.
@@ -33,7 +43,23 @@ func (s *LibraryService) documentFacets(id int64) (DocumentFacets, error) {
 	if err != nil {
 		return DocumentFacets{}, err
 	}
-	return DocumentFacets{DocumentID: id, Facets: f, User: user, Kinds: facets.Kinds}, nil
+	links, err := s.c.lib.KB.Docs.DocumentLinks(s.c.ctx, id)
+	if err != nil {
+		return DocumentFacets{}, err
+	}
+	out := DocumentFacets{DocumentID: id, Facets: f, User: user, Kinds: facets.Kinds, Links: []LinkedDocument{}}
+	for _, l := range links {
+		if l.ParentID == id {
+			out.Links = append(out.Links, LinkedDocument{DocumentID: l.ChildID, Name: l.Name, Attachment: true})
+			continue
+		}
+		parent, err := s.c.lib.KB.Docs.Document(s.c.ctx, l.ParentID)
+		if err != nil {
+			return DocumentFacets{}, err
+		}
+		out.Links = append(out.Links, LinkedDocument{DocumentID: l.ParentID, Name: parent.Name})
+	}
+	return out, nil
 }
 
 // Facets returns a document's facets (title, organisation, kind, year, quarter, date).

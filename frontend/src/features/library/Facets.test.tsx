@@ -7,6 +7,7 @@ const extracted: DocumentFacets = {
   facets: { title: 'ACME ROBOTICS INC. Form 10-K 2021', org: 'ACME ROBOTICS INC.', kind: '10-K', year: '2021', date: '2021-12-31' },
   user: {},
   kinds: ['10-K', '10-Q', 'annual report'],
+  links: [],
 }
 
 describe('Facets', () => {

@@ -12,6 +12,7 @@ import { PageGrid } from './PageGrid'
 import { documentError, IngestList } from './Progress'
 import { DeleteDocument } from './DeleteDocument'
 import { Facets } from './Facets'
+import { DocumentLinks } from './DocumentLinks'
 import { FacetBrowser, filterDocs, toggle, whereOf, type FacetSelection } from './FacetBrowser'
 import { WatchedFolders } from '../watch/WatchedFolders'
 import { ArchiveTransfer } from './ArchiveTransfer'
@@ -247,6 +248,13 @@ export function Library(p: Props) {
               facets={facets}
               onSet={async (name, value) => setFacets(await libraryApi.setFacet(open.id, name, value))}
               onReset={async (name) => setFacets(await libraryApi.resetFacet(open.id, name))}
+            />
+            <DocumentLinks
+              links={facets?.links}
+              onOpen={(id) => {
+                const d = docs.find((x) => x.id === id)
+                if (d) setOpen(d)
+              }}
             />
             <PageGrid
               pages={pages}

@@ -332,6 +332,8 @@ export interface DocumentFacets {
   user: Record<string, boolean> | null
   /** the kinds extraction gives */
   kinds: string[] | null
+  /** Links are the documents tied to this one: an e-mail's attachments, or the e-mails it is attached to. */
+  links: LinkedDocument[] | null
 }
 
 /** DoneInfo closes a run. */
@@ -657,6 +659,16 @@ export type Kind =
   | 'done'
   | 'grounding'
   | 'calculation'
+
+/**
+ * LinkedDocument is a document tied to another: Attachment says it is an attachment of the other (else the other
+ * is attached to it); Name is what the window shows (an attachment's name in its message, a message's name).
+ */
+export interface LinkedDocument {
+  document_id: number
+  name: string
+  attachment: boolean
+}
 
 /** MemorizeInfo closes a vimrag search node. */
 export interface MemorizeInfo {
