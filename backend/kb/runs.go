@@ -187,12 +187,13 @@ func (k *History) FinishRun(ctx context.Context, runID int64, status, answer str
 	return nil
 }
 
-// RunningRuns are the ids of the runs still marked running that started before the given time.
+// RunningRuns are the ids of the runs still marked running that started at or before the given time (in the same
+// millisecond counts: a grace of 0 takes every run).
 func (k *History) RunningRuns(ctx context.Context, startedBefore time.Time) ([]int64, error) {
 	return queryAll(ctx, k.db, "list running runs", func(r rowScanner) (id int64, err error) {
 		err = r.Scan(&id)
 		return
-	}, `SELECT id FROM runs WHERE status = 'running' AND started_at < ? ORDER BY id`, startedBefore.UnixMilli())
+	}, `SELECT id FROM runs WHERE status = 'running' AND started_at <= ? ORDER BY id`, startedBefore.UnixMilli())
 }
 
 const runCols = `id, coalesce(conversation_id, 0), question, mode, provider, model, status, answer, usage, started_at, finished_at`

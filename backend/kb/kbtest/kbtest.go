@@ -61,7 +61,7 @@ func count(t testing.TB, k *kb.KB, q string, args ...any) int {
 // tables are the knowledge base's tables CountRows counts.
 var tables = []string{"collections", "documents", "units", "vectors", "passages", "frames", "ingest_steps",
 	"document_facets", "document_deletions", "blob_deletions", "runs", "run_blobs", "unit_changes", "conversations",
-	"messages", "run_events", "graph_nodes"}
+	"messages", "run_events", "graph_nodes", "document_links"}
 
 // CountRows counts the rows of one of the knowledge base's tables.
 func CountRows(t testing.TB, k *kb.KB, table string) int {
