@@ -50,7 +50,7 @@ VIAddVersionKey "LegalCopyright" "Proofglass developers, AGPL-3.0-or-later"
 !insertmacro MUI_LANGUAGE "English"
 
 ; The file types Proofglass offers to open (backend/ingest's extensions, less the ambiguous .ts and audio .ogg, and
-; .txt and .html, which "Open with" should not claim for a Q&A app).
+; .txt and .html, which "Open with" should not claim for a Q&A app; TestOpenWithListsTheFormats keeps them in step).
 !macro EachType M
   !insertmacro ${M} .pdf
   !insertmacro ${M} .docx
@@ -69,6 +69,8 @@ VIAddVersionKey "LegalCopyright" "Proofglass developers, AGPL-3.0-or-later"
   !insertmacro ${M} .markdown
   !insertmacro ${M} .csv
   !insertmacro ${M} .tsv
+  !insertmacro ${M} .eml
+  !insertmacro ${M} .mbox
   !insertmacro ${M} .png
   !insertmacro ${M} .jpg
   !insertmacro ${M} .jpeg
@@ -77,7 +79,6 @@ VIAddVersionKey "LegalCopyright" "Proofglass developers, AGPL-3.0-or-later"
   !insertmacro ${M} .tif
   !insertmacro ${M} .tiff
   !insertmacro ${M} .bmp
-  !insertmacro ${M} .heic
   !insertmacro ${M} .mp4
   !insertmacro ${M} .m4v
   !insertmacro ${M} .mov
