@@ -69,10 +69,12 @@ func Formats(ctx context.Context, o FormatsOptions, emit func(Row)) error {
 	return nil
 }
 
-// readyPages is the page count of the one document `documents list --json` printed, which must be ready.
+// readyPages is the pages of the documents `documents list --json` printed (one, or a message's with its
+// attachments', a mailbox's messages'), every one of which must be ready.
 func readyPages(out []byte, file string) (int, error) {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	pages, docs := 0, 0
 	for sc.Scan() {
 		var d struct {
 			Name   string `json:"name"`
@@ -84,11 +86,15 @@ func readyPages(out []byte, file string) (int, error) {
 			continue
 		}
 		if d.Status != "ready" {
-			return 0, fmt.Errorf("bench: %s: %s: %s", file, d.Status, d.Error)
+			return 0, fmt.Errorf("bench: %s: %s: %s: %s", file, d.Name, d.Status, d.Error)
 		}
-		return d.Pages, nil
+		pages += d.Pages
+		docs++
 	}
-	return 0, fmt.Errorf("bench: %s: no document listed after add: %s", file, strings.TrimSpace(string(out)))
+	if docs == 0 {
+		return 0, fmt.Errorf("bench: %s: no document listed after add: %s", file, strings.TrimSpace(string(out)))
+	}
+	return pages, nil
 }
 
 func fileSize(path string) int64 {
