@@ -342,16 +342,7 @@ func (p *vimragPolicy) searchNode(ctx context.Context, r *run, args *object) ([]
 // calculate runs a calculate call. A result becomes a calculation node of the graph (its parents the call's
 // parent_ids, else the newest node) and goes back as a <tool_response>; so does an error, without a node.
 func (p *vimragPolicy) calculate(ctx context.Context, r *run, args *object) model.Message {
-	parents, _ := argStrings(args, "parent_ids")
-	var valid []string
-	for _, id := range parents {
-		if p.g.byID[id] != nil {
-			valid = append(valid, id)
-		}
-	}
-	if len(valid) == 0 {
-		valid = []string{p.g.nodes[len(p.g.nodes)-1].ID}
-	}
+	valid := p.parentsOf(args)
 	id := fmt.Sprintf("calculation %d", r.calcN+1)
 	for p.g.byID[id] != nil {
 		id += "'"
@@ -440,8 +431,8 @@ func (p *vimragPolicy) memorize(ctx context.Context, r *run, args *object) error
 	return nil
 }
 
-// answer closes the graph with the answer node and cites the memory the answer rests on.
-func (p *vimragPolicy) answer(r *run, args *object, text string) {
+// parentsOf are the call's parent_ids that name nodes of the graph, else the newest node.
+func (p *vimragPolicy) parentsOf(args *object) []string {
 	parents, _ := argStrings(args, "parent_ids")
 	var valid []string
 	for _, id := range parents {
@@ -452,6 +443,12 @@ func (p *vimragPolicy) answer(r *run, args *object, text string) {
 	if len(valid) == 0 {
 		valid = []string{p.g.nodes[len(p.g.nodes)-1].ID}
 	}
+	return valid
+}
+
+// answer closes the graph with the answer node and cites the memory the answer rests on.
+func (p *vimragPolicy) answer(r *run, args *object, text string) {
+	valid := p.parentsOf(args)
 	data := newObject()
 	data.set("id", "answer")
 	data.set("parent_ids", valid)
