@@ -63,6 +63,9 @@ type Request struct {
 	Parallel   int // runs at once: 0 = DefaultParallel, at most MaxParallel
 	// Progress sees every cell's progress as it happens, one call at a time.
 	Progress func(Event)
+	// Slot, when set, is taken before each cell's run and released after it: a face's limit on concurrent agent
+	// runs (MCP and /v1/ask share one). A cell that gets no slot fails with Slot's error.
+	Slot func(context.Context) (release func(), err error)
 	// Chat runs every cell with this client instead of the profile's (tests; faces given a model).
 	Chat model.Chat
 	Log  *slog.Logger
@@ -303,6 +306,17 @@ func runCell(ctx context.Context, lib *library.Library, req Request, col Column,
 	if ctx.Err() != nil {
 		c.State, c.Error = StateCancelled, "cancelled before it started"
 		return c
+	}
+	if req.Slot != nil {
+		release, err := req.Slot(ctx)
+		if err != nil {
+			c.State, c.Error = StateFailed, fmt.Sprintf("no run slot: %v", err)
+			if ctx.Err() != nil {
+				c.State = StateCancelled
+			}
+			return c
+		}
+		defer release()
 	}
 	progress(Event{Item: item, Column: colIdx, State: StateRunning})
 	var grounding *agent.GroundingInfo
