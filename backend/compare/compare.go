@@ -299,8 +299,8 @@ feed:
 	return t, nil
 }
 
-func runCell(ctx context.Context, lib *library.Library, req Request, col Column, item, colIdx int, log *slog.Logger, progress func(Event)) Cell {
-	c := Cell{Item: item, Column: colIdx, State: StateRunning, Citations: []agent.Citation{}, Mark: MarkUnchecked}
+func runCell(ctx context.Context, lib *library.Library, req Request, col Column, item, colIdx int, log *slog.Logger, progress func(Event)) (c Cell) {
+	c = Cell{Item: item, Column: colIdx, State: StateRunning, Citations: []agent.Citation{}, Mark: MarkUnchecked}
 	start := time.Now()
 	defer func() { c.ElapsedMS = time.Since(start).Milliseconds() }()
 	if ctx.Err() != nil {

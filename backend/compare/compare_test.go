@@ -16,6 +16,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/facets"
 	"proofglass/backend/fixture"
 	"proofglass/backend/ingest"
 	"proofglass/backend/kb"
@@ -487,4 +488,55 @@ func TestExportsDefuseAnswers(t *testing.T) {
 	if fm, _ := f.GetCellFormula("Compare", "B2"); fm != "" {
 		t.Errorf("XLSX cell B2 is the formula %q", fm)
 	}
+}
+
+// Filters as targets: each column is the documents its filter passes, and each cell cites only those.
+func TestCompareFilters(t *testing.T) {
+	ctx := context.Background()
+	lib, docs := openLibrary(t)
+	orgs := []string{"Alpha Clinic", "Beta Statistics", "Beta Statistics"}
+	for i, d := range docs {
+		if err := facets.SetUser(ctx, lib.KB, d.ID, "org", orgs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items := []string{"blood loss", "variance"}
+	chat := searcher(items, func(q string) string { return "On " + q + "." }, nil)
+	tab, err := Compare(ctx, lib, Request{Items: items, Targets: []Target{{Where: "org=Alpha Clinic"}, {Where: "org=Beta Statistics"}},
+		Mode: "vrag", Chat: chat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDocs := [][]int64{{docs[0].ID}, {docs[1].ID, docs[2].ID}}
+	for j, c := range tab.Columns {
+		if !slices.Equal(c.Documents, wantDocs[j]) || c.Label != c.Where {
+			t.Errorf("column %d: %+v, want documents %v", j, c, wantDocs[j])
+		}
+	}
+	cited := 0
+	for _, row := range tab.Cells {
+		for _, c := range row {
+			if c.State != StateDone {
+				t.Errorf("cell %d,%d: %s %s", c.Item, c.Column, c.State, c.Error)
+			}
+			for _, ci := range c.Citations {
+				cited++
+				if !slices.Contains(wantDocs[c.Column], mustID(t, ci.DocumentID)) {
+					t.Errorf("cell %d,%d (%s) cites %s", c.Item, c.Column, tab.Columns[c.Column].Label, ci.DocumentName)
+				}
+			}
+		}
+	}
+	if cited == 0 {
+		t.Error("no cell cites anything")
+	}
+}
+
+func mustID(t *testing.T, s string) int64 {
+	t.Helper()
+	var id int64
+	if _, err := fmt.Sscan(s, &id); err != nil {
+		t.Fatalf("document id %q: %v", s, err)
+	}
+	return id
 }
