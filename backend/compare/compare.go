@@ -164,7 +164,8 @@ func Check(req Request) error {
 }
 
 // Resolve checks a request and resolves its targets to columns: every document named exists (in the collection,
-// when one is given) and every filter reads and passes at least one document. A refusal is a library.RequestError.
+// when one is given), every filter reads and passes at least one document, and the run options (mode, profile,
+// limits) are good. A refusal is a library.RequestError.
 func Resolve(ctx context.Context, lib *library.Library, req Request) ([]Column, error) {
 	if err := Check(req); err != nil {
 		return nil, err
@@ -193,6 +194,11 @@ func Resolve(ctx context.Context, lib *library.Library, req Request) ([]Column, 
 		}
 		cols[i] = c
 	}
+	// One check of the run options before any run: a bad mode or profile would fail every cell the same way.
+	if _, err := lib.Prepare(ctx, library.AskRequest{Question: req.Items[0], RunOnly: true, Options: runOptions(req),
+		Scope: library.Scope{Collection: req.Collection, Documents: cols[0].Documents}, Chat: req.Chat}); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
 	for i := range cols { // two columns of one name would read as one: number the later ones
 		n := 1
 		for j := 0; j < i; j++ {
@@ -217,12 +223,7 @@ func Compare(ctx context.Context, lib *library.Library, req Request) (Table, err
 	if err != nil {
 		return Table{}, err
 	}
-	if req.Mode != "" {
-		req.Options.Mode = req.Mode
-	}
-	if req.Collection != "" && req.Options.Collection == "" {
-		req.Options.Collection = req.Collection
-	}
+	req.Options = runOptions(req)
 	parallel := req.Parallel
 	if parallel == 0 {
 		parallel = DefaultParallel
@@ -231,13 +232,7 @@ func Compare(ctx context.Context, lib *library.Library, req Request) (Table, err
 	if log == nil {
 		log = slog.Default()
 	}
-	t := Table{Items: append([]string(nil), req.Items...), Columns: cols, Cells: make([][]Cell, len(req.Items))}
-	for i := range t.Cells {
-		t.Cells[i] = make([]Cell, len(cols))
-		for j := range cols {
-			t.Cells[i][j] = Cell{Item: i, Column: j, State: StatePending, Citations: []agent.Citation{}, Mark: MarkUnchecked}
-		}
-	}
+	t := Pending(req.Items, cols)
 	var progressMu sync.Mutex
 	progress := func(ev Event) {
 		if req.Progress == nil {
@@ -246,11 +241,6 @@ func Compare(ctx context.Context, lib *library.Library, req Request) (Table, err
 		progressMu.Lock()
 		defer progressMu.Unlock()
 		req.Progress(ev)
-	}
-	// One check of the run options before any run: a bad mode or profile would fail every cell the same way.
-	if _, err := lib.Prepare(ctx, library.AskRequest{Question: req.Items[0], RunOnly: true, Options: req.Options,
-		Scope: library.Scope{Collection: req.Collection, Documents: cols[0].Documents}, Chat: req.Chat}); err != nil {
-		return Table{}, fmt.Errorf("compare: %w", err)
 	}
 
 	type job struct{ item, col int }
@@ -297,6 +287,30 @@ feed:
 		return t, fmt.Errorf("compare: %w", err)
 	}
 	return t, nil
+}
+
+// runOptions are the request's run options with its mode and collection.
+func runOptions(req Request) library.RunOptions {
+	o := req.Options
+	if req.Mode != "" {
+		o.Mode = req.Mode
+	}
+	if req.Collection != "" && o.Collection == "" {
+		o.Collection = req.Collection
+	}
+	return o
+}
+
+// Pending is the table of items × cols before any run: every cell pending.
+func Pending(items []string, cols []Column) Table {
+	t := Table{Items: append([]string(nil), items...), Columns: cols, Cells: make([][]Cell, len(items))}
+	for i := range t.Cells {
+		t.Cells[i] = make([]Cell, len(cols))
+		for j := range cols {
+			t.Cells[i][j] = Cell{Item: i, Column: j, State: StatePending, Citations: []agent.Citation{}, Mark: MarkUnchecked}
+		}
+	}
+	return t
 }
 
 func runCell(ctx context.Context, lib *library.Library, req Request, col Column, item, colIdx int, log *slog.Logger, progress func(Event)) (c Cell) {

@@ -160,6 +160,25 @@ export interface Cache {
   pages_group_readable: boolean
 }
 
+/** Cell is the answer to one item from one target. */
+export interface Cell {
+  item: number
+  column: number
+  state: string
+  answer?: string
+  /** the step limit ran out: the answer is the fallback */
+  forced?: boolean
+  citations: Citation[] | null
+  mark: string
+  /** Grounding is the grounding check's one line ("2 of 2 figures found in the cited evidence"). */
+  grounding?: string
+  run_id?: number
+  error?: string
+  /** model calls */
+  turns: number
+  elapsed_ms: number
+}
+
 /** Citation points an answer at its evidence. */
 export interface Citation {
   unit_id: string
@@ -184,6 +203,37 @@ export interface Collection {
   created_at: string
   documents: number
   units: number
+}
+
+/** Column is a target as resolved: its label (the document's file name, or the filter) and the documents it scopes. */
+export interface Column {
+  label: string
+  doc?: string
+  where?: string
+  documents: number[] | null
+}
+
+/** CompareRequest is a comparison as the window asks it: items, and documents (ids) or facet filters as targets. */
+export interface CompareRequest {
+  items: string[] | null
+  documents?: number[]
+  where?: string[]
+  collection?: string
+  mode?: string
+  provider?: string
+  model?: string
+  /** 0 = compare.DefaultParallel */
+  parallel?: number
+}
+
+/**
+ * CompareState is the window's comparison: its table so far (every cell pending, running, done, failed or
+ * cancelled), whether it still runs, and why it stopped when it failed as a whole.
+ */
+export interface CompareState {
+  running: boolean
+  table: Table
+  error?: string
 }
 
 /** ContextInfo describes the model's context window for a run, and with an error event what went wrong with it. */
@@ -1025,6 +1075,14 @@ export interface Status {
   schema_version: number
   collections: number
   documents: number
+}
+
+/** Table is a comparison's result: Cells[item][column]. */
+export interface Table {
+  items: string[] | null
+  columns: Column[] | null
+  cells: (Cell[] | null)[] | null
+  wall_ms: number
 }
 
 /** Transcription names the provider profile and model that transcribe speech. */
