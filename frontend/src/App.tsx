@@ -4,6 +4,7 @@ import { Shell, views, type View } from './components/Shell'
 import { ViewerContext, type ViewerTarget } from './components/viewerContext'
 import { Chat, type ScopeDoc } from './features/chat/Chat'
 import { useChat } from './features/chat/useChat'
+import { Compare } from './features/compare/Compare'
 import { Evaluation } from './features/eval/Evaluation'
 import { SearchQuality } from './features/eval/SearchQuality'
 import { GraphView } from './features/graph/GraphView'
@@ -211,6 +212,9 @@ export function App() {
           </div>
           {view === 'graph' && <GraphView runs={chat.runs} runKey={graphRun || chat.activeRun} onRunKey={setGraphRun} />}
           {view === 'settings' && <Settings dataDir={status?.data_dir ?? ''} onSaved={setSettings} />}
+          {view === 'compare' && (
+            <Compare collection={collection} collectionId={collections.find((c) => c.name === collection)?.id ?? 0} />
+          )}
           {view === 'eval' && (
             <>
               <Evaluation collections={collections.map((c) => c.name)} />

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"proofglass/backend/agent"
+	"proofglass/backend/compare"
 	"proofglass/backend/desktop"
 	"proofglass/backend/desktop/internal/tsgen"
 	"proofglass/backend/ingest"
@@ -73,6 +74,9 @@ var names = map[reflect.Type]string{
 	reflect.TypeFor[watch.Status]():    "WatchStatus",
 	reflect.TypeFor[watch.Folder]():    "WatchFolder",
 	reflect.TypeFor[watch.State]():     "WatchState",
+	reflect.TypeFor[compare.Table]():   "CompareTable",
+	reflect.TypeFor[compare.Cell]():    "CompareCell",
+	reflect.TypeFor[compare.Column]():  "CompareColumn",
 }
 
 // results give bound methods that return raw JSON the Go type that JSON holds, for services.ts.

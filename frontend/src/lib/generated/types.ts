@@ -160,25 +160,6 @@ export interface Cache {
   pages_group_readable: boolean
 }
 
-/** Cell is the answer to one item from one target. */
-export interface Cell {
-  item: number
-  column: number
-  state: string
-  answer?: string
-  /** the step limit ran out: the answer is the fallback */
-  forced?: boolean
-  citations: Citation[] | null
-  mark: string
-  /** Grounding is the grounding check's one line ("2 of 2 figures found in the cited evidence"). */
-  grounding?: string
-  run_id?: number
-  error?: string
-  /** model calls */
-  turns: number
-  elapsed_ms: number
-}
-
 /** Citation points an answer at its evidence. */
 export interface Citation {
   unit_id: string
@@ -205,8 +186,27 @@ export interface Collection {
   units: number
 }
 
+/** Cell is the answer to one item from one target. */
+export interface CompareCell {
+  item: number
+  column: number
+  state: string
+  answer?: string
+  /** the step limit ran out: the answer is the fallback */
+  forced?: boolean
+  citations: Citation[] | null
+  mark: string
+  /** Grounding is the grounding check's one line ("2 of 2 figures found in the cited evidence"). */
+  grounding?: string
+  run_id?: number
+  error?: string
+  /** model calls */
+  turns: number
+  elapsed_ms: number
+}
+
 /** Column is a target as resolved: its label (the document's file name, or the filter) and the documents it scopes. */
-export interface Column {
+export interface CompareColumn {
   label: string
   doc?: string
   where?: string
@@ -232,8 +232,16 @@ export interface CompareRequest {
  */
 export interface CompareState {
   running: boolean
-  table: Table
+  table: CompareTable
   error?: string
+}
+
+/** Table is a comparison's result: Cells[item][column]. */
+export interface CompareTable {
+  items: string[] | null
+  columns: CompareColumn[] | null
+  cells: (CompareCell[] | null)[] | null
+  wall_ms: number
 }
 
 /** ContextInfo describes the model's context window for a run, and with an error event what went wrong with it. */
@@ -1075,14 +1083,6 @@ export interface Status {
   schema_version: number
   collections: number
   documents: number
-}
-
-/** Table is a comparison's result: Cells[item][column]. */
-export interface Table {
-  items: string[] | null
-  columns: Column[] | null
-  cells: (Cell[] | null)[] | null
-  wall_ms: number
 }
 
 /** Transcription names the provider profile and model that transcribe speech. */
