@@ -20,6 +20,7 @@ type CompareService struct {
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	state  CompareState
+	seq    int64
 }
 
 // CompareRequest is a comparison as the window asks it: items, and documents (ids) or facet filters as targets.
@@ -37,6 +38,9 @@ type CompareRequest struct {
 // CompareState is the window's comparison: its table so far (every cell pending, running, done, failed or
 // cancelled), whether it still runs, and why it stopped when it failed as a whole.
 type CompareState struct {
+	// Seq numbers the states of all comparisons in order: events may arrive out of order, and the window keeps the
+	// highest it has seen.
+	Seq     int64         `json:"seq"`
 	Running bool          `json:"running"`
 	Table   compare.Table `json:"table"`
 	Error   string        `json:"error,omitempty"`
@@ -126,10 +130,12 @@ func (s *CompareService) Start(r CompareRequest) (CompareState, error) {
 	return first, nil
 }
 
-// snapshot copies the state for the window (the cells are copied, so later progress cannot change what was sent).
-// s.mu must be held.
+// snapshot copies the state for the window (the cells are copied, so later progress cannot change what was sent),
+// numbered after every state sent before it. s.mu must be held.
 func (s *CompareService) snapshot() CompareState {
+	s.seq++
 	st := s.state
+	st.Seq = s.seq
 	st.Table.Cells = make([][]compare.Cell, len(s.state.Table.Cells))
 	for i, row := range s.state.Table.Cells {
 		st.Table.Cells[i] = append([]compare.Cell(nil), row...)

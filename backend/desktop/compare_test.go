@@ -79,6 +79,11 @@ func TestCompareService(t *testing.T) {
 		t.Fatalf("first state %+v", first)
 	}
 	end := ui.waitFor(t, eventCompare, func(e any) bool { return !e.(CompareState).Running }).(CompareState)
+	for _, e := range ui.named(eventCompare) {
+		if st := e.(CompareState); st.Seq > end.Seq {
+			t.Errorf("a state (seq %d, running %v) numbered after the last one (seq %d)", st.Seq, st.Running, end.Seq)
+		}
+	}
 	if end.Error != "" {
 		t.Fatalf("comparison failed: %s", end.Error)
 	}

@@ -22,7 +22,7 @@ const cell = (item: number, column: number, over: Partial<CompareCell> = {}): Co
 })
 
 function pending(items: string[]): CompareState {
-  return { running: true, table: { items, columns: cols, cells: items.map((_, i) => cols.map((_, j) => cell(i, j))), wall_ms: 0 } }
+  return { seq: 1, running: true, table: { items, columns: cols, cells: items.map((_, i) => cols.map((_, j) => cell(i, j))), wall_ms: 0 } }
 }
 
 function fakeApi() {
@@ -45,7 +45,7 @@ function fakeApi() {
       stopped++
       return Promise.resolve()
     },
-    state: () => Promise.resolve({ running: false, table: { items: [], columns: [], cells: [], wall_ms: 0 } }),
+    state: () => Promise.resolve({ seq: 0, running: false, table: { items: [], columns: [], cells: [], wall_ms: 0 } }),
     save: (f) => {
       saved.push(f)
       return Promise.resolve('/home/me/comparison.' + f)
@@ -62,6 +62,7 @@ function fakeApi() {
 
 function finished(): CompareState {
   const s = pending(['Revenue?', 'Employees?'])
+  s.seq = 9
   s.running = false
   s.table.cells = [
     [
@@ -110,6 +111,7 @@ describe('Compare', () => {
     expect(f.stopped()).toBe(1)
 
     act(() => f.emit(finished()))
+    act(() => f.emit({ ...pending(['Revenue?', 'Employees?']), seq: 5 })) // an older state, arriving late
     expect(screen.getByRole('status').textContent).toContain('4/4 cells ended')
     expect(screen.getByText('Revenue was $4.2 million.')).toBeTruthy()
     expect(screen.getByText('Failed: model call 1: connection refused')).toBeTruthy()

@@ -1,7 +1,7 @@
 // The Compare view: the same items asked of several documents (or facet filters) side by side, one agent run per
 // cell, the table filling in as the runs end, each cell with its answer, the pages it cites (opened in the viewer)
 // and its grounding mark; the table saved as CSV, XLSX or Markdown through the save dialog.
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useOpenViewer } from '../../components/viewerContext'
 import { useTranslation } from '../../i18n'
 import type { Box4 } from '../../lib/events'
@@ -43,15 +43,17 @@ export function Compare({ collectionId, collection, api = compareApi }: Props) {
     if (!collectionId) return
     api.documents(collectionId).then(setDocs, (e: unknown) => setError(String(e)))
   }, [api, collectionId])
+  // States arrive out of order (events and call results race): the highest seq is the latest.
+  const keep = useCallback((s: CompareState) => setState((cur) => (cur && cur.seq > s.seq ? cur : s)), [])
   useEffect(() => {
     api.state().then(
       (s) => {
-        if ((s.table.items ?? []).length > 0) setState(s)
+        if ((s.table.items ?? []).length > 0) keep(s)
       },
       () => {},
     )
-    return api.onProgress(setState)
-  }, [api])
+    return api.onProgress(keep)
+  }, [api, keep])
 
   const itemList = lines(items)
   const filterList = lines(filters)
@@ -63,7 +65,7 @@ export function Compare({ collectionId, collection, api = compareApi }: Props) {
   const start = () => {
     setError('')
     setSaved('')
-    api.start({ items: itemList, documents: chosen, where: filterList, collection, parallel }).then(setState, (e: unknown) =>
+    api.start({ items: itemList, documents: chosen, where: filterList, collection, parallel }).then(keep, (e: unknown) =>
       setError(String(e instanceof Error ? e.message : e)),
     )
   }

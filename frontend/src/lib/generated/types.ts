@@ -231,6 +231,11 @@ export interface CompareRequest {
  * cancelled), whether it still runs, and why it stopped when it failed as a whole.
  */
 export interface CompareState {
+  /**
+   * Seq numbers the states of all comparisons in order: events may arrive out of order, and the window keeps the
+   * highest it has seen.
+   */
+  seq: number
   running: boolean
   table: CompareTable
   error?: string
