@@ -131,7 +131,7 @@ export function App() {
     })
   }, [loaded, add])
 
-  // Keyboard shortcuts: Ctrl+N new chat, Ctrl+K search, Esc stop, Ctrl+1..4 views.
+  // Keyboard shortcuts: Ctrl+N new chat, Ctrl+K search, Esc stop, Ctrl+1..6 views.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey
