@@ -50,6 +50,11 @@ type CompareState struct {
 // pending, then each cell's progress arrives as compare:progress. A comparison already running is refused.
 func (s *CompareService) Start(r CompareRequest) (CompareState, error) {
 	c := s.c
+	// Bounded before anything is looked at: the window's arrays are attacker input.
+	if len(r.Items) > compare.MaxItems || len(r.Documents)+len(r.Where) > compare.MaxTargets {
+		return CompareState{}, fmt.Errorf("compare: %d items and %d documents or filters, at most %d and %d",
+			len(r.Items), len(r.Documents)+len(r.Where), compare.MaxItems, compare.MaxTargets)
+	}
 	for i, it := range r.Items {
 		if err := checkQuery(fmt.Sprintf("item %d", i+1), it); err != nil {
 			return CompareState{}, err

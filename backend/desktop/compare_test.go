@@ -56,12 +56,14 @@ func TestCompareService(t *testing.T) {
 	docs := []int64{ids[names[0]], ids[names[1]]}
 
 	for name, r := range map[string]CompareRequest{
-		"one document":  {Items: items, Documents: docs[:1]},
-		"a bad id":      {Items: items, Documents: []int64{docs[0], -1}},
-		"an unknown id": {Items: items, Documents: []int64{docs[0], 99999}},
-		"no item":       {Documents: docs},
-		"a bad filter":  {Items: items, Documents: docs[:1], Where: []string{"year=soon"}},
-		"a bad mode":    {Items: items, Documents: docs, Mode: "oracle"},
+		"one document":   {Items: items, Documents: docs[:1]},
+		"a bad id":       {Items: items, Documents: []int64{docs[0], -1}},
+		"an unknown id":  {Items: items, Documents: []int64{docs[0], 99999}},
+		"no item":        {Documents: docs},
+		"a bad filter":   {Items: items, Documents: docs[:1], Where: []string{"year=soon"}},
+		"a bad mode":     {Items: items, Documents: docs, Mode: "oracle"},
+		"too many":       {Items: items, Documents: make([]int64, 100000)},
+		"too many items": {Items: make([]string, 100000), Documents: docs},
 	} {
 		if _, err := d.Compare.Start(r); err == nil {
 			t.Errorf("%s: started", name)
