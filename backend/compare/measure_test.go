@@ -31,7 +31,8 @@ func (c slowChat) Chat(ctx context.Context, req model.Request) (model.Stream, er
 
 // TestCompareMeasure compares 3 real documents on 4 items, one cell after another and 3 at once: with the scripted
 // VRAG model (instant, and held 100 ms a call as a model server's latency) and, when the harness Ollama is up, with
-// its tiny-vision model (vanilla mode: its words mean nothing, so a VRAG loop would only run to its step limit). It
+// its tiny-vision model (vanilla, one call a cell; and VRAG held to 3 steps: its words mean nothing, so the loop runs
+// to its step limit). It
 // prints model turns and wall time and the ratio of the two; nothing is asserted on times. Run with
 // PROOFGLASS_COMPARE_MEASURE=1 (PROOFGLASS_COMPARE_LATENCY_MS sets the held time).
 func TestCompareMeasure(t *testing.T) {
@@ -70,6 +71,10 @@ func TestCompareMeasure(t *testing.T) {
 		o.Options.TopK = 1
 		o.Options.Sampling.Temperature, o.Options.Sampling.Seed, o.Options.Sampling.MaxTokens = &zero, &seed, 16
 		setups = append(setups, setup{"ollama tiny-vision, vanilla", func() model.Chat { return c }, o})
+		// VRAG over it: its replies never search nor answer, so each run goes to the step limit (3) and a fallback.
+		v := o
+		v.Mode, v.Options.MaxSteps = "vrag", 3
+		setups = append(setups, setup{"ollama tiny-vision, vrag 3 steps", func() model.Chat { return c }, v})
 	} else {
 		t.Log("OLLAMA_HOST is not set: no real-model measure (export \"$(../shared/tools/ollama-e2e/up.sh)\")")
 	}
