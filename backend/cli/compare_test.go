@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
@@ -143,5 +144,51 @@ func TestCompareCommandRefusals(t *testing.T) {
 				t.Errorf("err %v, want one naming %q", err, c.want)
 			}
 		})
+	}
+}
+
+// --where targets: each filter is a column of the documents it passes, and its cells cite only those.
+func TestCompareCommandFilters(t *testing.T) {
+	data, _ := scopeKB(t)
+	items := []string{"blood loss", "analysis of variance"}
+	hs := httptest.NewServer(compareServer(items))
+	defer hs.Close()
+	openAIEnv(t, hs.URL)
+	ctx := context.Background()
+	for doc, org := range map[string]string{"1": "Alpha Clinic", "2": "Beta Statistics"} {
+		if out, err := cli(ctx, data, "documents", "facets", doc, "--set", "org="+org); err != nil {
+			t.Fatalf("set org of %s: %v\n%s", doc, err, out)
+		}
+	}
+	out, err := cli(ctx, data, "compare", "--item", items[0], "--item", items[1], "--where", "org=Alpha Clinic",
+		"--where", "org=Beta Statistics", "--mode", "vrag", "--provider", "openai", "--model", "m", "--format", "json", "-q")
+	if err != nil {
+		t.Fatalf("compare: %v\n%s", err, out)
+	}
+	var tab compare.Table
+	if err := json.Unmarshal([]byte(out), &tab); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]int64{{1}, {2}}
+	cited := 0
+	for j, c := range tab.Columns {
+		if !slices.Equal(c.Documents, want[j]) || c.Where == "" || c.Label != c.Where {
+			t.Errorf("column %d: %+v, want documents %v", j, c, want[j])
+		}
+		for i := range tab.Items {
+			cell := tab.Cells[i][j]
+			if cell.State != compare.StateDone {
+				t.Errorf("cell %d,%d: %s %s", i, j, cell.State, cell.Error)
+			}
+			for _, ci := range cell.Citations {
+				cited++
+				if ci.DocumentID != fmt.Sprint(want[j][0]) {
+					t.Errorf("cell %d,%d (%s) cites %s", i, j, c.Label, ci.DocumentName)
+				}
+			}
+		}
+	}
+	if cited == 0 {
+		t.Error("no cell cites anything")
 	}
 }
