@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"proofglass/backend/compare"
@@ -126,5 +128,59 @@ func TestCompareService(t *testing.T) {
 	}
 	if _, err := d.Compare.Save("exe", ""); err == nil {
 		t.Error("an unknown format was saved")
+	}
+}
+
+// Stop ends the window's comparison: the running cell ends cancelled, no other starts, and a new one may begin.
+func TestCompareServiceStop(t *testing.T) {
+	var calls atomic.Int32
+	srv := &modeltest.Server{OnCall: func(_ int, _ http.ResponseWriter, r *http.Request) bool {
+		calls.Add(1)
+		<-r.Context().Done() // the model thinks until the run is cancelled
+		return true
+	}}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	t.Setenv("OPENAI_BASE_URL", hs.URL+"/v1")
+	t.Setenv("OPENAI_API_KEY", "test-key")
+	t.Setenv("PROOFGLASS_PROVIDER", "")
+	t.Setenv("PROOFGLASS_MODEL", "")
+	d, ui := start(t)
+	names := []string{"blood_loss_report.pdf", "hsaur3-Ch_analysis_of_variance.pdf"}
+	if err := d.Library.AddPaths("docs", []string{fixture.Path(t, "pdf/real/"+names[0]), fixture.Path(t, "pdf/real/"+names[1])}); err != nil {
+		t.Fatal(err)
+	}
+	var docs []int64
+	eventually(t, "both documents ingested", func() bool {
+		docs = docs[:0]
+		for _, e := range ui.named(eventIngest) {
+			if p, _ := stageOf(e); p.Stage == ingest.StageDone {
+				docs = append(docs, p.DocumentID)
+			}
+		}
+		return len(docs) == 2
+	})
+	req := CompareRequest{Items: []string{"blood loss", "variance"}, Documents: docs, Mode: "vrag", Provider: "openai", Model: "m", Parallel: 1}
+	if _, err := d.Compare.Start(req); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the first cell's model call", func() bool { return calls.Load() == 1 })
+	if _, err := d.Compare.Start(req); err == nil || !strings.Contains(err.Error(), "already running") {
+		t.Errorf("a second comparison while one runs: %v", err)
+	}
+	d.Compare.Stop()
+	end := ui.waitFor(t, eventCompare, func(e any) bool { return !e.(CompareState).Running }).(CompareState)
+	for _, row := range end.Table.Cells {
+		for _, c := range row {
+			if c.State != compare.StateCancelled {
+				t.Errorf("cell %d,%d is %s (%s), want cancelled", c.Item, c.Column, c.State, c.Error)
+			}
+		}
+	}
+	if !strings.Contains(end.Error, "canceled") {
+		t.Errorf("the comparison's error %q does not say it was cancelled", end.Error)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d model calls, want the one that was running", n)
 	}
 }
