@@ -22,6 +22,7 @@ const (
 	eventEval      = wire.EventEval      // EvalState
 	eventWatch     = wire.EventWatch     // watch.Status
 	eventOpenFiles = wire.EventOpenFiles // no payload: files wait in OpenFilesService
+	eventCompare   = wire.EventCompare   // CompareState
 )
 
 // Emitter sends an event to the window.
@@ -152,6 +153,7 @@ type Desktop struct {
 	Eval     *EvalService
 	Watch    *WatchService
 	Opened   *OpenFilesService
+	Compare  *CompareService
 }
 
 // New prepares the services for the data directory named by --data ("" = PROOFGLASS_DATA or the OS default) and
@@ -166,12 +168,13 @@ func New(dataDir string, paths []string) *Desktop {
 		Eval:     &EvalService{c: c},
 		Watch:    &WatchService{c: c},
 		Opened:   newOpenFilesService(c, paths),
+		Compare:  &CompareService{c: c},
 	}
 }
 
 // Services are the values Wails binds: each exported method of each is callable from the window.
 func (d *Desktop) Services() []any {
-	return []any{d.Library, d.Chat, d.Settings, d.Eval, d.Watch, d.Opened}
+	return []any{d.Library, d.Chat, d.Settings, d.Eval, d.Watch, d.Opened, d.Compare}
 }
 
 // Startup opens the library with the window's context and UI, and starts watching the recorded folders.
@@ -184,6 +187,7 @@ func (d *Desktop) Startup(ctx context.Context, ui UI) {
 func (d *Desktop) Shutdown() {
 	d.Watch.stop()
 	d.Chat.stopAll()
+	d.Compare.stop()
 	d.core.stop()
 }
 

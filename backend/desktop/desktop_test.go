@@ -214,11 +214,11 @@ func TestNotReady(t *testing.T) {
 // Only the services are bound, and none has an exported method Wails would bind by mistake (a lifecycle hook).
 func TestServicesBindOnlyWindowMethods(t *testing.T) {
 	d := New(t.TempDir(), nil)
-	if got := len(d.Services()); got != 6 {
-		t.Fatalf("%d services, want 6", got)
+	if got := len(d.Services()); got != 7 {
+		t.Fatalf("%d services, want 7", got)
 	}
 	want := map[string]int{"LibraryService": 26, "ChatService": 8, "SettingsService": 8, "EvalService": 9,
-		"WatchService": 3, "OpenFilesService": 1}
+		"WatchService": 3, "OpenFilesService": 1, "CompareService": 4}
 	for _, s := range d.Services() {
 		name, n := methods(s)
 		if want[name] != n {

@@ -60,7 +60,7 @@ func New(lib *library.Library, o Options) *Server {
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "proofglass", Title: "Proofglass", Version: buildinfo.Get().Version}, &sdk.ServerOptions{
 		Instructions: "Proofglass is the user's local library of PDFs, images and videos, searched by page. Use search to find " +
 			"pages (with their images), get_page to look closer at a page or a region of it, ask to have Proofglass's visual " +
-			"agent answer a question with citations, and list_documents to see what the library holds.",
+			"agent answer a question with citations, compare to ask the same items of several documents side by side, and list_documents to see what the library holds.",
 		Logger: slog.New(quiet{o.Log.Handler()}),
 	})
 	// A deleted document's units must not be drawn from the renderer's memory of them.

@@ -46,6 +46,12 @@ func (s *Server) addTools() {
 		Description: "Have Proofglass's agent answer a question from the library: it searches, looks at pages and zooms into " +
 			"regions, then answers with citations (document, page, region). Slow: progress is reported as it works."},
 		s.ask)
+	sdk.AddTool(s.srv, &sdk.Tool{Name: "compare", Title: "Compare documents side by side",
+		Description: "Ask the same items (questions, figures to find) of two to eight documents (document_ids) or facet " +
+			"filters (where, e.g. year=2022 and year=2023): one agent run per item and document, in parallel. Returns a " +
+			"table with a row per item and a column per document: each cell's answer, citations (document, page, " +
+			"region) and grounding mark; a cell whose run failed holds its error. Slow: progress is reported per cell."},
+		s.compare)
 	sdk.AddTool(s.srv, &sdk.Tool{Name: "list_documents", Title: "List documents",
 		Description: "List the documents of the library (or of one collection) with their kind, pages, status and facets " +
 			"(title, org, kind, year, quarter, date: what the where filter of search and ask matches).",

@@ -14,6 +14,8 @@ const (
 	EventWatch = "watch:status"
 	// EventEval carries the state of the evaluation running in the window.
 	EventEval = "eval:progress"
+	// EventCompare carries the state of the comparison running in the window (its table so far).
+	EventCompare = "compare:progress"
 	// EventOpenFiles says, with no payload, that files wait in OpenFiles to be added to the current collection.
 	EventOpenFiles = "open:files"
 )

@@ -4,6 +4,7 @@ import { Shell, views, type View } from './components/Shell'
 import { ViewerContext, type ViewerTarget } from './components/viewerContext'
 import { Chat, type ScopeDoc } from './features/chat/Chat'
 import { useChat } from './features/chat/useChat'
+import { Compare } from './features/compare/Compare'
 import { Evaluation } from './features/eval/Evaluation'
 import { SearchQuality } from './features/eval/SearchQuality'
 import { GraphView } from './features/graph/GraphView'
@@ -130,7 +131,7 @@ export function App() {
     })
   }, [loaded, add])
 
-  // Keyboard shortcuts: Ctrl+N new chat, Ctrl+K search, Esc stop, Ctrl+1..4 views.
+  // Keyboard shortcuts: Ctrl+N new chat, Ctrl+K search, Esc stop, Ctrl+1..6 views.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey
@@ -211,6 +212,9 @@ export function App() {
           </div>
           {view === 'graph' && <GraphView runs={chat.runs} runKey={graphRun || chat.activeRun} onRunKey={setGraphRun} />}
           {view === 'settings' && <Settings dataDir={status?.data_dir ?? ''} onSaved={setSettings} />}
+          {view === 'compare' && (
+            <Compare collection={collection} collectionId={collections.find((c) => c.name === collection)?.id ?? 0} />
+          )}
           {view === 'eval' && (
             <>
               <Evaluation collections={collections.map((c) => c.name)} />

@@ -3,7 +3,7 @@ import { i18n, useTranslation } from '../i18n'
 import type { Status } from '../lib/types'
 import type { Notice } from '../lib/types'
 
-export type View = 'library' | 'chat' | 'graph' | 'settings' | 'eval'
+export type View = 'library' | 'chat' | 'graph' | 'settings' | 'eval' | 'compare'
 
 /** The views in the sidebar; each one's label and hint are nav.<id>.label and nav.<id>.hint in the catalogue. */
 export const views: { id: View; key: string }[] = [
@@ -12,6 +12,7 @@ export const views: { id: View; key: string }[] = [
   { id: 'graph', key: '3' },
   { id: 'settings', key: '4' },
   { id: 'eval', key: '5' },
+  { id: 'compare', key: '6' },
 ]
 
 type Props = {

@@ -2,7 +2,7 @@
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import type { EventName, EventPayloads } from './generated/events'
 
-export { EventAgent, EventEval, EventIngest, EventOpenFiles, EventPull, EventWatch, eventNames } from './generated/events'
+export { EventAgent, EventCompare, EventEval, EventIngest, EventOpenFiles, EventPull, EventWatch, eventNames } from './generated/events'
 export type { EventName, EventPayloads } from './generated/events'
 
 /** on subscribes cb to one of the window's events, with the payload Go sends under that name; returns the unsubscribe

@@ -2,7 +2,7 @@
 // The window's calls to backend/desktop's bound services, with the generated types: each wrapper calls the method
 // the Wails runtime binds at window.go.desktop.<Service>.<Method>, as Wails' own wailsjs wrappers do. Arguments go as
 // plain JSON objects, which is all Wails marshals.
-import type { AgentEvent, AskRequest, AskStarted, Collection, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, ExportReport, FacetGroup, ImportReport, Message, ModelInfo, Notice, PageRef, PageTable, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
+import type { AgentEvent, AskRequest, AskStarted, Collection, CompareRequest, CompareState, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, ExportReport, FacetGroup, ImportReport, Message, ModelInfo, Notice, PageRef, PageTable, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
 
 /** DesktopBindings is what the Wails runtime puts on window.go.desktop: backend/desktop's bound services. */
 export interface DesktopBindings {
@@ -230,6 +230,28 @@ export interface DesktopBindings {
     /** TakeOpenFiles returns the files waiting to be added, and forgets them, so each is added once. */
     TakeOpenFiles(): Promise<string[] | null>
   }
+  /**
+   * CompareService is the window's Compare view: the same items asked of several documents or filters, one agent
+   * run per cell, the table filling in as compare:progress events (CompareState). One comparison runs at a time; the
+   * last one's table stays to be saved.
+   */
+  CompareService: {
+    /**
+     * Save asks where to save the last comparison's table, in a dialog titled in the window's language, and writes it
+     * there as CSV, XLSX or Markdown; it returns the path written, "" when the dialog was cancelled. Neither the path
+     * nor the content comes from the window: the path from the dialog, the table from this service.
+     */
+    Save(format: string, title: string): Promise<string>
+    /**
+     * Start checks a comparison and starts it in the background; the table is returned at once with every cell
+     * pending, then each cell's progress arrives as compare:progress. A comparison already running is refused.
+     */
+    Start(r: CompareRequest): Promise<CompareState>
+    /** State is the current (or last) comparison. */
+    State(): Promise<CompareState>
+    /** Stop cancels the running comparison: running cells end cancelled, no other starts. */
+    Stop(): Promise<void>
+  }
 }
 
 declare global {
@@ -327,4 +349,12 @@ export const WatchService: DesktopBindings['WatchService'] = {
 /** OpenFilesService calls backend/desktop's OpenFilesService; without the Wails runtime each call rejects. */
 export const OpenFilesService: DesktopBindings['OpenFilesService'] = {
   TakeOpenFiles: () => bound().then((d) => d.OpenFilesService.TakeOpenFiles()),
+}
+
+/** CompareService calls backend/desktop's CompareService; without the Wails runtime each call rejects. */
+export const CompareService: DesktopBindings['CompareService'] = {
+  Save: (format, title) => bound().then((d) => d.CompareService.Save(format, title)),
+  Start: (r) => bound().then((d) => d.CompareService.Start(r)),
+  State: () => bound().then((d) => d.CompareService.State()),
+  Stop: () => bound().then((d) => d.CompareService.Stop()),
 }

@@ -239,6 +239,69 @@ export interface CollectionInfo {
   documents: number
 }
 
+/** Cell is the answer to one item from one target. */
+export interface CompareCell {
+  item: number
+  column: number
+  state: string
+  answer?: string
+  /** the step limit ran out: the answer is the fallback */
+  forced?: boolean
+  citations: Citation[] | null
+  mark: string
+  /** Grounding is the grounding check's one line ("2 of 2 figures found in the cited evidence"). */
+  grounding?: string
+  run_id?: number
+  error?: string
+  /** model calls */
+  turns: number
+  elapsed_ms: number
+}
+
+/** Column is a target as resolved: its label (the document's file name, or the filter) and the documents it scopes. */
+export interface CompareColumn {
+  label: string
+  doc?: string
+  where?: string
+  documents: number[] | null
+}
+
+/** CompareRequest is a comparison as the window asks it: items, and documents (ids) or facet filters as targets. */
+export interface CompareRequest {
+  items: string[] | null
+  documents?: number[]
+  where?: string[]
+  collection?: string
+  mode?: string
+  provider?: string
+  model?: string
+  /** 0 = compare.DefaultParallel */
+  parallel?: number
+}
+
+/**
+ * CompareState is the window's comparison: its table so far (every cell pending, running, done, failed or
+ * cancelled), whether it still runs, and why it stopped when it failed as a whole.
+ */
+export interface CompareState {
+  /**
+   * Seq numbers the states of all comparisons in order: events may arrive out of order, and the window keeps the
+   * highest it has seen.
+   */
+  seq: number
+  running: boolean
+  table: CompareTable
+  error?: string
+}
+
+/** Table is a comparison's result: Cells[item][column]. */
+export interface CompareTable {
+  items: string[] | null
+  columns: CompareColumn[] | null
+  cells: (CompareCell[] | null)[] | null
+  wall_ms: number
+}
+
 /** ContextInfo describes the model's context window for a run, and with an error event what went wrong with it. */
 export interface ContextInfo {
   /** the window sent as num_ctx; 0: none sent */
