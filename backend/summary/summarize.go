@@ -45,8 +45,9 @@ type Statement struct {
 // Claim is one checked figure or name of a statement.
 type Claim struct {
 	agent.GroundedClaim
-	// Region is the words found (or, for a mismatch, the differing words) on Page, 0..1 of the page.
-	Page   int     `json:"page,omitempty"`
+	// Page is where the claim's words were found (for a mismatch, the differing words).
+	Page int `json:"page,omitempty"`
+	// Region is those words' box on Page, 0..1 of the page.
 	Region *Region `json:"region,omitempty"`
 }
 
