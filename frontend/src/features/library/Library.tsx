@@ -12,6 +12,7 @@ import { PageGrid } from './PageGrid'
 import { documentError, IngestList } from './Progress'
 import { DeleteDocument } from './DeleteDocument'
 import { Facets } from './Facets'
+import { Glance } from './Glance'
 import { FacetBrowser, filterDocs, toggle, whereOf, type FacetSelection } from './FacetBrowser'
 import { WatchedFolders } from '../watch/WatchedFolders'
 
@@ -245,6 +246,15 @@ export function Library(p: Props) {
               facets={facets}
               onSet={async (name, value) => setFacets(await libraryApi.setFacet(open.id, name, value))}
               onReset={async (name) => setFacets(await libraryApi.resetFacet(open.id, name))}
+            />
+            <Glance
+              documentId={open.id}
+              load={libraryApi.glance}
+              summarize={libraryApi.summarize}
+              onOpenPage={(page, region) => {
+                const u = pages.find((x) => x.ordinal === page)
+                if (u) openViewer({ documentId: open.id, unitId: u.id, title: open.name, regions: region ? [region] : undefined })
+              }}
             />
             <PageGrid
               pages={pages}
