@@ -64,7 +64,10 @@ type Summary struct {
 	Grounded   int `json:"grounded"`
 	Mismatched int `json:"mismatched"`
 	// PagesRead are the pages whose text the model was given.
-	PagesRead []int     `json:"pages_read"`
+	PagesRead []int `json:"pages_read"`
+	// Shrunk counts the times the page text was cut further because the server counted more tokens in it than
+	// fit the window with the reply.
+	Shrunk    int       `json:"shrunk,omitempty"`
 	Created   time.Time `json:"created"`
 	ElapsedMS int64     `json:"elapsed_ms"`
 	// Cached says the summary is the stored one, not asked for now.
@@ -84,6 +87,8 @@ const (
 	promptTokens = 350
 	// restPages bounds the pages read when a figure is not on the page cited.
 	restPages = 400
+	// maxShrinks bounds the times the page text is cut further because the server counted more tokens than fit.
+	maxShrinks = 3
 )
 
 const systemPrompt = `You summarise one document for a reader, from the page texts you are given and nothing else.
@@ -122,30 +127,42 @@ func Summarize(ctx context.Context, k *kb.KB, chat model.Chat, docID int64, opts
 	if maxTokens <= 0 {
 		maxTokens = defaultMaxTokens
 	}
-	user, pages, err := promptText(ctx, k, g, max(256, numCtx-maxTokens-promptTokens))
-	if err != nil {
-		return out, fmt.Errorf("summarize document %d (%s): %w", docID, g.Name, err)
-	}
-	out.PagesRead = pages
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = defaultTimeout
 	}
 	mctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req := model.Request{Model: opts.Model, Messages: []model.Message{
-		model.TextMessage(model.RoleSystem, systemPrompt), model.TextMessage(model.RoleUser, user)},
-		Options: model.Options{NumCtx: numCtx, MaxTokens: maxTokens, Temperature: model.Float(0), Think: model.Bool(false)}}
-	st, err := chat.Chat(mctx, req)
+	// The text is sized by an estimate of the model's tokens; when the server counts more (a tokenizer that cuts
+	// text finer), so that the prompt and the reply would not fit the window, it is asked again with less text.
+	budget := max(256, numCtx-maxTokens-promptTokens)
 	var reply model.Delta
-	if err == nil {
-		reply, err = model.Collect(st)
-	}
-	if err != nil {
-		if errors.Is(mctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-			err = fmt.Errorf("the model did not answer within %v: %w", timeout, err)
+	for attempt := 0; ; attempt++ {
+		user, pages, err := promptText(ctx, k, g, budget)
+		if err != nil {
+			return out, fmt.Errorf("summarize document %d (%s): %w", docID, g.Name, err)
 		}
-		return out, fmt.Errorf("summarize document %d (%s) with %s: %w", docID, g.Name, opts.Model, err)
+		out.PagesRead = pages
+		req := model.Request{Model: opts.Model, Messages: []model.Message{
+			model.TextMessage(model.RoleSystem, systemPrompt), model.TextMessage(model.RoleUser, user)},
+			Options: model.Options{NumCtx: numCtx, MaxTokens: maxTokens, Temperature: model.Float(0), Think: model.Bool(false)}}
+		st, err := chat.Chat(mctx, req)
+		if err == nil {
+			reply, err = model.Collect(st)
+		}
+		if err != nil {
+			if errors.Is(mctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+				err = fmt.Errorf("the model did not answer within %v: %w", timeout, err)
+			}
+			return out, fmt.Errorf("summarize document %d (%s) with %s: %w", docID, g.Name, opts.Model, err)
+		}
+		u := reply.Usage
+		if u == nil || u.PromptTokens+maxTokens <= numCtx || attempt >= maxShrinks || budget <= 256 {
+			break
+		}
+		estimated := estimateTokens(systemPrompt) + estimateTokens(user)
+		budget = max(256, budget*estimated*3/(4*max(1, u.PromptTokens)))
+		out.Shrunk++
 	}
 	sentences, figures := parseReply(reply.Content)
 	if len(sentences) == 0 && len(figures) == 0 {

@@ -150,3 +150,32 @@ func TestParseReplyWithoutHeaders(t *testing.T) {
 		t.Errorf("citation left in the text: %q", s[0].Text)
 	}
 }
+
+// A server whose tokenizer cuts text twice as finely as the estimate counts more prompt tokens than fit the window
+// with the reply: the page text is cut further and asked again until the server's own count fits.
+func TestSummarizeShrinksWhenTheServerCountsMore(t *testing.T) {
+	k, ids := ingested(t, "pdf/real/blood_loss_report.pdf")
+	count := func(req model.Request) int {
+		n := 0
+		for _, m := range req.Messages {
+			n += 2 * estimateTokens(m.Text())
+		}
+		return n
+	}
+	chat := &modeltest.Script{Replies: modeltest.Turns(scriptedReply), Repeat: true, Prompt: count}
+	s, err := Summarize(context.Background(), k, chat, ids["blood_loss_report.pdf"], Options{Model: "fine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := chat.Take()
+	if len(reqs) < 2 || s.Shrunk != len(reqs)-1 {
+		t.Fatalf("%d requests, shrunk %d", len(reqs), s.Shrunk)
+	}
+	last := reqs[len(reqs)-1]
+	if n := count(last); n+last.Options.MaxTokens > 2048 {
+		t.Errorf("the last request still counts %d prompt tokens", n)
+	}
+	if len(reqs[0].Messages[1].Text()) <= len(last.Messages[1].Text()) {
+		t.Error("the text was not cut")
+	}
+}
