@@ -623,6 +623,12 @@ export interface Ingest {
    * /audio/transcriptions endpoint (a Whisper model served by vLLM, LocalAI or OpenAI).
    */
   transcription: Transcription
+  /**
+   * SummarizeAfter has the agent's default chat model summarise each new ready document in the background after
+   * an ingest batch (backend/summary; bounded per batch, stopped with the library). Off by default: it costs a
+   * model call per document.
+   */
+  summarize_after?: boolean
 }
 
 /**
@@ -1196,6 +1202,11 @@ export interface Summary {
   mismatched: number
   /** PagesRead are the pages whose text the model was given. */
   pages_read: number[] | null
+  /**
+   * Shrunk counts the times the page text was cut further because the server counted more tokens in it than
+   * fit the window with the reply.
+   */
+  shrunk?: number
   created: string
   elapsed_ms: number
   /** Cached says the summary is the stored one, not asked for now. */
