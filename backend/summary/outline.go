@@ -182,8 +182,11 @@ type pline struct {
 	box    tables.Box
 	pw, ph float64
 	words  int
-	next   *pline // a candidate heading's next line below it
-	table  int    // the table (place in reader.tables + 1) a candidate heading is in, 0: none
+	// labelGap: a wide gap follows the line's second word ("Figure 2.1   Histogram of …": a caption's label set
+	// apart from its text).
+	labelGap bool
+	next     *pline // a candidate heading's next line below it
+	table    int    // the table (place in reader.tables + 1) a candidate heading is in, 0: none
 }
 
 func (l pline) region() *Region {
@@ -224,6 +227,7 @@ func newReader() *reader {
 var (
 	numberedRE = regexp.MustCompile(`^(\d{1,2}(?:\.\d{1,2}){0,4})\.?$`)
 	cjkNumRE   = regexp.MustCompile(`^(第\s*[0-9一二三四五六七八九十百零〇]+\s*[章节節部篇编編卷])\s*(.*)$`)
+	chapterRE  = regexp.MustCompile(`^((?:Chapter|CHAPTER|Part|PART|Appendix|APPENDIX)\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6}))[.:]?\s+(.+)$`)
 	cjkListRE  = regexp.MustCompile(`^([一二三四五六七八九十]+)\s*[、.．]\s*(.+)$`)
 	figureRE   = regexp.MustCompile(`^(?i:(figure|fig\.?|chart|exhibit|graph|plate))\s*(\d+(?:[.\-]\d+)*[a-z]?)\s*([:.\-–—|]?)\s*(.*)$`)
 	cjkFigRE   = regexp.MustCompile(`^(图|圖)\s*(\d+(?:[.\-－]\d+)*)\s*[:：.、]?\s*(.*)$`)
@@ -369,11 +373,13 @@ func pageLines(u kb.Unit) []pline {
 		hs := make([]float64, 0, len(l))
 		var box tables.Box
 		prev := rune(0)
+		var kept []kb.Word
 		for _, i := range l {
 			w := u.Words[i]
-			if utf8.RuneCountInString(w.Text) >= 3 && w.X1-w.X0 < w.Y1-w.Y0 {
+			if utf8.RuneCountInString(w.Text) >= 3 && w.Y1-w.Y0 > 1.8*(w.X1-w.X0) {
 				continue // set sideways (a chart's axis title): its box's height is its length
 			}
+			kept = append(kept, w)
 			first, _ := utf8.DecodeRuneInString(w.Text)
 			if sb.Len() > 0 && !(isCJK(prev) && isCJK(first)) {
 				sb.WriteByte(' ')
@@ -387,8 +393,10 @@ func pageLines(u kb.Unit) []pline {
 			continue
 		}
 		slices.Sort(hs)
-		out = append(out, pline{page: u.Ordinal, text: sb.String(), height: hs[len(hs)/2], box: box, pw: u.Width,
-			ph: u.Height, words: len(hs)})
+		pl := pline{page: u.Ordinal, text: sb.String(), height: hs[len(hs)/2], box: box, pw: u.Width, ph: u.Height,
+			words: len(hs)}
+		pl.labelGap = len(kept) >= 3 && kept[2].X0-kept[1].X1 > 0.8*pl.height
+		out = append(out, pl)
 	}
 	return out
 }
@@ -467,6 +475,9 @@ func (r *reader) caption(lines []pline, i int, found []tables.Table) bool {
 			strength = 2
 		case ".":
 			strength = 1
+		}
+		if l.labelGap && m[4] != "" {
+			strength = 2 // "Figure 2.1   Histogram …"
 		}
 		if m[4] == "" && strength < 2 {
 			return false
@@ -549,6 +560,17 @@ func (r *reader) finish() Glance {
 	title, titleLines := r.title(body)
 	o.Title = title
 	tall := func(l pline) bool { return body > 0 && l.height >= body*1.15 && l.height-body >= 1 }
+	// a page listing headings with their page numbers is a table of contents; a page with many large unnumbered
+	// lines is display text (type specimens, a poster), not sections
+	tocLines, sizeOnly := map[int]int{}, map[int]int{}
+	for _, l := range r.candidates {
+		if endsInNumber(l.text) {
+			tocLines[l.page]++
+		}
+		if num, _, _ := numbering(l.text); num == "" && tall(l) {
+			sizeOnly[l.page]++
+		}
+	}
 	var heads []pline
 	var numbers []string
 	var levels []int
@@ -557,8 +579,8 @@ func (r *reader) finish() Glance {
 		if titleLines[l.box] && l.page == 1 || l.table > 0 && !dropped[l.table] {
 			continue
 		}
-		if nearEdge(l) && endsInNumber(l.text) {
-			continue // a running header with its page number
+		if endsInNumber(l.text) && (nearEdge(l) || tocLines[l.page] >= 4) {
+			continue // a running header with its page number, or a line of a table of contents
 		}
 		if k := strings.Map(func(c rune) rune {
 			if unicode.IsDigit(c) || unicode.IsSpace(c) {
@@ -571,7 +593,7 @@ func (r *reader) finish() Glance {
 		num, rest, level := numbering(l.text)
 		switch {
 		case num != "" && (tall(l) || level >= 2 || strings.HasPrefix(num, "第")):
-		case num == "" && tall(l) && bodyFollows(l, body):
+		case num == "" && tall(l) && bodyFollows(l, body) && startsLikeAHeading(l.text) && sizeOnly[l.page] <= 6:
 		default:
 			continue
 		}
@@ -583,7 +605,7 @@ func (r *reader) finish() Glance {
 		for i+1 < len(r.candidates) {
 			n := r.candidates[i+1]
 			nn, _, _ := numbering(n.text)
-			if n.page != l.page || nn != "" || math.Abs(n.height-l.height) > 0.3 || n.box.Y0-l.box.Y1 > 0.6*l.height ||
+			if n.page != l.page || nn != "" || math.Abs(n.height-l.height) > 0.3 || n.box.Y0-l.box.Y1 > 0.8*l.height ||
 				n.box.Y0 < l.box.Y1-1 {
 				break
 			}
@@ -652,9 +674,17 @@ func (r *reader) finish() Glance {
 			s := math.Round(l.height*2) / 2
 			if lv, ok := numberedLevel[s]; ok {
 				level = lv
+			} else if len(numberedLevel) > 0 {
+				level = 1 // under the deepest numbered level set larger than it
+				for ns, lv := range numberedLevel {
+					if ns > s {
+						level = max(level, lv+1)
+					}
+				}
 			} else {
 				level = slices.Index(sizes, s) + 1
 			}
+			level = min(level, 6)
 		}
 		if len(o.Sections) >= MaxSections {
 			r.cut++
@@ -688,6 +718,9 @@ func numbering(text string) (num, rest string, level int) {
 		}
 		return m[1], m[2], level
 	}
+	if m := chapterRE.FindStringSubmatch(t); m != nil {
+		return m[1], m[2], 1
+	}
 	if m := cjkListRE.FindStringSubmatch(t); m != nil && utf8.RuneCountInString(m[2]) <= 30 {
 		return m[1] + "、", m[2], 1
 	}
@@ -715,6 +748,23 @@ func numbering(text string) (num, rest string, level int) {
 		return "", t, 0
 	}
 	return m[1], after, strings.Count(m[1], ".") + 1
+}
+
+// startsLikeAHeading reports whether a line found by its size alone begins as a heading does: with a capital or
+// a letter of a script without case (CJK), not a digit, a bracket or a lower-case word (a chart's labels, a
+// sample of text).
+func startsLikeAHeading(s string) bool {
+	c, _ := utf8.DecodeRuneInString(strings.TrimSpace(s))
+	if !unicode.IsUpper(c) && !(unicode.IsLetter(c) && !unicode.IsLower(c)) {
+		return false
+	}
+	words, figures := strings.Fields(s), 0
+	for _, w := range words {
+		if strings.ContainsAny(w, "0123456789") {
+			figures++
+		}
+	}
+	return figures*2 <= len(words) // not a chart's axis ("Jan-99 Feb-99 Mar-99 …")
 }
 
 // nearEdge reports whether l lies in the page's top or bottom eighth, where running headers and footers are.

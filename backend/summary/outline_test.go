@@ -206,3 +206,69 @@ func TestOutlineTimeOfALongPDF(t *testing.T) {
 		t.Fatal("no pages")
 	}
 }
+
+// A statistics-book chapter set in Springer's style: numbered sections to three levels (pages as its PDF outline
+// gives them), and figure captions whose label stands apart from the text ("Figure 2.1   Histogram …") taken over
+// the running text that names them ("… in Figure 2.4. Again, …" on page 5, "Figure 2.5 highlights …" on page 7).
+func TestOutlineOfABookChapter(t *testing.T) {
+	k, ids := ingested(t, "pdf/real/hsaur3-Ch_graphical_display.pdf")
+	g, err := Outline(context.Background(), k, ids["hsaur3-Ch_graphical_display.pdf"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSections(t, g, []wantSection{
+		{"2.1", "Introduction", 2, 3}, {"2.2", "Initial Data Analysis", 2, 3}, {"2.3", "Analysis Using R", 2, 3},
+		{"2.3.1", "Malignant Melanoma", 3, 3}, {"2.3.2", "Chinese Health and Family Life", 3, 9},
+		{"2.4", "Summary of Findings", 2, 13}, {"2.5", "Final Comments", 2, 14},
+	})
+	want := map[string]int{"Figure 2.1": 4, "Figure 2.2": 5, "Figure 2.3": 6, "Figure 2.4": 7, "Figure 2.5": 8,
+		"Figure 2.6": 9, "Figure 2.7": 10, "Figure 2.8": 11, "Figure 2.9": 12, "Figure 2.10": 14}
+	got := map[string]int{}
+	for _, f := range g.Figures {
+		got[f.Label] = f.Page
+	}
+	for label, page := range want {
+		if got[label] != page {
+			t.Errorf("%s on page %d, want %d", label, got[label], page)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("figures %v", got)
+	}
+	for _, f := range g.Figures {
+		if f.Label == "Figure 2.1" && !strings.HasPrefix(f.Caption, "Figure 2.1 Histogram (top) and boxplot (bottom)") {
+			t.Errorf("caption %q", f.Caption)
+		}
+	}
+}
+
+// A 134-page software manual: "Chapter N" headings at level 1 with their numbered sections under them, the table of
+// contents' lines (each ending in its page number) left out, and its "Figure 2-1:" captions.
+func TestOutlineOfAManual(t *testing.T) {
+	k, ids := ingested(t, "pdf/real/reportlab-userguide.pdf")
+	g, err := Outline(context.Background(), k, ids["reportlab-userguide.pdf"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Title != "ReportLab PDF Library User Guide" {
+		t.Errorf("title %q", g.Title)
+	}
+	checkSections(t, g, []wantSection{
+		{"", "Table of contents", 1, 2}, {"Chapter 1", "Introduction", 1, 6}, {"1.1", "About this document", 2, 6}, {"1.10", "Goals of the 3.x release series", 2, 9},
+		{"Chapter 2", "Graphics and Text with pdfgen", 1, 11}, {"2.13", "Paths and Lines", 2, 35},
+		{"Chapter 7", "Tables and TableStyles", 1, 84}, {"Chapter 11", "Graphics", 1, 101}, {"11.9", "Pie Charts", 2, 117},
+		{"Appendix A", "ReportLab Demos", 1, 133},
+	})
+	for _, s := range g.Sections {
+		if s.Page < 6 && s.Title != "Table of contents" {
+			t.Errorf("a line of the table of contents read as a section: %+v", s)
+		}
+	}
+	figs := map[string]int{}
+	for _, f := range g.Figures {
+		figs[f.Label] = f.Page
+	}
+	if figs["Figure 2-1"] != 13 || figs["Figure 2-33"] != 46 || figs["Figure 6-1"] != 73 {
+		t.Errorf("figures %v", figs)
+	}
+}
