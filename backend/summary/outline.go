@@ -232,7 +232,7 @@ var (
 	figureRE   = regexp.MustCompile(`^(?i:(figure|fig\.?|chart|exhibit|graph|plate))\s*(\d+(?:[.\-]\d+)*[a-z]?)\s*([:.\-–—|]?)\s*(.*)$`)
 	cjkFigRE   = regexp.MustCompile(`^(图|圖)\s*(\d+(?:[.\-－]\d+)*)\s*[:：.、]?\s*(.*)$`)
 	tableCapRE = regexp.MustCompile(`^(?:(?i:(table|tab\.))\s*(\d+(?:[.\-]\d+)*[a-z]?)\s*([:.\-–—|]?)|(表)\s*(\d+(?:[.\-－]\d+)*)\s*[:：.、]?)\s*(.*)$`)
-	summaryRE  = regexp.MustCompile(`(?i)^(abstract|summary|executive summary|key findings|highlights|overview|synopsis)$|摘要|概要|提要|要点|概述|内容提要`)
+	summaryRE  = regexp.MustCompile(`(?i)^(abstract|summary|executive summary|summary of findings|key findings|highlights|overview|synopsis|摘要|概要|提要|要点|概述|内容提要|主要发现)$`)
 	codeRE     = regexp.MustCompile(`<-|[={}\\#"]|\(\)|^\$|^>|::`)
 )
 
@@ -319,12 +319,22 @@ func (r *reader) page(u kb.Unit) {
 		}
 	}
 	for _, l := range lines {
-		if summaryRE.MatchString(strings.TrimSpace(strings.TrimRight(l.text, ":："))) && u.Ordinal > keyPages {
+		if u.Ordinal > keyPages && isSummaryHeading(l) {
 			r.inSummary = 2 // the section's page was read above; key figures also from the next two
 			r.keyLines = append(r.keyLines, lines)
 			break
 		}
 	}
+}
+
+// isSummaryHeading reports whether l heads an abstract or a summary ("Executive Summary", "2. Key findings", "摘要").
+func isSummaryHeading(l pline) bool {
+	if !headingShaped(l) && !strings.HasSuffix(strings.TrimSpace(l.text), ":") {
+		return false
+	}
+	_, rest, _ := numbering(l.text)
+	rest = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rest), ":："))
+	return summaryRE.MatchString(strings.Join(strings.Fields(rest), " "))
 }
 
 func union(a, b tables.Box) tables.Box {
