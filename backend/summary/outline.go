@@ -602,7 +602,7 @@ func (r *reader) finish() Glance {
 		}
 		num, rest, level := numbering(l.text)
 		switch {
-		case num != "" && (tall(l) || level >= 2 || strings.HasPrefix(num, "第")):
+		case num != "" && (tall(l) || level >= 2 && plainTitle(rest) || strings.HasPrefix(num, "第")):
 		case num == "" && tall(l) && bodyFollows(l, body) && startsLikeAHeading(l.text) && sizeOnly[l.page] <= 6:
 		default:
 			continue
@@ -627,6 +627,16 @@ func (r *reader) finish() Glance {
 		heads = append(heads, l)
 		numbers = append(numbers, num)
 		levels = append(levels, level)
+	}
+	// "Chapter 1" on its line, the chapter's title on the next: one section
+	for i := 0; i+1 < len(heads); i++ {
+		if numbers[i] == "" && chapterAlone.MatchString(heads[i].text) && numbers[i+1] == "" && heads[i+1].page == heads[i].page {
+			numbers[i], levels[i] = heads[i].text, 1
+			heads[i].text, heads[i].box = heads[i+1].text, union(heads[i].box, heads[i+1].box)
+			heads = slices.Delete(heads, i+1, i+2)
+			numbers = slices.Delete(numbers, i+1, i+2)
+			levels = slices.Delete(levels, i+1, i+2)
+		}
 	}
 	// where the document numbers its headings, a heading found by size alone is at least as tall as they are
 	minNumbered, numberedCount := math.Inf(1), 0
@@ -759,6 +769,16 @@ func numbering(text string) (num, rest string, level int) {
 	}
 	return m[1], after, strings.Count(m[1], ".") + 1
 }
+
+// plainTitle reports whether the words after a number at the body's size read as a section's title: no figures,
+// no closing bracket (not "6.4 Mbytes of cons cells used (58%)", a line of program output).
+func plainTitle(rest string) bool {
+	return !strings.ContainsAny(rest, "0123456789%") && !strings.HasSuffix(strings.TrimSpace(rest), ")")
+}
+
+// chapterAlone matches a chapter's number on a line of its own, its title on the next ("Chapter 1" / "The base
+// package").
+var chapterAlone = regexp.MustCompile(`^(?:Chapter|CHAPTER|Part|PART|Appendix|APPENDIX)\s+(?:\d{1,3}|[A-Z]|[IVXLC]{1,6})$|^第\s*[0-9一二三四五六七八九十百零〇]+\s*[章节節部篇编編卷]$`)
 
 // startsLikeAHeading reports whether a line found by its size alone begins as a heading does: with a capital or
 // a letter of a script without case (CJK), not a digit, a bracket or a lower-case word (a chart's labels, a

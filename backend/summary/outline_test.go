@@ -202,6 +202,9 @@ func TestOutlineTimeOfALongPDF(t *testing.T) {
 		rel, g.Pages, ingestTime.Round(time.Millisecond), took.Round(time.Millisecond),
 		strconv.FormatFloat(float64(took.Microseconds())/1000/float64(max(1, g.Pages)), 'f', 2, 64),
 		len(g.Sections), len(g.Tables), len(g.Figures), len(g.KeyFigures), g.Cut)
+	for _, s := range g.Sections[:min(len(g.Sections), 40)] {
+		t.Logf("  section L%d %s %s — p. %d", s.Level, s.Number, s.Title, s.Page)
+	}
 	if g.Pages == 0 {
 		t.Fatal("no pages")
 	}
