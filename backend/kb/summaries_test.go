@@ -38,4 +38,10 @@ func TestDocumentSummaries(t *testing.T) {
 	if err := k.Docs.PutDocumentSummary(ctx, DocumentSummary{DocumentID: 999, Model: "m", Body: "{}"}); err == nil {
 		t.Fatal("a summary of a missing document was stored")
 	}
+	if err := k.Docs.DeleteDocument(ctx, doc.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Docs.DocumentSummary(ctx, doc.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after the document was deleted: %v, want ErrNotFound", err)
+	}
 }
