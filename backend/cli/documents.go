@@ -17,8 +17,8 @@ import (
 )
 
 func init() {
-	registerGroup(cobra.Command{Use: "documents", Aliases: []string{"docs"}, Short: "List, show, delete and retry documents"},
-		docListCmd, docShowCmd, docDeleteCmd, docRetryCmd, docFacetsCmd)
+	registerGroup(cobra.Command{Use: "documents", Aliases: []string{"docs"}, Short: "List, show, summarise, delete and retry documents"},
+		docListCmd, docShowCmd, docDeleteCmd, docRetryCmd, docFacetsCmd, docSummaryCmd)
 }
 
 func parseIDs(args []string) ([]int64, error) {

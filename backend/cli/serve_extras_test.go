@@ -79,7 +79,7 @@ func TestServeMCPAndWatch(t *testing.T) {
 		t.Fatalf("connect to /mcp: %v", err)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 6 { // search, ask, compare, list_documents, get_page, get_table
+	if err != nil || len(tools.Tools) != 7 { // search, ask, compare, list_documents, get_page, get_table, summarize_document
 		t.Fatalf("tools %v %v", tools, err)
 	}
 

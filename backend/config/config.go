@@ -138,6 +138,10 @@ type Ingest struct {
 	// Transcription, when its model is set, transcribes the speech of video clips through an OpenAI-compatible
 	// /audio/transcriptions endpoint (a Whisper model served by vLLM, LocalAI or OpenAI).
 	Transcription Transcription `json:"transcription"`
+	// SummarizeAfter has the agent's default chat model summarise each new ready document in the background after
+	// an ingest batch (backend/summary; bounded per batch, stopped with the library). Off by default: it costs a
+	// model call per document.
+	SummarizeAfter bool `json:"summarize_after,omitempty"`
 }
 
 // Transcription names the provider profile and model that transcribe speech.

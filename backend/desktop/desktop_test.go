@@ -217,7 +217,7 @@ func TestServicesBindOnlyWindowMethods(t *testing.T) {
 	if got := len(d.Services()); got != 7 {
 		t.Fatalf("%d services, want 7", got)
 	}
-	want := map[string]int{"LibraryService": 26, "ChatService": 8, "SettingsService": 8, "EvalService": 9,
+	want := map[string]int{"LibraryService": 28, "ChatService": 8, "SettingsService": 8, "EvalService": 9,
 		"WatchService": 3, "OpenFilesService": 1, "CompareService": 4}
 	for _, s := range d.Services() {
 		name, n := methods(s)

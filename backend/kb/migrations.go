@@ -468,4 +468,12 @@ CREATE TRIGGER document_facets_ad AFTER DELETE ON document_facets BEGIN UPDATE f
   PRIMARY KEY (parent_id, child_id)
 ) WITHOUT ROWID;
 CREATE INDEX document_links_child ON document_links(child_id);`,
+	// 17: a document's summary at a glance (backend/summary): the model that wrote it, its JSON with each figure's
+	// grounding, and when it was made (Unix milliseconds). It goes with its document.
+	`CREATE TABLE document_summaries (
+  document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+  model       TEXT NOT NULL,
+  body        TEXT NOT NULL,
+  created     INTEGER NOT NULL
+);`,
 }

@@ -290,3 +290,12 @@ CREATE TABLE document_links (
   PRIMARY KEY (parent_id, child_id)
 ) WITHOUT ROWID;
 CREATE INDEX document_links_child ON document_links(child_id);
+
+-- A document's summary at a glance (backend/summary): the model that wrote it, its JSON with each figure's
+-- grounding, and when it was made (Unix milliseconds).
+CREATE TABLE document_summaries (
+  document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+  model       TEXT NOT NULL,
+  body        TEXT NOT NULL,
+  created     INTEGER NOT NULL
+);

@@ -1,6 +1,8 @@
 package library
 
 import (
+	"context"
+
 	"proofglass/backend/ingest"
 )
 
@@ -25,9 +27,16 @@ func (l *Library) Ingester(o IngestOptions) *ingest.Ingester {
 		l.ingesters = map[IngestOptions]*ingest.Ingester{}
 	}
 	in := ingest.New(l.KB, l.Config, ingest.Options{Workers: o.Workers, NoOCR: o.NoOCR, ImageOCR: o.ImageOCR,
-		Index: l.Searcher, AfterBatch: l.refreshRankerAfterBatch})
+		Index: l.Searcher, AfterBatch: l.afterBatch})
 	l.ingesters[o] = in
 	return in
+}
+
+// afterBatch runs after each ingest batch: the learned ranker is refreshed when the library changed enough, and new
+// documents are summarised in the background when the settings ask for it.
+func (l *Library) afterBatch(ctx context.Context) {
+	l.refreshRankerAfterBatch(ctx)
+	l.summarizeNewDocuments()
 }
 
 // closeIngesters stops the ingesters' PDF workers.

@@ -53,6 +53,8 @@ type Library struct {
 	ingesters map[IngestOptions]*ingest.Ingester
 
 	refreshMu sync.Mutex // held while a refresh of the learned ranker trains
+
+	summaries autoSummaries
 }
 
 // Open loads the configuration of dataDir ("" = PROOFGLASS_DATA or the OS default) and opens its knowledge base.
@@ -103,6 +105,7 @@ func PagesDir(cfg *config.Config) string { return filepath.Join(cfg.CacheDir(), 
 // Close stops the PDF worker and closes the knowledge base.
 func (l *Library) Close() error {
 	l.closeIngesters()
+	l.stopSummaries()
 	l.pdfClient.Close()
 	l.Searcher.Close()
 	return l.KB.Close()

@@ -216,7 +216,7 @@ func exercise(t *testing.T, l testLibrary, tr sdk.Transport) {
 		names = append(names, tool.Name)
 	}
 	sort.Strings(names)
-	if got := strings.Join(names, ","); got != "ask,compare,get_page,get_table,list_documents,search" {
+	if got := strings.Join(names, ","); got != "ask,compare,get_page,get_table,list_documents,search,summarize_document" {
 		t.Fatalf("tools %s", got)
 	}
 

@@ -61,6 +61,12 @@ func (s *Server) addTools() {
 			"label, column header, numeric value and box (PDF points). Tables are numbered from 1, top to bottom; without " +
 			"a table number the page's first is returned, with how many the page has.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}, s.getTable)
+	sdk.AddTool(s.srv, &sdk.Tool{Name: "summarize_document", Title: "A document at a glance",
+		Description: "Outline a document — its sections, tables (rows × columns) and figure captions with their pages, and " +
+			"key figures from its first pages — read from its text layer, and (unless outline_only) a short summary by " +
+			"the chat model, each sentence and figure citing its page, every figure checked against that page: status " +
+			"cited_page (found there, with its region), mismatch (the page says another value), elsewhere or not_found. " +
+			"The summary is stored; asking again returns it at once unless refresh."}, s.summarizeDocument)
 }
 
 // SearchIn is the search tool's input.

@@ -13,6 +13,7 @@ import { documentError, IngestList } from './Progress'
 import { DeleteDocument } from './DeleteDocument'
 import { Facets } from './Facets'
 import { DocumentLinks } from './DocumentLinks'
+import { Glance } from './Glance'
 import { FacetBrowser, filterDocs, toggle, whereOf, type FacetSelection } from './FacetBrowser'
 import { WatchedFolders } from '../watch/WatchedFolders'
 import { ArchiveTransfer } from './ArchiveTransfer'
@@ -254,6 +255,15 @@ export function Library(p: Props) {
               onOpen={(id) => {
                 const d = docs.find((x) => x.id === id)
                 if (d) setOpen(d)
+              }}
+            />
+            <Glance
+              documentId={open.id}
+              load={libraryApi.glance}
+              summarize={libraryApi.summarize}
+              onOpenPage={(page, region) => {
+                const u = pages.find((x) => x.ordinal === page)
+                if (u) openViewer({ documentId: open.id, unitId: u.id, title: open.name, regions: region ? [region] : undefined })
               }}
             />
             <PageGrid

@@ -3,7 +3,7 @@
 import { t } from '../../i18n'
 import { EventIngest, on } from '../../lib/bus'
 import { hasBackend, LibraryService as Library } from '../../lib/generated/services'
-import type { Collection, Document, DocumentFacets, FacetGroup, IngestProgress, Notice, PageRef, PageTable, SearchResult, Status } from '../../lib/types'
+import type { Collection, Document, DocumentFacets, FacetGroup, IngestProgress, Notice, PageRef, PageTable, SearchResult, Status, Summary } from '../../lib/types'
 
 export const libraryApi = {
   status: (): Promise<Status> => Library.Status(),
@@ -21,6 +21,10 @@ export const libraryApi = {
   /** saveTable asks where to save a page's table (a dialog in the window's language) and writes it; "" when cancelled. */
   saveTable: (documentId: number, page: number, index: number, format: 'csv' | 'xlsx'): Promise<string> =>
     Library.SaveTable(documentId, page, index, format, t('viewer.saveTableDialog')),
+  /** A document at a glance: its outline read offline, with the stored summary when one was made. */
+  glance: (documentId: number): Promise<Summary> => Library.DocumentGlance(documentId),
+  /** Asks the chat model for a document's summary (again, with refresh), its figures checked against their pages. */
+  summarize: (documentId: number, refresh: boolean): Promise<Summary> => Library.SummarizeDocument(documentId, refresh),
   search: (q: string, collection: string, k: number): Promise<SearchResult> => Library.Search(q, collection, k),
   /** search over the documents whose facets pass where ("org=acme,year=2022"; "" = all). */
   searchWhere: (q: string, collection: string, where: string, k: number): Promise<SearchResult> =>

@@ -85,10 +85,12 @@ describe('Settings', () => {
     fireEvent.change(screen.getByLabelText('Page cache for VRAG clients (MB)'), { target: { value: '512' } })
     fireEvent.change(screen.getByLabelText('Keep handed-out pages (minutes)'), { target: { value: '90' } })
     fireEvent.click(screen.getByLabelText('Page files readable by my group (for a trainer running as another user)'))
+    fireEvent.click(screen.getByLabelText('Summarise new documents'))
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }))
     await waitFor(() => expect(calls.saved).toHaveLength(1))
     expect(calls.saved[0]).toEqual({
       ...settings,
+      ingest: { ...settings.ingest, summarize_after: true },
       theme: 'dark',
       cache: { pages_mb: 512, pages_lease_minutes: 90, pages_group_readable: true },
     })

@@ -105,6 +105,16 @@ export function Settings({ dataDir, onSaved }: Props) {
             <option value="rewrite">{t('settings.followUpsRewrite')}</option>
             <option value="off">{t('settings.followUpsOff')}</option>
           </select>
+          <label htmlFor="def-summarize-after">{t('settings.summarizeAfter')}</label>
+          <span className="row">
+            <input
+              id="def-summarize-after"
+              type="checkbox"
+              checked={s.ingest?.summarize_after ?? false}
+              onChange={(e) => setS({ ...s, ingest: { ...s.ingest, summarize_after: e.target.checked } })}
+            />
+            <span className="muted small">{t('settings.summarizeAfterNote')}</span>
+          </span>
         </div>
       </section>
       <section>

@@ -2,7 +2,7 @@
 // The window's calls to backend/desktop's bound services, with the generated types: each wrapper calls the method
 // the Wails runtime binds at window.go.desktop.<Service>.<Method>, as Wails' own wailsjs wrappers do. Arguments go as
 // plain JSON objects, which is all Wails marshals.
-import type { AgentEvent, AskRequest, AskStarted, Collection, CompareRequest, CompareState, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, ExportReport, FacetGroup, ImportReport, Message, ModelInfo, Notice, PageRef, PageTable, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, WatchFolder, WatchStatus } from './types'
+import type { AgentEvent, AskRequest, AskStarted, Collection, CompareRequest, CompareState, Conversation, Document, DocumentFacets, EvalRequest, EvalState, Evaluation, ExportReport, FacetGroup, ImportReport, Message, ModelInfo, Notice, PageRef, PageTable, ProbeResult, Provider, ProviderResult, Report, Rerank, RerankTest, SearchResult, Settings, Status, Summary, WatchFolder, WatchStatus } from './types'
 
 /** DesktopBindings is what the Wails runtime puts on window.go.desktop: backend/desktop's bound services. */
 export interface DesktopBindings {
@@ -46,6 +46,11 @@ export interface DesktopBindings {
      * delete` does).
      */
     DeleteDocument(id: number): Promise<void>
+    /**
+     * DocumentGlance is a document at a glance for the library view: its outline (sections, tables, figures, key
+     * figures with pages and regions), read offline, with the stored summary when one was made (Cached set).
+     */
+    DocumentGlance(documentID: number): Promise<Summary>
     /** Documents lists a collection's documents with status and error. */
     Documents(collectionID: number): Promise<Document[] | null>
     /**
@@ -96,6 +101,11 @@ export interface DesktopBindings {
     SetFacet(documentID: number, name: string, value: string): Promise<DocumentFacets>
     /** Status reports version, data directory and knowledge-base counts. */
     Status(): Promise<Status>
+    /**
+     * SummarizeDocument asks the configured chat model for a document's summary, each figure checked against the page
+     * it cites; a stored one comes back at once unless refresh.
+     */
+    SummarizeDocument(documentID: number, refresh: boolean): Promise<Summary>
   }
   /**
    * ChatService is the chat screen: asking (an agent run whose events stream as agent:event), stopping a run, the
@@ -283,6 +293,7 @@ export const LibraryService: DesktopBindings['LibraryService'] = {
   Cover: (documentID) => bound().then((d) => d.LibraryService.Cover(documentID)),
   CreateCollection: (name) => bound().then((d) => d.LibraryService.CreateCollection(name)),
   DeleteDocument: (id) => bound().then((d) => d.LibraryService.DeleteDocument(id)),
+  DocumentGlance: (documentID) => bound().then((d) => d.LibraryService.DocumentGlance(documentID)),
   Documents: (collectionID) => bound().then((d) => d.LibraryService.Documents(collectionID)),
   ExportCollections: (path, collections) => bound().then((d) => d.LibraryService.ExportCollections(path, collections)),
   Facets: (documentID) => bound().then((d) => d.LibraryService.Facets(documentID)),
@@ -300,6 +311,7 @@ export const LibraryService: DesktopBindings['LibraryService'] = {
   SearchWhere: (query, collection, where, k) => bound().then((d) => d.LibraryService.SearchWhere(query, collection, where, k)),
   SetFacet: (documentID, name, value) => bound().then((d) => d.LibraryService.SetFacet(documentID, name, value)),
   Status: () => bound().then((d) => d.LibraryService.Status()),
+  SummarizeDocument: (documentID, refresh) => bound().then((d) => d.LibraryService.SummarizeDocument(documentID, refresh)),
 }
 
 /** ChatService calls backend/desktop's ChatService; without the Wails runtime each call rejects. */

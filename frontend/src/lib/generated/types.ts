@@ -217,6 +217,34 @@ export interface Citation {
   region?: [number, number, number, number]
 }
 
+/** Claim is one checked figure or name of a statement. */
+export interface Claim {
+  text: string
+  /** number | percent | currency | range | date | year | quote | name */
+  kind: string
+  start: number
+  end: number
+  /** numbers: the value as written, scale words applied (ranges: the low end) */
+  value?: number
+  /**
+   * Status is one of the Ground* constants; Note says it for people ("on a cited page", "elsewhere in the
+   * document (page 3)", "85 % — the cited region says 87 %").
+   */
+  status: string
+  note: string
+  /** Found is where the claim was found, or for a mismatch what the cited evidence has instead. */
+  found?: GroundEvidence
+  /**
+   * Calculation is the id of the calculation (CalculationInfo.ID) a computed claim equals, or a mismatched one
+   * differs from.
+   */
+  calculation?: string
+  /** Page is where the claim's words were found (for a mismatch, the differing words). */
+  page?: number
+  /** Region is those words' box on Page, 0..1 of the page. */
+  region?: [number, number, number, number]
+}
+
 /**
  * Collection is a named set of documents. It pins its embedders: every vector in it comes from the same models, so
  * dimensions never mix; changing an embedder means re-embedding the collection.
@@ -504,6 +532,31 @@ export interface Facets {
   to?: string
 }
 
+/** Figure is a figure, chart or exhibit of the document, found by its caption. */
+export interface Figure {
+  /** "Figure 3", "图 1" */
+  label: string
+  caption: string
+  page: number
+  region?: [number, number, number, number]
+}
+
+/** Glance is a document at a glance, read from its text layer with no model call. */
+export interface Glance {
+  document_id: number
+  name: string
+  pages: number
+  /** Title is the first page's largest text, when it has some larger than the body. */
+  title?: string
+  sections: Section[] | null
+  tables: TableItem[] | null
+  figures: Figure[] | null
+  key_figures: KeyFigure[] | null
+  /** Cut counts what the bounds below left out (sections, tables, figures, key figures together). */
+  cut?: number
+  elapsed_ms: number
+}
+
 /** GraphEdge is a parent → child link. */
 export interface GraphEdge {
   from: string
@@ -667,6 +720,12 @@ export interface Ingest {
    * /audio/transcriptions endpoint (a Whisper model served by vLLM, LocalAI or OpenAI).
    */
   transcription: Transcription
+  /**
+   * SummarizeAfter has the agent's default chat model summarise each new ready document in the background after
+   * an ingest batch (backend/summary; bounded per batch, stopped with the library). Off by default: it costs a
+   * model call per document.
+   */
+  summarize_after?: boolean
 }
 
 /**
@@ -704,6 +763,19 @@ export interface IngestProgress {
    * (Wails' dev websocket sends each from its own goroutine) can keep the latest state per document.
    */
   seq: number
+}
+
+/**
+ * KeyFigure is a sentence of the document's first pages or of its summary section that states a figure with a
+ * unit or a percentage.
+ */
+export interface KeyFigure {
+  /** the figure as written: "4.9%", "83 IU/dL" */
+  figure: string
+  /** the sentence it is in, clipped */
+  text: string
+  page: number
+  region?: [number, number, number, number]
 }
 
 /** Kind names an event. The string values are part of the stored-run and SSE contract: never rename them. */
@@ -1162,6 +1234,17 @@ export interface SearchScores {
   visual: number | null
 }
 
+/** Section is a heading of the document. */
+export interface Section {
+  title: string
+  /** Number is the heading's numbering as written ("2.1", "第 3 节"), empty for a heading found by its size alone. */
+  number?: string
+  /** Level is 1 for a top-level heading, 2 under it, and so on. */
+  level: number
+  page: number
+  region?: [number, number, number, number]
+}
+
 /** SentImage is an image put into the model's context, with the size the model's encoder sees. */
 export interface SentImage {
   unit_id: string
@@ -1186,6 +1269,21 @@ export interface Settings {
   rerank: Rerank
 }
 
+/**
+ * Statement is a sentence of the summary or one of its key figures, with the pages it cites and its figures
+ * checked against them.
+ */
+export interface Statement {
+  /** as the model wrote it, its citations taken out */
+  text: string
+  pages: number[] | null
+  /**
+   * Claims are the statement's figures and names, each checked against the cited pages (agent.Ground*: cited_page,
+   * mismatch, elsewhere, not_found), with where the words were found.
+   */
+  claims: Claim[] | null
+}
+
 /** Status is what the shell shows about the running app. */
 export interface Status {
   version: string
@@ -1193,6 +1291,46 @@ export interface Status {
   schema_version: number
   collections: number
   documents: number
+}
+
+/** Summary is a model's short summary of a document, with its key figures, each checked against the pages cited. */
+export interface Summary {
+  document_id: number
+  name: string
+  model: string
+  sentences: Statement[] | null
+  key_figures: Statement[] | null
+  /**
+   * Figures counts the checked figures; Grounded those found on a page their statement cites; Mismatched those
+   * the cited page has a different value for.
+   */
+  figures: number
+  grounded: number
+  mismatched: number
+  /** PagesRead are the pages whose text the model was given. */
+  pages_read: number[] | null
+  /**
+   * Shrunk counts the times the page text was cut further because the server counted more tokens in it than
+   * fit the window with the reply.
+   */
+  shrunk?: number
+  created: string
+  elapsed_ms: number
+  /** Cached says the summary is the stored one, not asked for now. */
+  cached: boolean
+  /** Outline is the document's outline, read offline, which comes with every summary, a failed one too. */
+  outline: Glance
+}
+
+/** TableItem is a table of the document: found from the word boxes (rows and columns known), or only by its caption. */
+export interface TableItem {
+  page: number
+  /** the page's table number, as backend/tables numbers them; 0 for a caption alone */
+  index?: number
+  caption?: string
+  rows: number
+  columns: number
+  region?: [number, number, number, number]
 }
 
 /** Transcription names the provider profile and model that transcribe speech. */
