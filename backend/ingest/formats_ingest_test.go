@@ -62,6 +62,10 @@ func TestFormatsIngest(t *testing.T) {
 		"bad-nofdseq.xps":    "not one of the XPS documents Proofglass reads",
 		"bad-records.mobi":   "damaged or not a readable Mobipocket e-book",
 		"bad-binary.csv":     "not one of the CSV and TSV tables Proofglass reads",
+		"bad-binary.tsv":     "not one of the CSV and TSV tables Proofglass reads",
+		"bad-binary.txt":     "not one of the text files Proofglass reads",
+		"bad-binary.md":      "not one of the Markdown files Proofglass reads",
+		"bad-binary.html":    "not one of the web pages Proofglass reads",
 	}
 	for name := range bad {
 		paths = append(paths, filepath.Join(dir, name))

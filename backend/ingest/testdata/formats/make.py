@@ -405,8 +405,9 @@ def bad_files():
     with open(os.path.join(HERE, "bad-records.mobi"), "wb") as f:
         f.write(mobi[:120])
     write("bad-unclosed.fb2", XML + '<FictionBook xmlns="http://www.gribuser.ru/xml/fictionbook/2.0"><body><section><p>cut')
-    with open(os.path.join(HERE, "bad-binary.csv"), "wb") as f:
-        f.write(b"a,b\n" + bytes(range(256)))
+    for ext in ("csv", "tsv", "txt", "md", "html"):  # text formats: not UTF-8 text, or no markup
+        with open(os.path.join(HERE, "bad-binary." + ext), "wb") as f:
+            f.write(ext.encode() + b",b\n" + bytes(range(256)))
 
 
 if __name__ == "__main__":
