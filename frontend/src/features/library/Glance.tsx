@@ -124,7 +124,7 @@ export function Glance({ documentId, load, summarize, onOpenPage }: Props) {
 
   return (
     <section className="glance" aria-label={t('glance.title')} data-testid="glance">
-      <details open>
+      <details>
         <summary>
           <strong>{t('glance.title')}</strong>
           {o.title ? <span className="muted"> · {o.title}</span> : null}
