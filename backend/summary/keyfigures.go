@@ -63,11 +63,20 @@ func sentences(lines []pline) []sentence {
 		sb.Reset()
 		cur = sentence{}
 	}
-	for _, l := range lines {
+	var prev *pline
+	for i := range lines {
+		l := lines[i]
 		words := strings.Fields(l.text)
 		if len(words) == 0 {
 			continue
 		}
+		// A paragraph ends where the next line starts a page or stands apart from it by half a line's height or more
+		// (wrapped lines touch, even at one and a half spacing; word boxes are taller than the type):
+		// a heading, a table row or a letter's salutation is not the start of the sentence below it.
+		if prev != nil && (l.page != prev.page || l.box.Y0-prev.box.Y1 > 0.5*max(prev.height, l.height)) {
+			flush()
+		}
+		prev = &lines[i]
 		if cur.page == 0 {
 			cur.page, cur.pw, cur.ph = l.page, l.pw, l.ph
 		}
