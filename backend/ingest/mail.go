@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -35,14 +36,11 @@ func (in *Ingester) addMailbox(ctx context.Context, coll kb.Collection, f file, 
 	stem := strings.TrimSuffix(f.displayName(), filepath.Ext(f.displayName()))
 	err := mail.Mailbox(ctx, ctxReader{ctx, fh}, func(n int, raw []byte) error {
 		name := fmt.Sprintf("%s %d.eml", stem, n)
-		if m, err := mail.ParseBytes(raw); err == nil && m.Subject != "" {
+		if m, err := mail.ParseHeader(bytes.NewReader(raw)); err == nil && m.Subject != "" {
 			name = fmt.Sprintf("%s %d - %s.eml", stem, n, m.Subject)
 		}
 		part := file{name: mail.SafeName(name, n), source: fmt.Sprintf("%s#%d", shown, n), depth: f.depth + 1, fromFolder: true}
-		r := in.addPart(ctx, coll, part, raw, progress)
-		res.Parts = append(res.Parts, r)
-		res.Parts = append(res.Parts, r.Parts...)
-		res.Parts[len(res.Parts)-len(r.Parts)-1].Parts = nil
+		res.Parts = append(res.Parts, in.addPart(ctx, coll, part, raw, progress))
 		return ctx.Err()
 	})
 	if err != nil {
@@ -87,8 +85,6 @@ func (in *Ingester) addAttachments(ctx context.Context, coll kb.Collection, msg 
 			in.log.Warn("ingest: link an attachment", "document", msg.Name, "attachment", i+1, "err", err)
 		}
 		out = append(out, r)
-		out = append(out, r.Parts...)
-		out[len(out)-len(r.Parts)-1].Parts = nil
 	}
 	return out
 }
@@ -113,7 +109,8 @@ func (in *Ingester) addPart(ctx context.Context, coll kb.Collection, f file, dat
 	return in.addFile(ctx, coll, f, "", nil, progress, turns(1)[0])
 }
 
-// flattenParts lists each result's parts after it, and a result that is no document (a mailbox) as its parts.
+// flattenParts lists each result's parts (and theirs) after it, and a result that is no document (a mailbox) as its
+// parts.
 func flattenParts(results []Result) []Result {
 	var out []Result
 	for _, r := range results {
@@ -122,19 +119,20 @@ func flattenParts(results []Result) []Result {
 		if !(r.Skipped && r.Document.ID == 0 && len(parts) > 0) {
 			out = append(out, r)
 		}
-		out = append(out, parts...)
+		out = append(out, flattenParts(parts)...)
 	}
 	return out
 }
 
-// messageMeta reads what a message document's facets come from: its subject, sender, recipients and date.
+// messageMeta reads what a message document's facets come from: its subject, sender, recipients and date (its
+// header only: the body and attachments are read once, by addAttachments).
 func messageMeta(path string) (map[string]string, string, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, "", err
 	}
 	defer fh.Close()
-	m, err := mail.Parse(fh)
+	m, err := mail.ParseHeader(fh)
 	if err != nil {
 		return nil, "", err
 	}

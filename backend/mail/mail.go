@@ -77,12 +77,39 @@ func ParseBytes(raw []byte) (Message, error) {
 	if len(raw) > MaxMessageBytes {
 		return Message{}, fmt.Errorf("message of more than %d MiB: %w", MaxMessageBytes>>20, ErrTooLarge)
 	}
+	out, m, err := readHeader(raw)
+	if err != nil {
+		return Message{}, err
+	}
+	w := walker{msg: &out}
+	w.part(map[string][]string(m.Header), m.Body, 0)
+	if w.plain != "" {
+		out.Body = w.plain
+	} else {
+		out.Body = w.html
+	}
+	return out, nil
+}
+
+// ParseHeader reads only the header of the message r starts with: its From, To, Cc, Subject, Date and Message-ID,
+// without the body or attachments (reading at most the first 256 KiB). It refuses what Parse refuses as no message.
+func ParseHeader(r io.Reader) (Message, error) {
+	head, err := io.ReadAll(io.LimitReader(r, maxHeaderBytes))
+	if err != nil {
+		return Message{}, fmt.Errorf("read message: %w", err)
+	}
+	out, _, err := readHeader(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))
+	return out, err
+}
+
+// readHeader checks that raw starts as a message and reads its header; the returned message's Body is the rest.
+func readHeader(raw []byte) (Message, *netmail.Message, error) {
 	if !LooksLikeMessage(raw) {
-		return Message{}, fmt.Errorf("%w: no header with From, Date or Subject", ErrNotMessage)
+		return Message{}, nil, fmt.Errorf("%w: no header with From, Date or Subject", ErrNotMessage)
 	}
 	m, err := netmail.ReadMessage(bufio.NewReader(bytes.NewReader(raw)))
 	if err != nil {
-		return Message{}, fmt.Errorf("%w: %v", ErrNotMessage, err)
+		return Message{}, nil, fmt.Errorf("%w: %v", ErrNotMessage, err)
 	}
 	var out Message
 	h := m.Header
@@ -94,14 +121,7 @@ func ParseBytes(raw []byte) (Message, error) {
 	if d, err := netmail.ParseDate(h.Get("Date")); err == nil {
 		out.Date = d
 	}
-	w := walker{msg: &out}
-	w.part(map[string][]string(h), m.Body, 0)
-	if w.plain != "" {
-		out.Body = w.plain
-	} else {
-		out.Body = w.html
-	}
-	return out, nil
+	return out, m, nil
 }
 
 // LooksLikeMessage reports whether b starts as an e-mail message does: header fields (name, colon, value, with
@@ -253,11 +273,11 @@ func bound(s string) string {
 	if len(s) <= MaxBodyBytes {
 		return s
 	}
-	s = s[:MaxBodyBytes]
-	for len(s) > 0 && !utf8.ValidString(s[len(s)-3:]) {
-		s = s[:len(s)-1]
+	cut := MaxBodyBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut-- // at a character's start
 	}
-	return s
+	return s[:cut]
 }
 
 // SafeName is a file name an attachment can have on any file system: its base name without path separators or

@@ -100,7 +100,7 @@ func fileName(docName string, isPDF bool, page int, dir string, maxPath int) str
 		stem = stem[:cut]
 	}
 	if maxPath > 0 {
-		room := maxPath - utf16Len(dir) - 1 - utf16Len(suffix)
+		room := maxPath - utf16Len(absOr(dir)) - 1 - utf16Len(suffix)
 		for len(stem) > 0 && utf16Len(stem) > max(room, 0) {
 			_, n := utf8.DecodeLastRuneInString(stem)
 			stem = stem[:len(stem)-n]
@@ -233,7 +233,7 @@ func DirMode(group bool) fs.FileMode {
 // Path is where a key's file lives (whether or not it exists).
 func (c *Cache) Path(k Key) string {
 	dir := k.Dir(c.root)
-	return filepath.Join(dir, FileNameIn(absOr(dir), k.Name, k.DPI > 0, k.Page))
+	return filepath.Join(dir, FileNameIn(dir, k.Name, k.DPI > 0, k.Page))
 }
 
 // absOr is dir made absolute (the path a file's length is counted on), or dir as it is when that fails.

@@ -116,11 +116,7 @@ func (c *Corpus) Save() error {
 // owner when another document holds the name.
 func (c *Corpus) claim(it kb.PageItem) (name string, have, ok bool, owner source) {
 	k := Key(it)
-	img, err := filepath.Abs(c.imgDir())
-	if err != nil {
-		img = c.imgDir()
-	}
-	name = pagecache.FileNameIn(img, k.Name, k.DPI > 0, k.Page)
+	name = pagecache.FileNameIn(c.imgDir(), k.Name, k.DPI > 0, k.Page)
 	want := source{SHA256: it.SHA256, Page: it.Ordinal, Document: it.DocName, Collection: it.Collection, Name: PageName(it)}
 	c.mu.Lock()
 	defer c.mu.Unlock()

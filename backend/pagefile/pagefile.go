@@ -36,9 +36,6 @@ func Key(it kb.PageItem) pagecache.Key {
 	return k
 }
 
-// FileName is the unit's page file name as VRAG names its corpus: {stem}_{1-based page}.jpg.
-func FileName(it kb.PageItem) string { return Key(it).File() }
-
 // PageName is VRAG's name of the unit's page, {stem}_{page} whole: what a client compares with its golden pages
 // when the file's name had to be cut to fit the file system (see pagecache.PageName).
 func PageName(it kb.PageItem) string {

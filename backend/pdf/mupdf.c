@@ -98,10 +98,26 @@ void lp_set_cjk_font(const char *path, int tc, int sc, int jp, int kr) {
 	cjk_index[FZ_ADOBE_KOREA] = kr;
 }
 
+// cjk_buf is the CJK font file, read once a process (a collection is tens of megabytes, and MuPDF asks for a font
+// for every CJK font resource of every PDF it opens); every font made from it keeps its own reference.
+static fz_buffer *cjk_buf;
+static pthread_mutex_t cjk_mu = PTHREAD_MUTEX_INITIALIZER;
+
 static fz_font *cjk_font(fz_context *ctx, int ordering) {
-	if (!cjk_path[0] || ordering < 0 || ordering > 3) return NULL;
+	if (ordering < 0 || ordering > 3) return NULL;
+	pthread_mutex_lock(&cjk_mu);
+	if (!cjk_buf && cjk_path[0]) {
+		fz_buffer *volatile buf = NULL;
+		LP_TRY(ctx) { buf = fz_read_file(ctx, cjk_path); }
+		LP_CATCH(ctx) { buf = NULL; }
+		cjk_buf = buf;
+		if (!buf) cjk_path[0] = 0; // unreadable: not tried again
+	}
+	fz_buffer *buf = cjk_buf;
+	pthread_mutex_unlock(&cjk_mu);
+	if (!buf) return NULL;
 	fz_font *volatile font = NULL;
-	LP_TRY(ctx) { font = fz_new_font_from_file(ctx, NULL, cjk_path, cjk_index[ordering], 0); }
+	LP_TRY(ctx) { font = fz_new_font_from_buffer(ctx, NULL, buf, cjk_index[ordering], 0); }
 	LP_CATCH(ctx) { font = NULL; }
 	return font;
 }

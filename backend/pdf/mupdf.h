@@ -271,6 +271,7 @@ typedef fz_font *(fz_load_system_cjk_font_fn)(fz_context *ctx, const char *name,
 typedef fz_font *(fz_load_system_fallback_font_fn)(fz_context *ctx, int script, int language, int serif, int bold, int italic);
 void fz_install_load_system_font_funcs(fz_context *ctx, fz_load_system_font_fn *f, fz_load_system_cjk_font_fn *f_cjk,
 	fz_load_system_fallback_font_fn *f_fallback);
-fz_font *fz_new_font_from_file(fz_context *ctx, const char *name, const char *path, int index, int use_glyph_bbox);
+fz_font *fz_new_font_from_buffer(fz_context *ctx, const char *name, fz_buffer *buffer, int index, int use_glyph_bbox);
+fz_buffer *fz_read_file(fz_context *ctx, const char *filename);
 
 #endif

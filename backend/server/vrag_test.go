@@ -590,7 +590,7 @@ func TestHTTPServerHasTimeouts(t *testing.T) {
 func TestQueryResultNamesCutPages(t *testing.T) {
 	stem := strings.Repeat("r", 250)
 	it := item{kb.PageItem{UnitID: 7, DocID: 3, DocName: stem + ".pdf", Collection: "c", Ordinal: 12, UnitKind: kb.UnitPage}}
-	path := filepath.Join("cache", pagefile.FileName(it.PageItem))
+	path := filepath.Join("cache", pagecache.FileName(it.DocName, true, it.Ordinal))
 	qr := queryResultOf([]candidate{{it: it, found: true}}, map[int64]string{7: path}, 5)
 	if len(qr.Data) != 1 {
 		t.Fatalf("%+v", qr)
