@@ -40,7 +40,35 @@ func SniffAt(r io.ReaderAt, size int64, head []byte, ext string) (Kind, error) {
 	if k := mailKind(head, strings.ToLower(ext)); k != Unknown {
 		return k, nil
 	}
-	return sniffMarkup(head)
+	k, err := sniffMarkup(head)
+	if k == Unknown && err == nil && isHTMLName(ext) && isText(head, int64(len(head)) < size) && htmlFragment(head) {
+		return HTML, nil // a page saved without its <html> (pandoc's and many exporters' default)
+	}
+	return k, err
+}
+
+func isHTMLName(ext string) bool {
+	ext = strings.ToLower(ext)
+	return ext == ".html" || ext == ".htm"
+}
+
+// fragmentTags are the elements an HTML fragment starts with: a page's body written without <html> or <body>.
+var fragmentTags = map[string]bool{"p": true, "div": true, "pre": true, "table": true, "ul": true, "ol": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "section": true, "article": true,
+	"header": true, "main": true, "nav": true, "blockquote": true, "title": true, "meta": true, "style": true,
+	"figure": true, "img": true, "a": true, "span": true, "b": true, "em": true, "strong": true, "br": true, "hr": true}
+
+// htmlFragment reports whether head starts with an HTML element fragments start with ("<p>", "<h1 id=…>").
+func htmlFragment(head []byte) bool {
+	b := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(b) < 3 || b[0] != '<' {
+		return false
+	}
+	end := bytes.IndexAny(b[1:], " \t\r\n/>")
+	if end <= 0 {
+		return false
+	}
+	return fragmentTags[strings.ToLower(string(b[1:1+end]))]
 }
 
 // textKind is the text reading an extension names.

@@ -48,6 +48,17 @@ func TestSniffAtDocuments(t *testing.T) {
 	if k, _ := SniffAt(bytes.NewReader(text), int64(len(text)), text, ".pdf"); k != Unknown {
 		t.Errorf("text named .pdf: %q", k)
 	}
+	// A page saved without <html> (pandoc's default) is HTML under an HTML name only.
+	frag := []byte("<pre><code>GNU GENERAL PUBLIC LICENSE</code></pre>\n<p>Copyright (C) 2007</p>\n")
+	if k, _ := SniffAt(bytes.NewReader(frag), int64(len(frag)), frag, ".html"); k != HTML {
+		t.Errorf("an HTML fragment named .html: %q", k)
+	}
+	if k, _ := SniffAt(bytes.NewReader(frag), int64(len(frag)), frag, ".pdf"); k != Unknown {
+		t.Errorf("an HTML fragment named .pdf: %q", k)
+	}
+	if k, _ := SniffAt(bytes.NewReader([]byte("<notatag>")), 9, []byte("<notatag>"), ".html"); k != Unknown {
+		t.Errorf("an unknown element named .html: %q", k)
+	}
 	mobi := append(make([]byte, 60), "BOOKMOBI"...)
 	if k := Sniff(mobi); k != MOBI {
 		t.Errorf("MOBI header: %q", k)
